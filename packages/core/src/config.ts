@@ -1,0 +1,179 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ['true', 'false', '1', '0', 'yes', 'no', ''].includes(v), 'must be true or false')
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const positiveInt = (fallback: number) =>
+  z.coerce.number().int().positive().default(fallback);
+
+const urlText = (protocols: string[]) =>
+  optionalText.refine(
+    (v) => v === undefined || protocols.some((p) => v.startsWith(`${p}:`)),
+    `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+  );
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  DATABASE_URL: urlText(['postgres', 'postgresql']),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  REDIS_URL: urlText(['redis', 'rediss']),
+  WORKER_CONCURRENCY: positiveInt(2),
+  LLM_BASE_URL: urlText(['http', 'https']),
+  LLM_API_KEY: optionalText,
+  LLM_MODEL: optionalText,
+  LLM_MAX_CONCURRENCY: positiveInt(4),
+  LLM_TIMEOUT_MS: positiveInt(60_000),
+  VISION_BASE_URL: urlText(['http', 'https']),
+  VISION_MODEL: optionalText,
+  AUDIO_BASE_URL: urlText(['http', 'https']),
+  AUDIO_MODEL: optionalText,
+  SEARCH_PROVIDER: z.enum(['wikipedia', 'searxng', 'brave', 'tavily', 'local']).default('wikipedia'),
+  SEARXNG_URL: urlText(['http', 'https']),
+  BRAVE_API_KEY: optionalText,
+  TAVILY_API_KEY: optionalText,
+  LOCAL_CORPUS_DIR: optionalText,
+  WIKIPEDIA_API_URL: optionalText,
+  CRAWLER_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+  CRAWLER_RESPECT_ROBOTS: booleanFlag.default(true),
+  CRAWLER_TIMEOUT_MS: positiveInt(15_000),
+  DEBUG: booleanFlag.default(false),
+  LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
+  // Operational knobs beyond CONTRACT 2 (added, never renamed).
+  REDIS_PREFIX: z.string().trim().min(1).default('research'),
+  WORKER_LOCK_MS: positiveInt(30_000),
+  WORKER_STALLED_INTERVAL_MS: positiveInt(30_000),
+  RECONCILE_INTERVAL_MS: positiveInt(15_000),
+  METRICS_PUBLISH_INTERVAL_MS: positiveInt(5_000),
+  SHUTDOWN_TIMEOUT_MS: positiveInt(25_000),
+  PASSWORD_HASH_CONCURRENCY: positiveInt(4),
+});
+
+type Env = z.infer<typeof envSchema>;
+
+/** Everything the service reads from its environment, parsed once and frozen. */
+export interface AppConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly redisUrl: string | undefined;
+  readonly redisPrefix: string;
+  readonly workerConcurrency: number;
+  readonly workerLockMs: number;
+  readonly workerStalledIntervalMs: number;
+  readonly reconcileIntervalMs: number;
+  readonly metricsPublishIntervalMs: number;
+  readonly shutdownTimeoutMs: number;
+  readonly passwordHashConcurrency: number;
+  readonly llm: {
+    readonly baseUrl: string | undefined;
+    readonly apiKey: string | undefined;
+    readonly model: string | undefined;
+    readonly maxConcurrency: number;
+    readonly timeoutMs: number;
+  };
+  readonly vision: { readonly baseUrl: string | undefined; readonly model: string | undefined };
+  readonly audio: { readonly baseUrl: string | undefined; readonly model: string | undefined };
+  readonly search: {
+    readonly provider: Env['SEARCH_PROVIDER'];
+    readonly searxngUrl: string | undefined;
+    readonly braveApiKey: string | undefined;
+    readonly tavilyApiKey: string | undefined;
+    readonly localCorpusDir: string | undefined;
+    readonly wikipediaApiUrl: string | undefined;
+  };
+  readonly crawler: {
+    readonly allowPrivateNetworks: boolean;
+    readonly respectRobots: boolean;
+    readonly timeoutMs: number;
+  };
+  readonly debug: boolean;
+  readonly logLevel: Env['LOG_LEVEL'];
+  readonly logFormat: Env['LOG_FORMAT'];
+}
+
+/** Raised when the environment is invalid; lists every problem at once. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Parses the environment (default: process.env) into the frozen AppConfig. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  return deepFreeze<AppConfig>({
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    workerLockMs: e.WORKER_LOCK_MS,
+    workerStalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
+    reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
+    metricsPublishIntervalMs: e.METRICS_PUBLISH_INTERVAL_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY,
+    llm: {
+      baseUrl: e.LLM_BASE_URL?.replace(/\/+$/, ''),
+      apiKey: e.LLM_API_KEY,
+      model: e.LLM_MODEL,
+      maxConcurrency: e.LLM_MAX_CONCURRENCY,
+      timeoutMs: e.LLM_TIMEOUT_MS,
+    },
+    vision: {
+      baseUrl: (e.VISION_BASE_URL ?? e.LLM_BASE_URL)?.replace(/\/+$/, ''),
+      model: e.VISION_MODEL,
+    },
+    audio: {
+      baseUrl: (e.AUDIO_BASE_URL ?? e.LLM_BASE_URL)?.replace(/\/+$/, ''),
+      model: e.AUDIO_MODEL,
+    },
+    search: {
+      provider: e.SEARCH_PROVIDER,
+      searxngUrl: e.SEARXNG_URL,
+      braveApiKey: e.BRAVE_API_KEY,
+      tavilyApiKey: e.TAVILY_API_KEY,
+      localCorpusDir: e.LOCAL_CORPUS_DIR,
+      wikipediaApiUrl: e.WIKIPEDIA_API_URL,
+    },
+    crawler: {
+      allowPrivateNetworks: e.CRAWLER_ALLOW_PRIVATE_NETWORKS,
+      respectRobots: e.CRAWLER_RESPECT_ROBOTS,
+      timeoutMs: e.CRAWLER_TIMEOUT_MS,
+    },
+    debug: e.DEBUG,
+    logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+  });
+}

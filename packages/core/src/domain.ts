@@ -1,0 +1,204 @@
+import { z } from 'zod';
+
+export const DEPTHS = ['quick', 'normal', 'deep'] as const;
+export type Depth = (typeof DEPTHS)[number];
+
+export function isDepth(value: unknown): value is Depth {
+  return typeof value === 'string' && (DEPTHS as readonly string[]).includes(value);
+}
+
+/** Per-run resource budgets of SPEC section 8. Depth selects a budget, never how evidence is judged. */
+export interface Budget {
+  max_search_queries: number;
+  max_sources: number;
+  max_pages_per_domain: number;
+  max_total_download_bytes: number;
+  max_llm_requests: number;
+  max_research_duration_seconds: number;
+  max_context_per_llm_call: number;
+}
+
+export const DEPTH_BUDGETS: Readonly<Record<Depth, Readonly<Budget>>> = Object.freeze({
+  quick: Object.freeze({
+    max_search_queries: 10,
+    max_sources: 15,
+    max_pages_per_domain: 2,
+    max_total_download_bytes: 500_000,
+    max_llm_requests: 15,
+    max_research_duration_seconds: 1800,
+    max_context_per_llm_call: 16_000,
+  }),
+  normal: Object.freeze({
+    max_search_queries: 20,
+    max_sources: 30,
+    max_pages_per_domain: 5,
+    max_total_download_bytes: 2_000_000,
+    max_llm_requests: 30,
+    max_research_duration_seconds: 3600,
+    max_context_per_llm_call: 24_000,
+  }),
+  deep: Object.freeze({
+    max_search_queries: 40,
+    max_sources: 60,
+    max_pages_per_domain: 10,
+    max_total_download_bytes: 5_000_000,
+    max_llm_requests: 60,
+    max_research_duration_seconds: 7200,
+    max_context_per_llm_call: 32_000,
+  }),
+});
+
+export const ROUNDS_BY_DEPTH: Readonly<Record<Depth, number>> = Object.freeze({
+  quick: 1,
+  normal: 2,
+  deep: 3,
+});
+
+/** Run states: SPEC 3 plus the intermediate states fixed by CONTRACT 4, in pipeline order. */
+export const RUN_STATES = [
+  'created',
+  'planning',
+  'searching',
+  'fetching',
+  'analyzing',
+  'comparing',
+  'synthesizing',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+export type RunState = (typeof RUN_STATES)[number];
+
+export const TERMINAL_STATES: readonly RunState[] = ['completed', 'failed', 'cancelled'];
+export const RUNNING_STATES: readonly RunState[] = RUN_STATES.filter(
+  (s) => !TERMINAL_STATES.includes(s),
+);
+
+export function isRunning(state: RunState | string): boolean {
+  return !(TERMINAL_STATES as readonly string[]).includes(state);
+}
+
+/** The pipeline steps, in order; the state a run is in while each step works. */
+export const PIPELINE_STEPS = ['plan', 'search', 'fetch', 'analyze', 'compare', 'synthesize'] as const;
+export type PipelineStep = (typeof PIPELINE_STEPS)[number];
+
+export const STEP_STATE: Readonly<Record<PipelineStep, RunState>> = Object.freeze({
+  plan: 'planning',
+  search: 'searching',
+  fetch: 'fetching',
+  analyze: 'analyzing',
+  compare: 'comparing',
+  synthesize: 'synthesizing',
+});
+
+/** Source types the service assigns (SPEC 2.2 leaves the set open; this is the documented set). */
+export const SOURCE_TYPES = [
+  'academic',
+  'government',
+  'news',
+  'reference',
+  'organization',
+  'blog',
+  'forum',
+  'other',
+] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+export const CLAIM_TYPES = ['fact', 'opinion', 'prediction', 'recommendation', 'claim'] as const;
+export type ClaimType = (typeof CLAIM_TYPES)[number];
+
+export const EVIDENCE_TYPES = ['primary_report', 'secondary_report'] as const;
+export type EvidenceType = (typeof EVIDENCE_TYPES)[number];
+
+const unit = z.number().min(0).max(1);
+
+/** The planner's validated strategy (SPEC 2.5). Never holds prompts or raw model output. */
+export const planSchema = z.object({
+  query: z.string(),
+  language: z.string(),
+  query_categories: z.array(z.string()),
+  sub_questions: z.array(z.string()),
+  search_queries: z.array(z.object({ query: z.string(), dimension: z.string() })),
+  counter_evidence_queries: z.array(z.string()),
+  required_fields: z.array(z.string()),
+  search_dimensions: z.array(z.string()),
+  time_sensitivity: z.enum(['none', 'low', 'medium', 'high']),
+  confidence: unit,
+});
+export type Plan = z.infer<typeof planSchema>;
+
+export const findingSchema = z.object({
+  text: z.string(),
+  confidence: unit.default(0),
+  source_ids: z.array(z.string()).default([]),
+});
+export type Finding = z.infer<typeof findingSchema>;
+
+export const disagreementSchema = z
+  .object({
+    claim: z.string().optional(),
+    positions: z.array(z.object({ source: z.string(), view: z.string() }).passthrough()).optional(),
+  })
+  .passthrough();
+export type Disagreement = z.infer<typeof disagreementSchema>;
+
+/** The report body a synthesize step produces (SPEC 2.6 without research_id and query). */
+export const reportBodySchema = z.object({
+  summary: z.string().default(''),
+  findings: z
+    .array(z.union([z.string().transform((text) => ({ text, confidence: 0, source_ids: [] })), findingSchema]))
+    .default([]),
+  disagreements: z.array(disagreementSchema).default([]),
+  uncertainties: z.array(z.string()).default([]),
+  source_statistics: z.record(z.string(), z.unknown()).default({}),
+  methodology: z.string().default(''),
+  generated_at: z.string().default(''),
+});
+export type ReportBody = z.infer<typeof reportBodySchema>;
+
+/** A search hit as the search step records it. */
+export interface SearchResultDraft {
+  query: string;
+  url: string;
+  title: string | null;
+  snippet: string | null;
+  published_at: string | null;
+  provider: string;
+  rank: number;
+}
+
+/** A fetched, extracted source as the fetch step records it. */
+export interface SourceDraft {
+  id: string;
+  url: string;
+  title: string | null;
+  domain: string;
+  source_type: SourceType | string | null;
+  retrieved_at: string;
+  /** Extracted main text: what evidence spans are checked against. */
+  content: string;
+  published_at: string | null;
+  language: string | null;
+}
+
+/** An atomic claim extracted from one source. */
+export interface ClaimDraft {
+  id: string;
+  source_id: string;
+  claim_text: string;
+  evidence_span: string;
+  claim_type: ClaimType | string;
+  confidence: number;
+}
+
+/** One evidence score per claim (SPEC 2.4); every score in [0, 1]. */
+export interface EvidenceDraft {
+  claim_id: string;
+  evidence_type: EvidenceType;
+  source_independence_score: number;
+  primary_source_proximity: number;
+  cross_source_support: number;
+  contradiction_level: number;
+  evidence_directness: number;
+  date_relevance_score: number;
+}

@@ -1,0 +1,6 @@
+export * from './config';
+export * from './errors';
+export * from './domain';
+export * from './text';
+export { VERSION } from './version';
+export * from './semaphore';

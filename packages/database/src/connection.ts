@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, Migrator, PostgresDialect, sql, type MigrationResultSet } from 'kysely';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import { MIGRATIONS } from './migrations';
+import type { DB } from './schema';
+
+// Counts come back as int8; every count we read fits a JS number, so parse them as numbers once here.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export type Database = Kysely<DB>;
+
+export interface DatabaseHandle {
+  readonly db: Database;
+  /** `postgres` for a server, `embedded` for PGlite under DATA_DIR. */
+  readonly kind: 'postgres' | 'embedded';
+  close(): Promise<void>;
+}
+
+/** Opens a pooled connection to a Postgres server. */
+export function connectPostgres(url: string, options: { max?: number; applicationName?: string } = {}): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'research-service',
+    connectionTimeoutMillis: 5_000,
+  });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+/** Opens the embedded database (PGlite) stored in `<dataDir>/pgdata`. */
+export async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
+  const dir = path.join(dataDir, 'pgdata');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const pglite = await PGlite.create(dir);
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  return { db, kind: 'embedded', close: () => db.destroy() };
+}
+
+/** Applies every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => MIGRATIONS },
+  });
+  const result = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error');
+    const reason = result.error instanceof Error ? result.error.message : String(result.error);
+    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`);
+  }
+  return result;
+}
+
+/** True when the database answers a trivial query. */
+export async function pingDatabase(db: Database): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

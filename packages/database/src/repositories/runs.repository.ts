@@ -1,0 +1,216 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB, NewRun, RunCheckpoint, RunRow } from '../schema';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+const END_STATES = ['completed', 'failed', 'cancelled'];
+
+export interface RunWithProtection extends RunRow {
+  has_retention: boolean;
+  is_deletion_protected: boolean;
+}
+
+export function insertRun(db: Db, run: NewRun) {
+  return db.insertInto('research_runs').values(run).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Any run, hidden or not (workers and administrators). */
+export function findRunById(db: Db, id: string): Promise<RunRow | undefined> {
+  return db.selectFrom('research_runs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A non-hidden run with its deletion-protection flag, in one primary-key lookup. */
+export function findVisibleRun(db: Db, id: string): Promise<RunWithProtection | undefined> {
+  return db
+    .selectFrom('research_runs')
+    .leftJoin('retention_records', 'retention_records.research_id', 'research_runs.id')
+    .selectAll('research_runs')
+    .select([
+      sql<boolean>`retention_records.research_id is not null`.as('has_retention'),
+      sql<boolean>`coalesce(retention_records.password_hash is not null, false)`.as('is_deletion_protected'),
+    ])
+    .where('research_runs.id', '=', id)
+    .where('research_runs.is_hidden', '=', false)
+    .executeTakeFirst();
+}
+
+export interface RunListItem {
+  id: string;
+  query: string;
+  depth: string;
+  state: string;
+  created_at: Date;
+  source_count: number;
+  claim_count: number;
+  is_deletion_protected: boolean;
+}
+
+/** Non-hidden runs, newest first, one page. */
+export function listVisibleRuns(db: Db, limit: number, offset: number): Promise<RunListItem[]> {
+  return db
+    .selectFrom('research_runs')
+    .leftJoin('retention_records', 'retention_records.research_id', 'research_runs.id')
+    .select([
+      'research_runs.id',
+      'research_runs.query',
+      'research_runs.depth',
+      'research_runs.state',
+      'research_runs.created_at',
+      'research_runs.source_count',
+      'research_runs.claim_count',
+      sql<boolean>`coalesce(retention_records.password_hash is not null, false)`.as('is_deletion_protected'),
+    ])
+    .where('research_runs.is_hidden', '=', false)
+    .orderBy('research_runs.created_at', 'desc')
+    .orderBy('research_runs.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export async function countVisibleRuns(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('research_runs')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('is_hidden', '=', false)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Runs in a running state (the active-runs gauge). */
+export async function countRunningRuns(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('research_runs')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('state', 'not in', END_STATES)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Runs that have not ended and are not hidden: the reconciler makes sure each has a job. */
+export function listUnfinishedRuns(db: Db, limit: number): Promise<Pick<RunRow, 'id' | 'state' | 'request_id' | 'enqueued_at' | 'created_at'>[]> {
+  return db
+    .selectFrom('research_runs')
+    .select(['id', 'state', 'request_id', 'enqueued_at', 'created_at'])
+    .where('state', 'not in', END_STATES)
+    .where('is_hidden', '=', false)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Hidden runs that still claim to be running (hidden before the state write landed): they are cancelled. */
+export function cancelHiddenRunningRuns(db: Db) {
+  return db
+    .updateTable('research_runs')
+    .set({ state: 'cancelled', updated_at: sql<Date>`now()` })
+    .where('is_hidden', '=', true)
+    .where('state', 'not in', END_STATES)
+    .executeTakeFirst();
+}
+
+export function markRunEnqueued(db: Db, id: string) {
+  return db.updateTable('research_runs').set({ enqueued_at: sql<Date>`now()` }).where('id', '=', id).executeTakeFirst();
+}
+
+/** Hides the run and cancels it: the soft delete of SPEC 4.9. */
+export function hideRun(db: Db, id: string) {
+  return db
+    .updateTable('research_runs')
+    .set({ is_hidden: true, state: 'cancelled', updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function deleteRun(db: Db, id: string) {
+  return db.deleteFrom('research_runs').where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Moves a live run to `state`. Conditional: never overwrites an end state and never touches a hidden run,
+ * so a cancellation that lands between two steps always wins. Returns whether the move happened.
+ */
+export async function transitionRun(
+  db: Db,
+  id: string,
+  state: string,
+  extra: { started?: boolean } = {},
+): Promise<boolean> {
+  const result = await db
+    .updateTable('research_runs')
+    .set({
+      state,
+      updated_at: sql<Date>`now()`,
+      ...(extra.started ? { started_at: sql<Date>`coalesce(started_at, now())`, attempts: sql<number>`attempts + 1` } : {}),
+    })
+    .where('id', '=', id)
+    .where('is_hidden', '=', false)
+    .where('state', 'not in', END_STATES)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Commits a step's checkpoint if nobody else advanced the run meanwhile (optimistic: `seq` must match)
+ * and the run is still live. Runs inside the step's transaction, so records and checkpoint land together.
+ */
+export async function advanceCheckpoint(
+  db: Db,
+  id: string,
+  expectedSeq: number,
+  checkpoint: RunCheckpoint,
+  fields: { plan?: Record<string, unknown>; usage?: Record<string, number> } = {},
+): Promise<boolean> {
+  const result = await db
+    .updateTable('research_runs')
+    .set({
+      checkpoint: JSON.stringify(checkpoint),
+      checkpoint_seq: expectedSeq + 1,
+      updated_at: sql<Date>`now()`,
+      ...(fields.plan ? { plan: JSON.stringify(fields.plan) } : {}),
+      ...(fields.usage ? { usage: JSON.stringify(fields.usage) } : {}),
+    })
+    .where('id', '=', id)
+    .where('checkpoint_seq', '=', expectedSeq)
+    .where('is_hidden', '=', false)
+    .where('state', 'not in', END_STATES)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Sets the counters shown on status and list reads from the child tables. */
+export function refreshRunCounts(db: Db, id: string) {
+  return db
+    .updateTable('research_runs')
+    .set({
+      search_count: sql<number>`(select count(*) from search_results where run_id = ${id})`,
+      source_count: sql<number>`(select count(*) from sources where run_id = ${id})`,
+      claim_count: sql<number>`(select count(*) from claims where run_id = ${id})`,
+    })
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Ends a live run as completed or failed; false when it had already ended (e.g. cancelled). */
+export async function finishRun(
+  db: Db,
+  id: string,
+  outcome: { state: 'completed' } | { state: 'failed'; error: string; failedStep: string },
+): Promise<boolean> {
+  const metadata =
+    outcome.state === 'failed'
+      ? sql`metadata || ${JSON.stringify({ error: outcome.error, failed_step: outcome.failedStep })}::jsonb`
+      : sql`metadata`;
+  const result = await db
+    .updateTable('research_runs')
+    .set({
+      state: outcome.state,
+      updated_at: sql<Date>`now()`,
+      finished_at: sql<Date>`now()`,
+      metadata: metadata as never,
+    })
+    .where('id', '=', id)
+    .where('state', 'not in', END_STATES)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -1,0 +1,170 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+// Timestamps are read as Date (pg's default parser, and PGlite's) and written as Date or ISO text.
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+// jsonb columns are written as JSON text (pg would turn a JS array into a Postgres array) and read parsed.
+type Json<T> = ColumnType<T, string, string>;
+type GeneratedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type GeneratedJson<T> = ColumnType<T, string | undefined, string>;
+type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
+
+export interface UsersTable {
+  id: Generated<string>;
+  username: string;
+  is_admin: Generated<boolean>;
+  created_at: GeneratedTimestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string | null;
+  salt: string;
+  key_hash: string;
+  created_at: GeneratedTimestamp;
+  expires_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+  last_used_at: NullableTimestamp;
+}
+
+export interface RunCheckpoint {
+  /** Research round the run is in (1-based). */
+  round: number;
+  /** Steps of that round already committed. */
+  done: string[];
+  /** Rounds the run will do (from its depth, fixed when planning ends). */
+  rounds: number;
+}
+
+export interface ResearchRunsTable {
+  id: string;
+  query: string;
+  language: string;
+  depth: string;
+  budget: Json<Record<string, number>>;
+  state: string;
+  created_at: GeneratedTimestamp;
+  updated_at: NullableTimestamp;
+  plan: NullableJson<Record<string, unknown>>;
+  search_count: Generated<number>;
+  source_count: Generated<number>;
+  claim_count: Generated<number>;
+  metadata: GeneratedJson<Record<string, unknown>>;
+  owner_user_id: string | null;
+  is_hidden: Generated<boolean>;
+  extra_queries: NullableJson<string[]>;
+  request_id: string | null;
+  checkpoint: NullableJson<RunCheckpoint>;
+  /** Bumped by every committed checkpoint: concurrent writers of one run cannot both advance it. */
+  checkpoint_seq: Generated<number>;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  enqueued_at: NullableTimestamp;
+  attempts: Generated<number>;
+  usage: GeneratedJson<Record<string, number>>;
+}
+
+export interface SearchResultsTable {
+  id: string;
+  run_id: string;
+  round: number;
+  position: number;
+  query: string;
+  url: string;
+  title: string | null;
+  snippet: string | null;
+  published_at: string | null;
+  provider: string;
+  rank: number;
+}
+
+export interface SourcesTable {
+  id: string;
+  run_id: string;
+  round: number;
+  position: number;
+  url: string;
+  title: string | null;
+  domain: string;
+  source_type: string | null;
+  retrieved_at: Timestamp;
+  content: string;
+  published_at: string | null;
+  language: string | null;
+}
+
+export interface ClaimsTable {
+  id: string;
+  run_id: string;
+  source_id: string;
+  round: number;
+  position: number;
+  claim_text: string;
+  evidence_span: string;
+  claim_type: string;
+  confidence: number;
+}
+
+export interface EvidenceScoresTable {
+  claim_id: string;
+  run_id: string;
+  evidence_type: string;
+  source_independence_score: number;
+  primary_source_proximity: number;
+  cross_source_support: number;
+  contradiction_level: number;
+  evidence_directness: number;
+  date_relevance_score: number;
+}
+
+export interface ReportsTable {
+  run_id: string;
+  report: Json<Record<string, unknown>>;
+  generated_at: Timestamp;
+}
+
+export interface RetentionRecordsTable {
+  research_id: string;
+  owner_user_id: string | null;
+  query: string;
+  is_hidden: Generated<boolean>;
+  hidden_at: NullableTimestamp;
+  password_hash: string | null;
+  updated_at: GeneratedTimestamp;
+}
+
+export interface DeletionAuditTable {
+  id: Generated<string>;
+  research_id: string;
+  actor_user_id: string | null;
+  action: 'soft_deleted' | 'purged';
+  created_at: GeneratedTimestamp;
+}
+
+/** The whole database as Kysely sees it. */
+export interface DB {
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  research_runs: ResearchRunsTable;
+  search_results: SearchResultsTable;
+  sources: SourcesTable;
+  claims: ClaimsTable;
+  evidence_scores: EvidenceScoresTable;
+  reports: ReportsTable;
+  retention_records: RetentionRecordsTable;
+  deletion_audit: DeletionAuditTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type RunRow = Selectable<ResearchRunsTable>;
+export type NewRun = Insertable<ResearchRunsTable>;
+export type RunUpdate = Updateable<ResearchRunsTable>;
+export type SearchResultRow = Selectable<SearchResultsTable>;
+export type SourceRow = Selectable<SourcesTable>;
+export type ClaimRow = Selectable<ClaimsTable>;
+export type EvidenceRow = Selectable<EvidenceScoresTable>;
+export type ReportRow = Selectable<ReportsTable>;
+export type RetentionRow = Selectable<RetentionRecordsTable>;
+export type AuditRow = Selectable<DeletionAuditTable>;
