@@ -1,0 +1,21 @@
+import type { AppConfig } from '@research/core';
+import type { PasswordHasher } from '@research/auth';
+import type { Database } from '@research/database';
+import type { Logger, Metrics, MetricSnapshot } from '@research/observability';
+import type { ResearchQueue } from '@research/queue';
+
+/** Everything the HTTP app needs, built by the runtime (real parts in production and in tests). */
+export interface AppContext {
+  readonly config: AppConfig;
+  readonly db: Database;
+  /** `embedded` (PGlite) or `postgres`: readiness reports it; both are persistent storage. */
+  readonly databaseKind: 'postgres' | 'embedded';
+  readonly queue: ResearchQueue;
+  readonly metrics: Metrics;
+  readonly logger: Logger;
+  readonly passwords: PasswordHasher;
+  /** Metric snapshots of the other live processes (workers), added to this process's on /metrics. */
+  readonly fleetSnapshots: () => Promise<MetricSnapshot[]>;
+  /** Called after a run is committed and could not be enqueued: the reconciler will pick it up. */
+  readonly onEnqueueFailed?: (researchId: string, error: unknown) => void;
+}
