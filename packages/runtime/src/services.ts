@@ -1,0 +1,72 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import { Redis } from 'ioredis';
+import type { AppConfig } from '@research/core';
+import { PasswordHasher } from '@research/auth';
+import { connectPostgres, countRunningRuns, migrateToLatest, openEmbedded, type Database } from '@research/database';
+import { createLogger, createMetrics, type Logger, type Metrics } from '@research/observability';
+import { acquireEmbeddedLock, type EmbeddedLock } from './embedded-lock';
+
+export type ProcessRole = 'api' | 'worker' | 'all' | 'migrate' | 'cli';
+
+/** The long-lived parts every process opens once at start and closes once at stop. */
+export interface Services {
+  readonly config: AppConfig;
+  readonly role: ProcessRole;
+  /** Unique per process: names this process's metric snapshot in Redis. */
+  readonly instanceId: string;
+  readonly logger: Logger;
+  readonly db: Database;
+  readonly databaseKind: 'postgres' | 'embedded';
+  readonly metrics: Metrics;
+  readonly passwords: PasswordHasher;
+  /** A general-purpose Redis connection (metrics fleet), present when REDIS_URL is set. */
+  readonly redis: Redis | undefined;
+  close(): Promise<void>;
+}
+
+/** Opens database (applying migrations), Redis and metrics for one process. */
+export async function openServices(config: AppConfig, role: ProcessRole, options: { migrate?: boolean } = {}): Promise<Services> {
+  const instanceId = `${role}-${os.hostname()}-${process.pid}-${crypto.randomBytes(3).toString('hex')}`;
+  const logger = createLogger(config, { service: 'research', role });
+  let lock: EmbeddedLock | undefined;
+  let handle;
+  if (config.databaseUrl) {
+    handle = connectPostgres(config.databaseUrl, { applicationName: `research-${role}` });
+  } else {
+    // PGlite is single-process: one process owns DATA_DIR at a time (see embedded-lock.ts).
+    lock = acquireEmbeddedLock(config.dataDir, role);
+    try {
+      handle = await openEmbedded(config.dataDir);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+  if (options.migrate !== false) await migrateToLatest(handle.db);
+  const db = handle.db;
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false })
+    : undefined;
+  redis?.on('error', (error) => logger.debug('redis connection error', { error }));
+  const metrics = createMetrics({
+    activeRuns: role === 'worker' ? undefined : () => countRunningRuns(db),
+    defaultMetrics: role !== 'cli' && role !== 'migrate',
+  });
+  return {
+    config,
+    role,
+    instanceId,
+    logger,
+    db,
+    databaseKind: handle.kind,
+    metrics,
+    passwords: new PasswordHasher(config.passwordHashConcurrency),
+    redis,
+    async close() {
+      redis?.disconnect();
+      await handle.close();
+      lock?.release();
+    },
+  };
+}
