@@ -1,1 +1,2 @@
 export * from './research-job';
+export * from './bull-queue';
