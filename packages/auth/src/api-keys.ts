@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { Transaction } from 'kysely';
 import { AppError } from '@research/core';
 import {
   findApiKeyWithUser,
@@ -6,6 +7,7 @@ import {
   touchApiKey,
   upsertUser,
   type Database,
+  type DB,
 } from '@research/database';
 
 // rsk_<key id: 16 hex>_<secret: 32 random bytes, base64url>. The id makes lookup a primary-key read;
@@ -41,7 +43,7 @@ export function parseApiKey(raw: string): { id: string; secret: string } | undef
 
 /** Creates the user if new and a key for them; returns the key in clear exactly once. */
 export async function createApiKey(
-  db: Database,
+  db: Database | Transaction<DB>,
   params: { username: string; name?: string | null; expiresInDays?: number | null },
 ): Promise<{ id: string; username: string; key: string; expires_at: Date | null }> {
   const generated = generateApiKey();
@@ -49,7 +51,7 @@ export async function createApiKey(
     params.expiresInDays && params.expiresInDays > 0
       ? new Date(Date.now() + params.expiresInDays * 86_400_000)
       : null;
-  return db.transaction().execute(async (trx) => {
+  const create = async (trx: Transaction<DB>) => {
     const user = await upsertUser(trx, params.username);
     await insertApiKey(trx, {
       id: generated.id,
@@ -60,7 +62,9 @@ export async function createApiKey(
       expires_at: expiresAt,
     });
     return { id: generated.id, username: user.username, key: generated.key, expires_at: expiresAt };
-  });
+  };
+  // Joins the caller's transaction when given one (Kysely has no nested transactions).
+  return db.isTransaction ? create(db as Transaction<DB>) : db.transaction().execute(create);
 }
 
 /**

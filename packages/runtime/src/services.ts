@@ -70,3 +70,14 @@ export async function openServices(config: AppConfig, role: ProcessRole, options
     },
   };
 }
+
+/** `npm run migrate`: applies pending migrations; returns the names applied. */
+export async function runMigrations(config: AppConfig): Promise<string[]> {
+  const services = await openServices(config, 'migrate', { migrate: false });
+  try {
+    const result = await migrateToLatest(services.db);
+    return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  } finally {
+    await services.close();
+  }
+}

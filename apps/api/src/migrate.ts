@@ -1,0 +1,16 @@
+import { ConfigError, loadConfig } from '@research/core';
+import { runMigrations } from '@research/runtime';
+
+// `npm run migrate`: applies pending migrations and exits.
+Promise.resolve()
+  .then(() => runMigrations(loadConfig()))
+  .then(
+  (applied) => {
+    process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'No pending migrations.\n');
+    process.exit(0);
+  },
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof ConfigError ? error.message : `Migration failed: ${(error as Error).message}`}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,83 @@
+import type { Server } from 'node:http';
+import axios from 'axios';
+import type { AppConfig } from '@research/core';
+import { createApp, type AppContext } from '@research/http';
+import { readFleetSnapshots } from '@research/observability';
+import { createBullResearchQueue, type ResearchQueue } from '@research/queue';
+import { ensureInitialAdmin } from './initial-admin';
+import { openServices, type Services } from './services';
+
+/** A running process part that can be stopped in order. */
+export interface Stoppable {
+  stop(): Promise<void>;
+}
+
+/** Starts the HTTP server on the configured host and port; resolves once it listens. */
+export function listen(app: ReturnType<typeof createApp>, config: AppConfig): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(server)));
+    // Slightly above common load-balancer idle timeouts, so the proxy closes first.
+    server.keepAliveTimeout = 65_000;
+  });
+}
+
+/** Stops accepting, lets in-flight requests finish, then closes idle keep-alive connections. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}
+
+/** Warns (never fails) when the configured LLM does not answer its model list at start. */
+export async function llmPreflight(services: Services): Promise<void> {
+  const { llm } = services.config;
+  if (!llm.baseUrl) {
+    services.logger.info('no LLM configured: the pipeline uses its built-in extractive engine');
+    return;
+  }
+  try {
+    await axios.get(`${llm.baseUrl}/models`, {
+      timeout: 5000,
+      headers: llm.apiKey ? { Authorization: `Bearer ${llm.apiKey}` } : {},
+    });
+  } catch (error) {
+    const reason = axios.isAxiosError(error) && error.response ? `HTTP ${error.response.status}` : (error as Error).name;
+    services.logger.warn('LLM provider did not answer its model list at start', { reason });
+  }
+}
+
+/** The HTTP context over opened services and a queue. */
+export function buildAppContext(services: Services, queue: ResearchQueue): AppContext {
+  const { redis, config, instanceId } = services;
+  return {
+    config,
+    db: services.db,
+    databaseKind: services.databaseKind,
+    queue,
+    metrics: services.metrics,
+    logger: services.logger,
+    passwords: services.passwords,
+    fleetSnapshots: redis ? () => readFleetSnapshots(redis, config.redisPrefix, instanceId) : async () => [],
+  };
+}
+
+/** `npm run start:api`: the API process alone (workers run elsewhere). Needs DATABASE_URL and REDIS_URL. */
+export async function startApiRuntime(config: AppConfig): Promise<Stoppable> {
+  if (!config.databaseUrl || !config.redisUrl) {
+    throw new Error('start:api needs DATABASE_URL and REDIS_URL (use `npm start` for the all-in-one embedded mode).');
+  }
+  const services = await openServices(config, 'api');
+  await ensureInitialAdmin(services.db, config.dataDir, services.logger);
+  const queue = createBullResearchQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger: services.logger });
+  const server = await listen(createApp(buildAppContext(services, queue)), config);
+  services.logger.info('API listening', { host: config.host, port: config.port });
+  void llmPreflight(services);
+  return {
+    async stop() {
+      await closeServer(server);
+      await queue.close();
+      await services.close();
+    },
+  };
+}

@@ -1,0 +1,181 @@
+import yargs from 'yargs';
+import { AppError, ConfigError, loadConfig, type AppConfig } from '@research/core';
+import { createApiKey } from '@research/auth';
+import { listApiKeys, listUsers, revokeApiKey, setUserAdmin } from '@research/database';
+import { openServices, type Services } from './services';
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
+
+class UsageError extends Error {}
+
+function iso(date: Date | null): string | null {
+  return date ? date.toISOString() : null;
+}
+
+function checkUsername(username: unknown): string {
+  const name = String(username ?? '');
+  if (!USERNAME.test(name)) {
+    throw new UsageError(`Invalid username '${name}': use 1 to 64 of letters, digits, '.', '_', '@', '-'.`);
+  }
+  return name;
+}
+
+function table(rows: Array<Record<string, unknown>>, columns: string[]): string[] {
+  const cell = (v: unknown) => (v === null || v === undefined ? '-' : String(v));
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
+  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(columns), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))];
+}
+
+/**
+ * The key-administration tool (CONTRACT 3). Returns the exit code: 0 success, 1 error, 2 usage error.
+ * Keys are printed once at creation and never again; lists never show a key or its hash.
+ */
+export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let config: AppConfig;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    io.err(error instanceof ConfigError ? error.message : String(error));
+    return 1;
+  }
+  let services: Services | undefined;
+  const withServices = async <T>(fn: (s: Services) => Promise<T>): Promise<T> => {
+    services ??= await openServices(config, 'cli');
+    return fn(services);
+  };
+
+  let exitCode = 0;
+  const parser = yargs(argv)
+    .scriptName('research-admin')
+    .usage('$0 <command> [options]')
+    .command('keys', 'create, list and revoke API keys', (y) =>
+      y
+        .command(
+          'create <username>',
+          'create a key (and the user if new); prints the key once',
+          (c) =>
+            c
+              .positional('username', { type: 'string', demandOption: true })
+              .option('name', { type: 'string', describe: 'a label for the key' })
+              .option('expires-in-days', { type: 'number', describe: 'the key expires after N days' })
+              .option('json', { type: 'boolean', default: false }),
+          async (args) => {
+            const username = checkUsername(args.username);
+            const days = args['expires-in-days'];
+            if (days !== undefined && (!Number.isFinite(days) || days <= 0 || days > 36_500)) {
+              throw new UsageError('--expires-in-days must be a number of days between 1 and 36500.');
+            }
+            const created = await withServices((s) =>
+              createApiKey(s.db, { username, name: args.name ?? null, expiresInDays: days ?? null }),
+            );
+            if (args.json) {
+              io.out(JSON.stringify({ id: created.id, username: created.username, key: created.key, expires_at: iso(created.expires_at) }));
+            } else {
+              io.out(`Created key ${created.id} for ${created.username}${created.expires_at ? ` (expires ${iso(created.expires_at)})` : ''}.`);
+              io.out(`Key (shown once, store it now): ${created.key}`);
+            }
+          },
+        )
+        .command(
+          'list',
+          'list keys (never the key or its hash)',
+          (c) => c.option('user', { type: 'string' }).option('json', { type: 'boolean', default: false }),
+          async (args) => {
+            const rows = await withServices((s) => listApiKeys(s.db, args.user));
+            const items = rows.map((r) => ({
+              id: r.id,
+              username: r.username,
+              name: r.name,
+              created_at: iso(r.created_at),
+              expires_at: iso(r.expires_at),
+              revoked_at: iso(r.revoked_at),
+              revoked: r.revoked_at !== null,
+              last_used_at: iso(r.last_used_at),
+            }));
+            if (args.json) io.out(JSON.stringify(items));
+            else table(items, ['id', 'username', 'name', 'created_at', 'expires_at', 'revoked', 'last_used_at']).forEach((l) => io.out(l));
+          },
+        )
+        .command(
+          'revoke <key-id>',
+          'revoke a key at once',
+          (c) => c.positional('key-id', { type: 'string', demandOption: true }),
+          async (args) => {
+            const keyId = String(args['key-id']);
+            const result = await withServices((s) => revokeApiKey(s.db, keyId));
+            if (Number(result.numUpdatedRows) === 0) throw new AppError('not_found', `No key with id '${keyId}'.`);
+            io.out(`Revoked key ${keyId}.`);
+          },
+        )
+        .demandCommand(1, 'Name a keys command: create, list or revoke.'),
+    )
+    .command(
+      'grant-admin <username>',
+      'give a user the administrator role',
+      (c) => c.positional('username', { type: 'string', demandOption: true }),
+      async (args) => {
+        const username = checkUsername(args.username);
+        const result = await withServices((s) => setUserAdmin(s.db, username, true));
+        if (Number(result.numUpdatedRows) === 0) throw new AppError('not_found', `No user named '${username}' (create a key for them first).`);
+        io.out(`${username} is now an administrator.`);
+      },
+    )
+    .command(
+      'revoke-admin <username>',
+      'take the administrator role from a user',
+      (c) => c.positional('username', { type: 'string', demandOption: true }),
+      async (args) => {
+        const username = checkUsername(args.username);
+        const result = await withServices((s) => setUserAdmin(s.db, username, false));
+        if (Number(result.numUpdatedRows) === 0) throw new AppError('not_found', `No user named '${username}'.`);
+        io.out(`${username} is no longer an administrator.`);
+      },
+    )
+    .command('users', 'list users', (y) =>
+      y
+        .command(
+          'list',
+          'list users with their role',
+          (c) => c.option('json', { type: 'boolean', default: false }),
+          async (args) => {
+            const users = await withServices((s) => listUsers(s.db));
+            const items = users.map((u) => ({ id: u.id, username: u.username, role: u.is_admin ? 'admin' : 'user', created_at: iso(u.created_at) }));
+            if (args.json) io.out(JSON.stringify(items));
+            else table(items, ['username', 'role', 'created_at', 'id']).forEach((l) => io.out(l));
+          },
+        )
+        .demandCommand(1, 'Name a users command: list.'),
+    )
+    .demandCommand(1, 'Name a command.')
+    .strict()
+    .help()
+    .version(false)
+    .exitProcess(false)
+    .fail((message, error) => {
+      if (error && !(error instanceof UsageError)) throw error;
+      exitCode = 2;
+      io.err(message ?? error?.message ?? 'Usage error');
+      io.err("Run 'research-admin --help' for usage.");
+    });
+
+  try {
+    await parser.parseAsync();
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(error.message);
+      exitCode = 2;
+    } else {
+      io.err(`Error: ${error instanceof Error ? error.message : String(error)}`);
+      exitCode = 1;
+    }
+  } finally {
+    await services?.close().catch(() => undefined);
+  }
+  return exitCode;
+}

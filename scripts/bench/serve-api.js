@@ -1,0 +1,18 @@
+// The real API for bench:api: the same app factory and services as `npm run start:api`, on a free port.
+const { loadConfig } = require('@research/core');
+const { createApp } = require('@research/http');
+const { openServices, buildAppContext } = require('@research/runtime');
+const { createBullResearchQueue } = require('@research/queue');
+
+async function main() {
+  const config = loadConfig();
+  const services = await openServices(config, 'api');
+  const queue = createBullResearchQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger: services.logger });
+  const app = createApp(buildAppContext(services, queue));
+  const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
