@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { ConfigError, loadConfig } from '@research/core';
+
+describe('loadConfig', () => {
+  it('gives the CONTRACT defaults for an empty environment', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8000,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      dataDir: path.resolve('./data'),
+      redisUrl: undefined,
+      workerConcurrency: 2,
+      debug: false,
+      logLevel: 'info',
+      logFormat: 'json',
+    });
+    expect(c.llm).toMatchObject({ baseUrl: undefined, maxConcurrency: 4, timeoutMs: 60_000 });
+    expect(c.search.provider).toBe('wikipedia');
+    expect(c.crawler).toEqual({ allowPrivateNetworks: false, respectRobots: true, timeoutMs: 15_000 });
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(Object.isFrozen(c.llm)).toBe(true);
+  });
+
+  it('lets vision and audio default to the LLM base URL', () => {
+    const c = loadConfig({ LLM_BASE_URL: 'http://llm.local/v1/', VISION_MODEL: 'v', AUDIO_BASE_URL: 'http://audio/v1' });
+    expect(c.llm.baseUrl).toBe('http://llm.local/v1');
+    expect(c.vision).toEqual({ baseUrl: 'http://llm.local/v1', model: 'v' });
+    expect(c.audio.baseUrl).toBe('http://audio/v1');
+  });
+
+  it('lists every problem at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', SEARCH_PROVIDER: 'bing', DEBUG: 'maybe', DATABASE_URL: 'mysql://x' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of ['PORT', 'SEARCH_PROVIDER', 'DEBUG', 'DATABASE_URL']) expect(problems).toContain(name);
+  });
+
+  it('reads booleans and numbers', () => {
+    const c = loadConfig({ DEBUG: 'true', CRAWLER_RESPECT_ROBOTS: 'false', WORKER_CONCURRENCY: '5', PORT: '0' });
+    expect(c.debug).toBe(true);
+    expect(c.crawler.respectRobots).toBe(false);
+    expect(c.workerConcurrency).toBe(5);
+    expect(c.port).toBe(0);
+  });
+});
