@@ -67,6 +67,19 @@ export async function createApiKey(
   return db.isTransaction ? create(db as Transaction<DB>) : db.transaction().execute(create);
 }
 
+// last_used_at is kept to the minute: each process writes it at most once a minute per key, so the
+// hot path of an authenticated read stays one key lookup.
+const TOUCH_INTERVAL_MS = 60_000;
+const lastTouched = new Map<string, number>();
+
+function recordKeyUse(db: Database, keyId: string): void {
+  const now = Date.now();
+  if (now - (lastTouched.get(keyId) ?? 0) < TOUCH_INTERVAL_MS) return;
+  if (lastTouched.size > 10_000) lastTouched.clear();
+  lastTouched.set(keyId, now);
+  void touchApiKey(db, keyId).catch(() => undefined);
+}
+
 /**
  * Resolves a presented key to its caller, or throws 401. Expiry and revocation are read from the
  * database on every call, so they take effect on the next request.
@@ -85,6 +98,6 @@ export async function authenticateApiKey(db: Database, raw: string | undefined):
   if (row.expires_at && row.expires_at.getTime() <= Date.now()) {
     throw new AppError('unauthenticated', 'API key has expired.');
   }
-  void touchApiKey(db, row.id).catch(() => undefined);
+  recordKeyUse(db, row.id);
   return { userId: row.user_id, username: row.username, isAdmin: row.is_admin, keyId: row.id };
 }

@@ -1,1 +1,11 @@
 export * from './context';
+export { createApp } from './app';
+export { requireApiKey, requireAdmin } from './middleware/authenticate';
+export { jsonBody, BODY_LIMIT_BYTES } from './middleware/body-parsing';
+export { ALLOWED_ORIGINS } from './middleware/cors';
+export { classifyError, errorHandler, notFoundHandler } from './middleware/error-handler';
+export { requestContext, resolveRequestId } from './middleware/request-context';
+export { loggerOf, principalOf, requestIdOf, scopeOf, type RequestLocals, type RequestScope } from './request-scope';
+export { parseBody, parseQuery, boundedText, integerParam, validationError } from './validation';
+export { buildOpenApiDocument } from './openapi/openapi-document';
+export { isUuid } from './ids';

@@ -23,8 +23,10 @@ export function redactText(text: string): string {
 function redactValue(value: unknown, depth: number): unknown {
   if (typeof value === 'string') return redactText(value);
   if (depth > 6 || value === null || typeof value !== 'object') return value;
-  if (value instanceof Error) {
-    return { name: value.name, message: redactText(value.message) };
+  // Duck-typed: errors from Node internals or other realms fail `instanceof Error`.
+  if (value instanceof Error || (typeof (value as Error).message === 'string' && typeof (value as Error).name === 'string')) {
+    const error = value as Error & { code?: unknown };
+    return { name: error.name, message: redactText(error.message), ...(error.code !== undefined ? { code: error.code } : {}) };
   }
   if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
   const out: Record<string, unknown> = {};

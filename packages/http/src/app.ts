@@ -1,0 +1,35 @@
+import express, { type Express } from 'express';
+import type { AppContext } from './context';
+import { corsPolicy } from './middleware/cors';
+import { errorHandler, notFoundHandler } from './middleware/error-handler';
+import { requestContext } from './middleware/request-context';
+import { createAdminRouter } from './routes/admin.routes';
+import { createDocsRouter } from './routes/docs.routes';
+import { createResearchRouter } from './routes/research.routes';
+import { createSystemRouter } from './routes/system.routes';
+
+/**
+ * The HTTP application over a context of real parts. No side effects until the caller listens:
+ * building an app opens nothing.
+ */
+export function createApp(ctx: AppContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // Bodies are small and polled; weak ETags would only add hashing on the hot status path.
+  app.set('etag', false);
+
+  app.use(requestContext(ctx.logger));
+  app.use(corsPolicy());
+
+  // Public: system endpoints and, under DEBUG only, the API description.
+  app.use(createSystemRouter(ctx));
+  if (ctx.config.debug) app.use(createDocsRouter());
+
+  // Keyed route groups: each router mounts requireApiKey itself.
+  app.use('/v1/research', createResearchRouter(ctx));
+  app.use('/v1/admin', createAdminRouter(ctx));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(ctx.logger));
+  return app;
+}

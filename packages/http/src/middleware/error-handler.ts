@@ -1,0 +1,76 @@
+import { STATUS_CODES } from 'node:http';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { isAppError } from '@research/core';
+import type { Logger } from '@research/observability';
+import { loggerOf } from '../request-scope';
+
+export const INTERNAL_ERROR_DETAIL = 'Internal server error';
+
+// body-parser reports its failures with a `type`; each gets a fixed, client-safe text.
+const BODY_ERROR_DETAILS: Readonly<Record<string, string>> = {
+  'entity.parse.failed': 'Malformed JSON body.',
+  'entity.too.large': 'Request body too large (limit 1 MiB).',
+  'encoding.unsupported': 'Unsupported content encoding.',
+  'charset.unsupported': 'Unsupported charset.',
+  'request.aborted': 'Request aborted.',
+  'request.size.invalid': 'Request body size does not match Content-Length.',
+};
+
+interface HttpLikeError {
+  status?: unknown;
+  statusCode?: unknown;
+  expose?: unknown;
+  type?: unknown;
+}
+
+function clientStatus(error: unknown): number | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const e = error as HttpLikeError;
+  const status = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : undefined;
+  // Only errors that http-errors marks as exposable (4xx from body-parser, the router, …) keep their status.
+  return status !== undefined && status >= 400 && status < 500 && e.expose !== false ? status : undefined;
+}
+
+/** Status and `detail` for any error: AppErrors say what they mean, client errors get a fixed text, the rest is a 500. */
+export function classifyError(error: unknown): { status: number; detail: string } {
+  if (isAppError(error)) {
+    return error.status >= 500
+      ? { status: error.status, detail: INTERNAL_ERROR_DETAIL }
+      : { status: error.status, detail: error.message };
+  }
+  const status = clientStatus(error);
+  if (status !== undefined) {
+    const type = (error as HttpLikeError).type;
+    const detail = (typeof type === 'string' && BODY_ERROR_DETAILS[type]) || STATUS_CODES[status] || 'Bad Request';
+    return { status, detail };
+  }
+  return { status: 500, detail: INTERNAL_ERROR_DETAIL };
+}
+
+/** 404 for every path no router answered (no key needed to learn that a route does not exist). */
+export const notFoundHandler: RequestHandler = (_req, res) => {
+  res.status(404).json({ detail: 'Not Found' });
+};
+
+/** The one error handler: `{"detail": …}` always, never a stack or an internal message; 5xx are logged. */
+export function errorHandler(rootLogger: Logger): ErrorRequestHandler {
+  return (error, _req, res, next) => {
+    const { status, detail } = classifyError(error);
+    if (status >= 500) {
+      const { name, message, stack } = (error ?? {}) as { name?: unknown; message?: unknown; stack?: unknown };
+      loggerOf(res, rootLogger).error('request failed', {
+        error: {
+          name: typeof name === 'string' ? name : 'Error',
+          message: typeof message === 'string' ? message : String(error),
+        },
+        ...(typeof stack === 'string' ? { stack } : {}),
+      });
+    }
+    // Too late to answer (a stream broke mid-response): Express closes the connection.
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    res.status(status).json({ detail });
+  };
+}

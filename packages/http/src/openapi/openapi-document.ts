@@ -1,0 +1,230 @@
+import { OpenAPIRegistry, OpenApiGeneratorV3, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { VERSION } from '@research/core';
+import { hiddenRunsResponseSchema, purgeResponseSchema } from '../routes/admin.schemas';
+import { errorResponseSchema, runIdParamsSchema } from '../routes/common.schemas';
+import {
+  claimsResponseSchema,
+  createResearchBodySchema,
+  createResearchResponseSchema,
+  deleteResearchBodySchema,
+  evidenceResponseSchema,
+  hideResponseSchema,
+  listResearchQuerySchema,
+  planResponseSchema,
+  protectionRemovedResponseSchema,
+  protectionResponseSchema,
+  removeProtectionBodySchema,
+  reportResponseSchema,
+  researchListResponseSchema,
+  researchStatusResponseSchema,
+  setProtectionBodySchema,
+  sourcesResponseSchema,
+} from '../routes/research.schemas';
+import { healthResponseSchema, providersResponseSchema, readinessResponseSchema } from '../routes/system.schemas';
+
+type Responses = RouteConfig['responses'];
+
+const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
+const error = (description: string) => json(errorResponseSchema, description);
+
+const AUTH_ERRORS: Responses = {
+  401: error('Missing, invalid, expired or revoked API key.'),
+};
+const RUN_ERRORS: Responses = {
+  ...AUTH_ERRORS,
+  404: error('Unknown, hidden or malformed research id: `Research run <id> not found`.'),
+};
+const BODY_ERRORS: Responses = {
+  400: error('Unparseable JSON.'),
+  413: error('Body larger than 1 MiB.'),
+  422: error('A field breaks its rule: `<field>: <reason>`.'),
+};
+
+/**
+ * The OpenAPI 3 description of the service, generated from the same zod schemas that validate the
+ * requests (served under DEBUG only).
+ */
+export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateDocument']> {
+  const registry = new OpenAPIRegistry();
+  const apiKey = registry.registerComponent('securitySchemes', 'ApiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'An API key created with `npm run cli -- keys create <username>`.',
+  });
+  const secured = [{ [apiKey.name]: [] }];
+  const run = (
+    method: RouteConfig['method'],
+    path: string,
+    summary: string,
+    responses: Responses,
+    extra: Partial<RouteConfig> = {},
+  ) =>
+    registry.registerPath({
+      method,
+      path,
+      summary,
+      tags: [path.startsWith('/v1/admin') ? 'admin' : 'research'],
+      security: secured,
+      request: { params: runIdParamsSchema, ...extra.request },
+      responses: { ...RUN_ERRORS, ...responses },
+      ...(extra.description ? { description: extra.description } : {}),
+    });
+
+  // System
+  registry.registerPath({
+    method: 'get',
+    path: '/health',
+    summary: 'Liveness and version',
+    tags: ['system'],
+    responses: { 200: json(healthResponseSchema, 'The service is alive.') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/ready',
+    summary: 'Readiness of database, queue and LLM (always 200)',
+    tags: ['system'],
+    responses: { 200: json(readinessResponseSchema, '`ready` or `not_ready` with each check.') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/providers',
+    summary: 'Configured model providers (no secrets)',
+    tags: ['system'],
+    responses: { 200: json(providersResponseSchema, 'LLM, vision and audio availability.') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics of the API and every live worker',
+    tags: ['system'],
+    responses: { 200: { description: 'Prometheus text format.', content: { 'text/plain': { schema: z.string() } } } },
+  });
+
+  // Research
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/research',
+    summary: 'Create a research run',
+    description: 'Stores the run in state `created` and answers before the pipeline runs.',
+    tags: ['research'],
+    security: secured,
+    request: { body: { required: true, content: { 'application/json': { schema: createResearchBodySchema } } } },
+    responses: {
+      200: json(createResearchResponseSchema, 'The run was created and scheduled.'),
+      ...AUTH_ERRORS,
+      ...BODY_ERRORS,
+      400: error(
+        "Unparseable JSON, or a depth other than quick/normal/deep: `Ungültige Tiefe '<depth>'. Gültig: 'quick', 'normal', 'deep'.`",
+      ),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/research',
+    summary: 'List research runs, newest first',
+    tags: ['research'],
+    security: secured,
+    request: { query: listResearchQuerySchema },
+    responses: {
+      200: json(researchListResponseSchema, 'One page of non-hidden runs.'),
+      ...AUTH_ERRORS,
+      422: error('`limit` or `offset` out of range.'),
+    },
+  });
+  run('get', '/v1/research/{id}', 'Status of a run', { 200: json(researchStatusResponseSchema, 'The run.') });
+  run('get', '/v1/research/{id}/status', 'Status of a run', { 200: json(researchStatusResponseSchema, 'The run.') });
+  run('get', '/v1/research/{id}/sources', 'Sources of a run', {
+    200: json(sourcesResponseSchema, 'Sources in discovery order.'),
+  });
+  run('get', '/v1/research/{id}/claims', 'Claims of a run', {
+    200: json(claimsResponseSchema, 'Claims extracted from the sources.'),
+  });
+  run('get', '/v1/research/{id}/evidence', 'Evidence scores of a run', {
+    200: json(evidenceResponseSchema, 'One score per claim.'),
+  });
+  run('get', '/v1/research/{id}/plan', 'Plan of a run', {
+    200: json(planResponseSchema, 'The plan, once planning ended.'),
+  });
+  run('get', '/v1/research/{id}/report', 'Report of a run', {
+    200: json(reportResponseSchema, 'The report, or a notice in `summary` while none exists.'),
+  });
+  run(
+    'delete',
+    '/v1/research/{id}',
+    'Soft-delete (hide and cancel) a run',
+    {
+      200: json(hideResponseSchema, 'The run is hidden.'),
+      ...BODY_ERRORS,
+      403: error('Not the owner, or a protected run without the valid password.'),
+    },
+    { request: { body: { required: false, content: { 'application/json': { schema: deleteResearchBodySchema } } } } },
+  );
+  run(
+    'put',
+    '/v1/research/{id}/deletion-protection',
+    'Set or replace the deletion-protection password',
+    {
+      200: json(protectionResponseSchema, 'The run is protected.'),
+      ...BODY_ERRORS,
+      403: error('Not the owner, or the current password is missing or wrong.'),
+      409: error('The run has no retention record (legacy run).'),
+    },
+    { request: { body: { required: true, content: { 'application/json': { schema: setProtectionBodySchema } } } } },
+  );
+  run(
+    'delete',
+    '/v1/research/{id}/deletion-protection',
+    'Remove the deletion protection',
+    {
+      200: json(protectionRemovedResponseSchema, 'The run is not protected.'),
+      ...BODY_ERRORS,
+      403: error('Not the owner, or the password is missing or wrong.'),
+    },
+    { request: { body: { required: true, content: { 'application/json': { schema: removeProtectionBodySchema } } } } },
+  );
+
+  // Admin
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/admin/research/deleted',
+    summary: 'List hidden runs, newest hidden first',
+    tags: ['admin'],
+    security: secured,
+    responses: {
+      200: json(hiddenRunsResponseSchema, 'Hidden runs.'),
+      ...AUTH_ERRORS,
+      403: error('`Administrator privileges are required.`'),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/v1/admin/research/{id}',
+    summary: 'Purge a hidden run permanently',
+    tags: ['admin'],
+    security: secured,
+    request: { params: runIdParamsSchema },
+    responses: {
+      200: json(purgeResponseSchema, 'The run and its records are gone.'),
+      ...AUTH_ERRORS,
+      403: error('`Administrator privileges are required.`'),
+      404: error('`No hidden research run found.`'),
+    },
+  });
+
+  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
+    openapi: '3.0.3',
+    info: {
+      title: 'Research service',
+      version: VERSION,
+      description:
+        'Accepts a research question, runs an asynchronous evidence pipeline (plan, search, fetch, analyze, compare, synthesize) and exposes the run, its sources, claims, evidence scores, plan and report.',
+    },
+    tags: [
+      { name: 'system', description: 'Liveness, readiness, providers and metrics (no key).' },
+      { name: 'research', description: 'Research runs (X-API-Key).' },
+      { name: 'admin', description: 'Hidden runs (administrators).' },
+    ],
+  });
+}

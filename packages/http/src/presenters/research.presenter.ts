@@ -1,0 +1,160 @@
+import { isRunning, reportBodySchema, Details } from '@research/core';
+import type { ClaimRow, EvidenceRow, ReportRow, RunListItem, RunWithProtection } from '@research/database';
+import type {
+  ClaimsResponse,
+  CreateResearchResponse,
+  EvidenceResponse,
+  PlanResponse,
+  ReportResponse,
+  ResearchListItem,
+  ResearchStatusResponse,
+  SourcesResponse,
+} from '../routes/research.schemas';
+
+/** The columns of a source the public read shows (never its extracted text). */
+export interface SourceSummary {
+  id: string;
+  url: string;
+  title: string | null;
+  domain: string;
+  source_type: string | null;
+  retrieved_at: Date;
+}
+
+function iso(value: Date | string): string {
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+/** SPEC 4.2: the answer to a created run. */
+export function presentCreatedRun(run: {
+  id: string;
+  query: string;
+  depth: CreateResearchResponse['depth'];
+}): CreateResearchResponse {
+  return { research_id: run.id, status: 'pending', query: run.query, depth: run.depth, state: 'created' };
+}
+
+/** SPEC 4.3: one item of the run list. */
+export function presentListItem(item: RunListItem): ResearchListItem {
+  return {
+    research_id: item.id,
+    query: item.query,
+    depth: item.depth,
+    state: item.state,
+    created_at: iso(item.created_at),
+    source_count: item.source_count ?? 0,
+    claim_count: item.claim_count ?? 0,
+    is_deletion_protected: Boolean(item.is_deletion_protected),
+  };
+}
+
+/** SPEC 4.4: the body of GET /v1/research/{id} and /status. */
+export function presentRunStatus(run: RunWithProtection): ResearchStatusResponse {
+  const error = run.metadata?.['error'];
+  return {
+    research_id: run.id,
+    query: run.query,
+    depth: run.depth,
+    state: run.state,
+    created_at: iso(run.created_at),
+    updated_at: run.updated_at ? iso(run.updated_at) : null,
+    search_count: run.search_count ?? 0,
+    source_count: run.source_count ?? 0,
+    claim_count: run.claim_count ?? 0,
+    error: typeof error === 'string' ? error : null,
+    is_completed: run.state === 'completed',
+    is_running: isRunning(run.state),
+    is_deletion_protected: Boolean(run.is_deletion_protected),
+  };
+}
+
+/** SPEC 4.5 / 2.2: sources without their extracted text. */
+export function presentSources(runId: string, sources: SourceSummary[]): SourcesResponse {
+  return {
+    research_id: runId,
+    sources: sources.map((s) => ({
+      id: s.id,
+      url: s.url,
+      title: s.title,
+      domain: s.domain,
+      source_type: s.source_type,
+      retrieved_at: iso(s.retrieved_at),
+    })),
+    total: sources.length,
+  };
+}
+
+/** SPEC 4.6 / 2.3. */
+export function presentClaims(runId: string, claims: ClaimRow[]): ClaimsResponse {
+  return {
+    research_id: runId,
+    claims: claims.map((c) => ({
+      id: c.id,
+      research_run_id: runId,
+      source_id: c.source_id,
+      claim_text: c.claim_text,
+      evidence_span: c.evidence_span,
+      claim_type: c.claim_type,
+      confidence: c.confidence,
+    })),
+    total: claims.length,
+  };
+}
+
+/** SPEC 4.7 / 2.4. */
+export function presentEvidence(runId: string, evidence: EvidenceRow[]): EvidenceResponse {
+  return {
+    research_id: runId,
+    evidence: evidence.map((e) => ({
+      claim_id: e.claim_id,
+      research_run_id: runId,
+      evidence_type: e.evidence_type,
+      source_independence_score: e.source_independence_score,
+      primary_source_proximity: e.primary_source_proximity,
+      cross_source_support: e.cross_source_support,
+      contradiction_level: e.contradiction_level,
+      evidence_directness: e.evidence_directness,
+      date_relevance_score: e.date_relevance_score,
+    })),
+    total: evidence.length,
+  };
+}
+
+/** SPEC 4.8: `available` is true exactly when a plan is stored. */
+export function presentPlan(run: RunWithProtection): PlanResponse {
+  const plan = run.plan ?? null;
+  return { research_id: run.id, plan, available: plan !== null };
+}
+
+/**
+ * SPEC 2.6 / 4.8. Without a report row (running or failed run) the answer is still a report: the fixed
+ * notice in `summary` and defaults elsewhere. A stored report is read through reportBodySchema, so a
+ * finding stored as a bare string becomes `{text, confidence: 0, source_ids: []}`.
+ */
+export function presentReport(run: RunWithProtection, row: ReportRow | undefined): ReportResponse {
+  const base = { research_id: run.id, query: run.query };
+  const parsed = row ? reportBodySchema.safeParse(row.report) : undefined;
+  if (!row || !parsed?.success) {
+    return {
+      ...base,
+      summary: row ? '' : Details.reportNotReady,
+      findings: [],
+      disagreements: [],
+      uncertainties: [],
+      source_statistics: {},
+      methodology: '',
+      generated_at: row ? iso(row.generated_at) : '',
+    };
+  }
+  const body = parsed.data;
+  return {
+    ...base,
+    summary: body.summary,
+    findings: body.findings.map((f) => ({ text: f.text, confidence: f.confidence, source_ids: f.source_ids })),
+    disagreements: body.disagreements,
+    uncertainties: body.uncertainties,
+    source_statistics: body.source_statistics,
+    methodology: body.methodology,
+    generated_at: iso(row.generated_at),
+  };
+}

@@ -1,0 +1,97 @@
+import axios from 'axios';
+import { probeDatabase } from '@research/database';
+import type { AppContext } from '../context';
+import type { ReadinessResponse } from '../routes/system.schemas';
+import { withTimeout } from '../timeout';
+
+export const DATABASE_CHECK_TIMEOUT_MS = 2000;
+export const QUEUE_CHECK_TIMEOUT_MS = 2000;
+/** SPEC 4.1: the LLM connectivity check waits 5 seconds. */
+export const LLM_CHECK_TIMEOUT_MS = 5000;
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ERR_SOCKET_CONNECTION_TIMEOUT',
+]);
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ERR_CANCELED', 'ESOCKETTIMEDOUT']);
+
+/** A short, secret-free name for why a check failed: `TimeoutError`, `ConnectionError` or the error's type. */
+export function errorType(error: unknown): string {
+  // Duck-typed, not instanceof: errors from other realms (vm contexts, test sandboxes) are errors too.
+  if (error === null || typeof error !== 'object') return 'Error';
+  const { code, name, errors } = error as { code?: unknown; name?: unknown; errors?: unknown };
+  if (name === 'TimeoutError' || (typeof code === 'string' && TIMEOUT_CODES.has(code))) return 'TimeoutError';
+  if (typeof code === 'string' && CONNECTION_CODES.has(code)) return 'ConnectionError';
+  // AggregateError carries the per-address connection errors (IPv4 and IPv6 both refused).
+  if (Array.isArray(errors) && errors.length) return errorType(errors[0]);
+  const ctorName = (error as { constructor?: { name?: unknown } }).constructor?.name;
+  const type =
+    typeof ctorName === 'string' && ctorName !== 'Object' ? ctorName : typeof name === 'string' ? name : 'Error';
+  return /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(type) ? type : 'Error';
+}
+
+async function checkDatabase(ctx: Pick<AppContext, 'db'>): Promise<string> {
+  try {
+    await withTimeout(probeDatabase(ctx.db), DATABASE_CHECK_TIMEOUT_MS, 'database check');
+    return 'ok';
+  } catch (error) {
+    return `error:${errorType(error)}`;
+  }
+}
+
+async function checkQueue(ctx: Pick<AppContext, 'queue'>): Promise<string> {
+  try {
+    return (await withTimeout(ctx.queue.ping(), QUEUE_CHECK_TIMEOUT_MS, 'queue check')) ? 'ok' : 'error';
+  } catch {
+    return 'error';
+  }
+}
+
+function firstModelId(body: unknown): string | undefined {
+  const data = (body as { data?: unknown } | null)?.data;
+  const first = Array.isArray(data) ? (data[0] as { id?: unknown } | undefined) : undefined;
+  return typeof first?.id === 'string' ? first.id : undefined;
+}
+
+/** GET {LLM_BASE_URL}/models (CONTRACT 4): `ok`, `disabled`, `error:<HTTP status>` or `error:<type>`. */
+async function checkLlm(ctx: Pick<AppContext, 'config'>): Promise<{ llm: string; model?: string }> {
+  const { baseUrl, apiKey, model } = ctx.config.llm;
+  if (!baseUrl) return { llm: 'disabled' };
+  try {
+    const response = await axios.get(`${baseUrl}/models`, {
+      timeout: LLM_CHECK_TIMEOUT_MS,
+      // `timeout` alone does not bound a slow connect; the signal bounds the whole exchange.
+      signal: AbortSignal.timeout(LLM_CHECK_TIMEOUT_MS),
+      headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : {},
+      maxContentLength: 1024 * 1024,
+      maxRedirects: 0,
+      validateStatus: () => true,
+    });
+    if (response.status < 200 || response.status >= 300) return { llm: `error:${response.status}` };
+    return { llm: 'ok', model: model ?? firstModelId(response.data) ?? '' };
+  } catch (error) {
+    return { llm: `error:${errorType(error)}` };
+  }
+}
+
+/**
+ * SPEC 4.1 /ready: `ready` when the database, the queue and (if configured) the LLM answer. No LLM
+ * configured is `disabled` and does not make the service not ready (CONTRACT 4).
+ */
+export async function checkReadiness(ctx: Pick<AppContext, 'db' | 'queue' | 'config'>): Promise<ReadinessResponse> {
+  const [database, queue, llm] = await Promise.all([checkDatabase(ctx), checkQueue(ctx), checkLlm(ctx)]);
+  const ready = database === 'ok' && queue === 'ok' && (llm.llm === 'ok' || llm.llm === 'disabled');
+  return {
+    status: ready ? 'ready' : 'not_ready',
+    database,
+    queue,
+    llm: llm.llm,
+    ...(ready && llm.model !== undefined ? { llm_model: llm.model } : {}),
+  };
+}

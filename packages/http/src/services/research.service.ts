@@ -1,0 +1,244 @@
+import crypto from 'node:crypto';
+import { AppError, DEPTH_BUDGETS, Details, isDepth, type Depth } from '@research/core';
+import type { Principal } from '@research/auth';
+import {
+  deleteRetentionRecord,
+  deleteRun,
+  findRetentionRecord,
+  findRetentionRecordForUpdate,
+  hideRetentionRecord,
+  hideVisibleRun,
+  insertAuditRecord,
+  insertRetentionRecord,
+  insertRun,
+  listHiddenRetentionRecords,
+  markRunEnqueued,
+  setRetentionPassword,
+  type RetentionRow,
+} from '@research/database';
+import type { AppContext } from '../context';
+import { isUuid } from '../ids';
+import type { RequestScope } from '../request-scope';
+import { withTimeout } from '../timeout';
+import { getVisibleRun } from './research-reads.service';
+
+/** How long POST /v1/research waits for the queue before answering anyway (the reconciler enqueues later). */
+export const ENQUEUE_TIMEOUT_MS = 2000;
+
+// A management call re-reads and retries when the protection changed between its checks and its commit.
+const MAX_ATTEMPTS = 3;
+
+type Ctx = Pick<AppContext, 'db' | 'queue' | 'passwords' | 'onEnqueueFailed'>;
+
+export interface CreateRunInput {
+  query: string;
+  language: string;
+  depth: string;
+  extra_queries: string[] | null;
+}
+
+/**
+ * SPEC 4.2: stores the run (state `created`) and its retention record in one transaction, then enqueues
+ * its job. A queue that is down does not fail the request: the run is committed and the reconciler
+ * enqueues it later.
+ */
+export async function createResearchRun(
+  ctx: Ctx,
+  scope: RequestScope,
+  input: CreateRunInput,
+): Promise<{ id: string; query: string; depth: Depth }> {
+  if (!isDepth(input.depth)) throw new AppError('bad_request', Details.invalidDepth(input.depth));
+  const depth = input.depth;
+  const id = crypto.randomUUID();
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertRun(trx, {
+      id,
+      query: input.query,
+      language: input.language,
+      depth,
+      budget: JSON.stringify(DEPTH_BUDGETS[depth]),
+      state: 'created',
+      owner_user_id: scope.actor.userId,
+      request_id: scope.requestId,
+      extra_queries: input.extra_queries === null ? null : JSON.stringify(input.extra_queries),
+    });
+    await insertRetentionRecord(trx, { research_id: id, owner_user_id: scope.actor.userId, query: input.query });
+  });
+
+  // Enqueued after commit, so a worker never picks up a run it cannot read.
+  try {
+    await withTimeout(
+      ctx.queue.enqueue({ research_id: id, request_id: scope.requestId }),
+      ENQUEUE_TIMEOUT_MS,
+      'enqueue',
+    );
+  } catch (error) {
+    scope.logger.warn('research run stored but not enqueued; the reconciler will enqueue it', {
+      research_id: id,
+      error,
+    });
+    try {
+      ctx.onEnqueueFailed?.(id, error);
+    } catch (hookError) {
+      scope.logger.warn('onEnqueueFailed hook failed', { research_id: id, error: hookError });
+    }
+    return { id, query: input.query, depth };
+  }
+  try {
+    await markRunEnqueued(ctx.db, id);
+  } catch (error) {
+    // Only bookkeeping for the reconciler; the job exists.
+    scope.logger.warn('could not mark research run as enqueued', { research_id: id, error });
+  }
+  return { id, query: input.query, depth };
+}
+
+function mayManage(ownerUserId: string | null, actor: Principal): boolean {
+  return actor.isAdmin || (ownerUserId !== null && ownerUserId === actor.userId);
+}
+
+function conflict(): AppError {
+  return new AppError('conflict', 'The research run was changed by another request at the same time; please retry.');
+}
+
+/** The protection a decision was made on is still the one committed (and the record is still visible). */
+function unchanged(seen: RetentionRow | undefined, current: RetentionRow | undefined): boolean {
+  if (!seen || !current) return seen === current;
+  return (
+    !current.is_hidden && current.password_hash === seen.password_hash && current.owner_user_id === seen.owner_user_id
+  );
+}
+
+/**
+ * SPEC 4.9 soft delete, rules in order: 404, 403 not the owner, 403 password (administrators need none).
+ * The password is verified outside the transaction (argon2 is slow); the transaction then applies the
+ * delete only if the protection it was checked against is unchanged.
+ */
+export async function softDeleteRun(
+  ctx: Ctx,
+  scope: RequestScope,
+  id: string,
+  input: { password?: string | null },
+): Promise<{ research_id: string }> {
+  const { actor } = scope;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const run = await getVisibleRun(ctx.db, id);
+    const record = await findRetentionRecord(ctx.db, run.id);
+    // A run without a retention record skips the owner and password rules.
+    if (record) {
+      if (!mayManage(record.owner_user_id, actor)) throw new AppError('forbidden', Details.notOwner);
+      if (
+        record.password_hash !== null &&
+        !actor.isAdmin &&
+        !(await ctx.passwords.verify(record.password_hash, input.password))
+      ) {
+        throw new AppError('forbidden', Details.passwordRequired);
+      }
+    }
+    const done = await ctx.db.transaction().execute(async (trx) => {
+      const current = await findRetentionRecordForUpdate(trx, run.id);
+      if (!unchanged(record, current)) return false;
+      if (!(await hideVisibleRun(trx, run.id))) throw new AppError('not_found', Details.runNotFound(id));
+      if (current) await hideRetentionRecord(trx, run.id);
+      await insertAuditRecord(trx, { research_id: run.id, actor_user_id: actor.userId, action: 'soft_deleted' });
+      return true;
+    });
+    if (done) return { research_id: run.id };
+  }
+  throw conflict();
+}
+
+/**
+ * SPEC 4.10: sets or replaces the deletion-protection password (only its argon2id hash is stored).
+ * Ownership is the retention record's owner, or the run's owner for a run without one.
+ */
+export async function protectRun(
+  ctx: Ctx,
+  scope: RequestScope,
+  id: string,
+  input: { password: string; current_password?: string | null },
+): Promise<void> {
+  const { actor } = scope;
+  let newHash: string | undefined;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const run = await getVisibleRun(ctx.db, id);
+    const record = await findRetentionRecord(ctx.db, run.id);
+    if (!mayManage(record ? record.owner_user_id : run.owner_user_id, actor))
+      throw new AppError('forbidden', Details.notOwner);
+    if (!record) throw new AppError('conflict', Details.legacyRun);
+    if (
+      record.password_hash !== null &&
+      !actor.isAdmin &&
+      !(await ctx.passwords.verify(record.password_hash, input.current_password))
+    ) {
+      throw new AppError('forbidden', Details.currentPasswordRequired);
+    }
+    newHash ??= await ctx.passwords.hash(input.password);
+    const hash = newHash;
+    const done = await ctx.db.transaction().execute(async (trx) => {
+      const current = await findRetentionRecordForUpdate(trx, run.id);
+      if (!unchanged(record, current)) return false;
+      await setRetentionPassword(trx, run.id, hash);
+      return true;
+    });
+    if (done) return;
+  }
+  throw conflict();
+}
+
+/** SPEC 4.11: removes the protection; a run without a record or without protection is left as it is. */
+export async function unprotectRun(
+  ctx: Ctx,
+  scope: RequestScope,
+  id: string,
+  input: { password?: string | null },
+): Promise<void> {
+  const { actor } = scope;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const run = await getVisibleRun(ctx.db, id);
+    const record = await findRetentionRecord(ctx.db, run.id);
+    if (!mayManage(record ? record.owner_user_id : run.owner_user_id, actor))
+      throw new AppError('forbidden', Details.notOwner);
+    if (!record || record.password_hash === null) return;
+    if (!actor.isAdmin && !(await ctx.passwords.verify(record.password_hash, input.password))) {
+      throw new AppError('forbidden', Details.passwordRequired);
+    }
+    const done = await ctx.db.transaction().execute(async (trx) => {
+      const current = await findRetentionRecordForUpdate(trx, run.id);
+      if (!unchanged(record, current)) return false;
+      await setRetentionPassword(trx, run.id, null);
+      return true;
+    });
+    if (done) return;
+  }
+  throw conflict();
+}
+
+/** SPEC 4.12: hidden runs, newest hidden first (the caller is an administrator). */
+export function listHiddenRuns(ctx: Pick<AppContext, 'db'>): Promise<RetentionRow[]> {
+  return listHiddenRetentionRecords(ctx.db);
+}
+
+/**
+ * SPEC 4.13: permanently removes a hidden run. The audit record `purged` is written in the same
+ * transaction; sources, claims, evidence, report and search results go with the run (ON DELETE CASCADE).
+ */
+export async function purgeRun(
+  ctx: Pick<AppContext, 'db'>,
+  scope: RequestScope,
+  id: string,
+): Promise<{ research_id: string }> {
+  if (!isUuid(id)) throw new AppError('not_found', Details.noHiddenRun);
+  return ctx.db.transaction().execute(async (trx) => {
+    const record = await findRetentionRecordForUpdate(trx, id);
+    if (!record || !record.is_hidden) throw new AppError('not_found', Details.noHiddenRun);
+    await insertAuditRecord(trx, {
+      research_id: record.research_id,
+      actor_user_id: scope.actor.userId,
+      action: 'purged',
+    });
+    await deleteRetentionRecord(trx, record.research_id);
+    await deleteRun(trx, record.research_id);
+    return { research_id: record.research_id };
+  });
+}

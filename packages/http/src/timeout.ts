@@ -1,0 +1,19 @@
+/** Raised by withTimeout; readiness reports it as `error:TimeoutError`. */
+export class TimeoutError extends Error {
+  constructor(what: string, ms: number) {
+    super(`${what} timed out after ${ms} ms`);
+    this.name = 'TimeoutError';
+  }
+}
+
+/** Settles with `promise`, or rejects with TimeoutError after `ms` (the work itself is not cancelled). */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(what, ms)), ms);
+    timer.unref();
+  });
+  // The losing promise must not surface later as an unhandled rejection.
+  promise.catch(() => undefined);
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,266 @@
+import request from 'supertest';
+import { VERSION } from '@research/core';
+import { connectPostgres, countRunningRuns, findRunById } from '@research/database';
+import { createApp } from '@research/http';
+import { createMetrics, snapshotFleetMetrics } from '@research/observability';
+import { buildTestApp, insertTestRun, startFakeLlm, unusedPort, type TestApp } from './support';
+
+const METRIC_NAMES = [
+  'search_queries_total',
+  'sources_discovered_total',
+  'sources_fetched_total',
+  'sources_rejected_total',
+  'claims_extracted_total',
+  'duplicate_sources_total',
+  'contradictions_detected_total',
+  'llm_requests_total',
+  'llm_tokens_input_total',
+  'llm_tokens_output_total',
+  'research_duration_seconds',
+  'research_completed_total',
+  'research_failed_total',
+  'active_research_runs',
+];
+
+const LLM_KEY = 'sk-test-very-secret-llm-key-4711';
+
+describe('system endpoints', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp('system');
+  });
+  afterAll(() => t.close());
+
+  describe('GET /health', () => {
+    it('answers ok with the version, without a key', async () => {
+      await request(t.app).get('/health').expect(200, { status: 'ok', version: VERSION });
+      expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
+    });
+  });
+
+  describe('GET /ready', () => {
+    it('is ready with the LLM disabled when none is configured', async () => {
+      const res = await request(t.app).get('/ready').expect(200);
+      expect(res.body).toEqual({ status: 'ready', database: 'ok', queue: 'ok', llm: 'disabled' });
+    });
+
+    it('checks GET {LLM_BASE_URL}/models with the bearer key and reports the configured model', async () => {
+      const llm = await startFakeLlm(200);
+      const app = await buildTestApp('ready-llm', {
+        database: t.database,
+        env: { LLM_BASE_URL: llm.url, LLM_API_KEY: LLM_KEY, LLM_MODEL: 'configured-model' },
+      });
+      try {
+        const res = await request(app.app).get('/ready').expect(200);
+        expect(res.body).toEqual({
+          status: 'ready',
+          database: 'ok',
+          queue: 'ok',
+          llm: 'ok',
+          llm_model: 'configured-model',
+        });
+        expect(llm.requests.at(-1)!.authorization).toBe(`Bearer ${LLM_KEY}`);
+        expect(res.text).not.toContain(LLM_KEY);
+      } finally {
+        await app.close();
+        await llm.close();
+      }
+    });
+
+    it('reports the first listed model when LLM_MODEL is unset, and sends no Authorization without a key', async () => {
+      const llm = await startFakeLlm(200, { models: ['llama3.1:8b', 'other'] });
+      const app = await buildTestApp('ready-nomodel', { database: t.database, env: { LLM_BASE_URL: llm.url } });
+      try {
+        const res = await request(app.app).get('/ready').expect(200);
+        expect(res.body).toMatchObject({ status: 'ready', llm: 'ok', llm_model: 'llama3.1:8b' });
+        expect(llm.requests.at(-1)!.authorization).toBeUndefined();
+      } finally {
+        await app.close();
+        await llm.close();
+      }
+    });
+
+    it('is not_ready with error:500 when the LLM answers 500', async () => {
+      const llm = await startFakeLlm(500);
+      const app = await buildTestApp('ready-500', {
+        database: t.database,
+        env: { LLM_BASE_URL: llm.url, LLM_MODEL: 'm' },
+      });
+      try {
+        const res = await request(app.app).get('/ready').expect(200);
+        expect(res.body).toEqual({ status: 'not_ready', database: 'ok', queue: 'ok', llm: 'error:500' });
+      } finally {
+        await app.close();
+        await llm.close();
+      }
+    });
+
+    it('is not_ready with error:<type> when the LLM is unreachable', async () => {
+      const port = await unusedPort();
+      const app = await buildTestApp('ready-down', {
+        database: t.database,
+        env: { LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, LLM_MODEL: 'm' },
+      });
+      try {
+        const res = await request(app.app).get('/ready').expect(200);
+        expect(res.body).toEqual({ status: 'not_ready', database: 'ok', queue: 'ok', llm: 'error:ConnectionError' });
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('is not_ready with error:<type> when the database is unreachable', async () => {
+      const handle = connectPostgres(`postgres://postgres@127.0.0.1:${await unusedPort()}/none`);
+      try {
+        const app = createApp({ ...t.ctx, db: handle.db });
+        const res = await request(app).get('/ready').expect(200);
+        expect(res.body).toEqual({
+          status: 'not_ready',
+          database: 'error:ConnectionError',
+          queue: 'ok',
+          llm: 'disabled',
+        });
+      } finally {
+        await handle.close();
+      }
+    });
+
+    describe('with Redis down', () => {
+      let down: TestApp;
+      beforeAll(async () => {
+        down = await buildTestApp('ready-redis', { database: t.database, redisUrl: 'redis://127.0.0.1:1' });
+      });
+      afterAll(() => down.close());
+
+      it('is not_ready with queue error', async () => {
+        const res = await request(down.app).get('/ready').expect(200);
+        expect(res.body).toEqual({ status: 'not_ready', database: 'ok', queue: 'error', llm: 'disabled' });
+      });
+
+      it('still creates runs (state created, 200) and serves reads', async () => {
+        const res = await request(down.app)
+          .post('/v1/research')
+          .set('X-API-Key', down.owner.key)
+          .send({ query: 'Ohne Redis' })
+          .expect(200);
+        expect(res.body.state).toBe('created');
+        expect((await findRunById(down.db, res.body.research_id))!.state).toBe('created');
+        const status = await request(down.app)
+          .get(`/v1/research/${res.body.research_id}/status`)
+          .set('X-API-Key', down.owner.key)
+          .expect(200);
+        expect(status.body).toMatchObject({ state: 'created', is_running: true });
+        await request(down.app).get('/v1/research').set('X-API-Key', down.owner.key).expect(200);
+      });
+    });
+  });
+
+  describe('GET /providers', () => {
+    it('shows every provider as unavailable when none is configured', async () => {
+      await request(t.app)
+        .get('/providers')
+        .expect(200, { llm: { available: false }, vision: { available: false }, audio: { available: false } });
+    });
+
+    it('shows models and concurrency but never URLs, credentials or keys', async () => {
+      const app = await buildTestApp('providers', {
+        database: t.database,
+        env: {
+          LLM_BASE_URL: 'http://llm-user:llm-url-password@127.0.0.1:9/v1',
+          LLM_API_KEY: LLM_KEY,
+          LLM_MODEL: 'qwen2.5:14b',
+          LLM_MAX_CONCURRENCY: '3',
+          VISION_MODEL: 'llava:13b',
+          AUDIO_BASE_URL: 'http://127.0.0.1:10/v1',
+          AUDIO_MODEL: 'whisper-1',
+          BRAVE_API_KEY: 'brave-secret-key',
+        },
+      });
+      try {
+        const res = await request(app.app).get('/providers').expect(200);
+        expect(res.body).toEqual({
+          llm: { available: true, model: 'qwen2.5:14b', max_concurrency: 3 },
+          vision: { available: true, model: 'llava:13b' },
+          audio: { available: true, model: 'whisper-1' },
+        });
+        for (const secret of [LLM_KEY, 'llm-url-password', 'llm-user', '127.0.0.1', 'brave-secret-key', 'http']) {
+          expect(res.text).not.toContain(secret);
+        }
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('shows the LLM with an empty model name when LLM_MODEL is unset, and vision without a model as unavailable', async () => {
+      const app = await buildTestApp('providers2', {
+        database: t.database,
+        env: { LLM_BASE_URL: 'http://127.0.0.1:9/v1' },
+      });
+      try {
+        await request(app.app)
+          .get('/providers')
+          .expect(200, {
+            llm: { available: true, model: '', max_concurrency: 4 },
+            vision: { available: false },
+            audio: { available: false },
+          });
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
+  describe('GET /metrics', () => {
+    it('serves the 14 SPEC metrics in Prometheus text format without a key', async () => {
+      const res = await request(t.app).get('/metrics').expect(200);
+      expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+      for (const name of METRIC_NAMES) expect(res.text).toMatch(new RegExp(`^# TYPE ${name} `, 'm'));
+    });
+
+    it('reports active_research_runs as the number of runs in a running state', async () => {
+      for (const state of ['created', 'planning', 'searching', 'synthesizing', 'completed', 'failed', 'cancelled']) {
+        await insertTestRun(t.db, { owner: t.owner.id, state });
+      }
+      const running = await countRunningRuns(t.db);
+      expect(running).toBeGreaterThanOrEqual(4);
+      const res = await request(t.app).get('/metrics').expect(200);
+      expect(res.text).toMatch(new RegExp(`^active_research_runs ${running}$`, 'm'));
+    });
+
+    it("adds the live workers' counters to its own", async () => {
+      const worker = createMetrics({ defaultMetrics: false });
+      worker.researchFinished('completed', 12);
+      worker.researchFinished('completed', 30);
+      worker.claimsExtracted(7);
+      const snapshot = await snapshotFleetMetrics(worker);
+      const app = await buildTestApp('metrics-fleet', {
+        database: t.database,
+        fleetSnapshots: async () => [snapshot, snapshot],
+      });
+      try {
+        app.ctx.metrics.researchFinished('completed', 5);
+        const res = await request(app.app).get('/metrics').expect(200);
+        expect(res.text).toMatch(/^research_completed_total 5$/m);
+        expect(res.text).toMatch(/^claims_extracted_total 14$/m);
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('serves its own metrics when the fleet cannot be read', async () => {
+      const app = await buildTestApp('metrics-broken', {
+        database: t.database,
+        fleetSnapshots: async () => {
+          throw new Error('redis down');
+        },
+      });
+      try {
+        app.ctx.metrics.claimsExtracted(2);
+        const res = await request(app.app).get('/metrics').expect(200);
+        expect(res.text).toMatch(/^claims_extracted_total 2$/m);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+});
