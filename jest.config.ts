@@ -6,7 +6,12 @@ const config: Config = {
   testEnvironment: 'node',
   roots: ['<rootDir>/packages', '<rootDir>/apps', '<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
+    ],
+  },
   moduleNameMapper: { '^@research/([^/]+)$': '<rootDir>/packages/$1/src' },
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -7,7 +7,8 @@ const path = require('node:path');
 const autocannon = require('autocannon');
 const pg = require('pg');
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN_URL =
+  process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL || process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const DURATION = Number(process.env.BENCH_DURATION || 20);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 64);
@@ -59,14 +60,27 @@ async function main() {
   const name = `rs_bench_${crypto.randomBytes(4).toString('hex')}`;
   await sqlOn(ADMIN_URL, `create database ${name}`);
   const url = dbUrl(name);
-  const env = { DATABASE_URL: url, REDIS_URL, REDIS_PREFIX: `rs-bench-${crypto.randomBytes(3).toString('hex')}`, LOG_LEVEL: 'info' };
+  const env = {
+    DATABASE_URL: url,
+    REDIS_URL,
+    REDIS_PREFIX: `rs-bench-${crypto.randomBytes(3).toString('hex')}`,
+    LOG_LEVEL: 'info',
+  };
   const children = [];
   try {
     const { runCli } = require('@research/runtime');
     let key;
-    await runCli(['keys', 'create', 'bench', '--json'], { out: (l) => (key = JSON.parse(l).key), err: console.error }, { ...process.env, ...env });
+    await runCli(
+      ['keys', 'create', 'bench', '--json'],
+      { out: (l) => (key = JSON.parse(l).key), err: console.error },
+      { ...process.env, ...env },
+    );
     const runId = crypto.randomUUID();
-    await sqlOn(url, `insert into research_runs (id, query, language, depth, budget, state) values ($1, 'benchmark query', 'de', 'normal', '{}', 'created')`, [runId]);
+    await sqlOn(
+      url,
+      `insert into research_runs (id, query, language, depth, budget, state) values ($1, 'benchmark query', 'de', 'normal', '{}', 'created')`,
+      [runId],
+    );
 
     const api = await serve('serve-api.js', env);
     children.push(api.child);
@@ -86,7 +100,9 @@ async function main() {
     console.log(line('GET /v1/research/{id}/status', realResult));
     const ratio = realResult.requests.average / bareResult.requests.average;
     const p99Ratio = realResult.latency.p99 / Math.max(bareResult.latency.p99, 1);
-    console.log(`ratio: ${(ratio * 100).toFixed(1)} % of bare requests/s (target >= 40 %), p99 ${p99Ratio.toFixed(2)}x bare (target <= 2x)`);
+    console.log(
+      `ratio: ${(ratio * 100).toFixed(1)} % of bare requests/s (target >= 40 %), p99 ${p99Ratio.toFixed(2)}x bare (target <= 2x)`,
+    );
 
     await sqlOn(
       url,

@@ -7,7 +7,11 @@ const { createBullResearchQueue } = require('@research/queue');
 async function main() {
   const config = loadConfig();
   const services = await openServices(config, 'api');
-  const queue = createBullResearchQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger: services.logger });
+  const queue = createBullResearchQueue({
+    redisUrl: config.redisUrl,
+    prefix: config.redisPrefix,
+    logger: services.logger,
+  });
   const app = createApp(buildAppContext(services, queue));
   const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
 }

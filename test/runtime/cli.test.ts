@@ -76,7 +76,10 @@ describe('research-admin CLI on Postgres', () => {
   it('grants and revokes the administrator role', async () => {
     expect((await cli(['grant-admin', 'alice'], env)).code).toBe(0);
     expect((await findUserByUsername(t.db, 'alice'))?.is_admin).toBe(true);
-    const users = JSON.parse((await cli(['users', 'list', '--json'], env)).stdout) as Array<{ username: string; role: string }>;
+    const users = JSON.parse((await cli(['users', 'list', '--json'], env)).stdout) as Array<{
+      username: string;
+      role: string;
+    }>;
     expect(users.find((u) => u.username === 'alice')?.role).toBe('admin');
     expect((await cli(['revoke-admin', 'alice'], env)).code).toBe(0);
     expect((await findUserByUsername(t.db, 'alice'))?.is_admin).toBe(false);
@@ -133,7 +136,10 @@ describe('research-admin CLI on the embedded database', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ username: 'frank' });
     expect(cliProcess(['grant-admin', 'frank'], env).code).toBe(0);
-    const users = JSON.parse(cliProcess(['users', 'list', '--json'], env).stdout) as Array<{ username: string; role: string }>;
+    const users = JSON.parse(cliProcess(['users', 'list', '--json'], env).stdout) as Array<{
+      username: string;
+      role: string;
+    }>;
     expect(users).toEqual([expect.objectContaining({ username: 'frank', role: 'admin' })]);
   });
 

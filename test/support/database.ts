@@ -28,7 +28,10 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 
 /** A fresh, migrated database of its own for one test file (files run in parallel). */
 export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
-  const name = `rs_${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${crypto.randomBytes(5).toString('hex')}`;
+  const name = `rs_${label
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase()
+    .slice(0, 20)}_${crypto.randomBytes(5).toString('hex')}`;
   await admin((c) => c.query(`create database ${name}`));
   const url = withDatabase(TEST_DATABASE_URL, name);
   const handle = connectPostgres(url, { max: 10, applicationName: 'research-tests' });

@@ -17,7 +17,12 @@ async function postgresReachable(url: string): Promise<boolean> {
 }
 
 async function redisReachable(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 3000, retryStrategy: () => null });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 3000,
+    retryStrategy: () => null,
+  });
   try {
     await redis.connect();
     return (await redis.ping()) === 'PONG';
@@ -36,7 +41,6 @@ function dockerAvailable(): boolean {
     return false;
   }
 }
-
 
 /**
  * Makes sure Postgres and Redis are there before any test file runs: the local services by default,
@@ -61,8 +65,12 @@ export default async function globalSetup(): Promise<void> {
     return;
   }
   const missing = [
-    !pgUp && `Postgres at ${TEST_DATABASE_URL} (set TEST_DATABASE_URL, or start it: pg_ctlcluster --skip-systemctl-redirect 15 main start)`,
-    !redisUp && `Redis at ${TEST_REDIS_URL} (set TEST_REDIS_URL, or start it: redis-server --daemonize yes --bind 127.0.0.1 --port 6379)`,
+    !pgUp &&
+      `Postgres at ${TEST_DATABASE_URL} (set TEST_DATABASE_URL, or start it: pg_ctlcluster --skip-systemctl-redirect 15 main start)`,
+    !redisUp &&
+      `Redis at ${TEST_REDIS_URL} (set TEST_REDIS_URL, or start it: redis-server --daemonize yes --bind 127.0.0.1 --port 6379)`,
   ].filter(Boolean);
-  throw new Error(`The tests need real services, and these are unreachable with no Docker engine to start them:\n  - ${missing.join('\n  - ')}`);
+  throw new Error(
+    `The tests need real services, and these are unreachable with no Docker engine to start them:\n  - ${missing.join('\n  - ')}`,
+  );
 }

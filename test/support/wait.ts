@@ -1,5 +1,10 @@
 /** Polls `probe` until it returns a truthy value or `timeoutMs` passes (then throws with `what`). */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 20_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -10,7 +15,9 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
       lastError = error;
     }
     if (Date.now() > deadline) {
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+      throw new Error(
+        `Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`,
+      );
     }
     await new Promise((r) => setTimeout(r, everyMs));
   }

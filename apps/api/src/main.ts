@@ -11,6 +11,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : `Failed to start: ${(error as Error).message}`}\n`);
+  process.stderr.write(
+    `${error instanceof ConfigError ? error.message : `Failed to start: ${(error as Error).message}`}\n`,
+  );
   process.exit(1);
 });

@@ -5,12 +5,14 @@ import { runMigrations } from '@research/runtime';
 Promise.resolve()
   .then(() => runMigrations(loadConfig()))
   .then(
-  (applied) => {
-    process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'No pending migrations.\n');
-    process.exit(0);
-  },
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof ConfigError ? error.message : `Migration failed: ${(error as Error).message}`}\n`);
-    process.exit(1);
-  },
-);
+    (applied) => {
+      process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'No pending migrations.\n');
+      process.exit(0);
+    },
+    (error: unknown) => {
+      process.stderr.write(
+        `${error instanceof ConfigError ? error.message : `Migration failed: ${(error as Error).message}`}\n`,
+      );
+      process.exit(1);
+    },
+  );

@@ -1,14 +1,7 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { AppError } from '@research/core';
-import {
-  findApiKeyWithUser,
-  insertApiKey,
-  touchApiKey,
-  upsertUser,
-  type Database,
-  type DB,
-} from '@research/database';
+import { findApiKeyWithUser, insertApiKey, touchApiKey, upsertUser, type Database, type DB } from '@research/database';
 
 // rsk_<key id: 16 hex>_<secret: 32 random bytes, base64url>. The id makes lookup a primary-key read;
 // the secret carries 256 bits of entropy, so a salted SHA-256 (not a slow KDF) is the right hash.
@@ -48,9 +41,7 @@ export async function createApiKey(
 ): Promise<{ id: string; username: string; key: string; expires_at: Date | null }> {
   const generated = generateApiKey();
   const expiresAt =
-    params.expiresInDays && params.expiresInDays > 0
-      ? new Date(Date.now() + params.expiresInDays * 86_400_000)
-      : null;
+    params.expiresInDays && params.expiresInDays > 0 ? new Date(Date.now() + params.expiresInDays * 86_400_000) : null;
   const create = async (trx: Transaction<DB>) => {
     const user = await upsertUser(trx, params.username);
     await insertApiKey(trx, {

@@ -23,7 +23,11 @@ describe('loadConfig', () => {
   });
 
   it('lets vision and audio default to the LLM base URL', () => {
-    const c = loadConfig({ LLM_BASE_URL: 'http://llm.local/v1/', VISION_MODEL: 'v', AUDIO_BASE_URL: 'http://audio/v1' });
+    const c = loadConfig({
+      LLM_BASE_URL: 'http://llm.local/v1/',
+      VISION_MODEL: 'v',
+      AUDIO_BASE_URL: 'http://audio/v1',
+    });
     expect(c.llm.baseUrl).toBe('http://llm.local/v1');
     expect(c.vision).toEqual({ baseUrl: 'http://llm.local/v1', model: 'v' });
     expect(c.audio.baseUrl).toBe('http://audio/v1');

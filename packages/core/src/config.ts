@@ -14,8 +14,7 @@ const optionalText = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
-const positiveInt = (fallback: number) =>
-  z.coerce.number().int().positive().default(fallback);
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 const urlText = (protocols: string[]) =>
   optionalText.refine(
@@ -125,9 +124,7 @@ function deepFreeze<T>(value: T): T {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
-    );
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
   return deepFreeze<AppConfig>({

@@ -70,9 +70,7 @@ export const RUN_STATES = [
 export type RunState = (typeof RUN_STATES)[number];
 
 export const TERMINAL_STATES: readonly RunState[] = ['completed', 'failed', 'cancelled'];
-export const RUNNING_STATES: readonly RunState[] = RUN_STATES.filter(
-  (s) => !TERMINAL_STATES.includes(s),
-);
+export const RUNNING_STATES: readonly RunState[] = RUN_STATES.filter((s) => !TERMINAL_STATES.includes(s));
 
 export function isRunning(state: RunState | string): boolean {
   return !(TERMINAL_STATES as readonly string[]).includes(state);

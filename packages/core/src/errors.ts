@@ -40,8 +40,7 @@ export class AppError extends Error {
 
 /** The fixed texts of SPEC section 7, in one place. */
 export const Details = Object.freeze({
-  invalidDepth: (depth: string) =>
-    `Ungültige Tiefe '${depth}'. Gültig: 'quick', 'normal', 'deep'.`,
+  invalidDepth: (depth: string) => `Ungültige Tiefe '${depth}'. Gültig: 'quick', 'normal', 'deep'.`,
   notOwner: 'You may only manage your own research runs.',
   passwordRequired: 'A valid deletion-protection password is required.',
   currentPasswordRequired: 'The current deletion-protection password is required.',

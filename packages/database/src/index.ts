@@ -6,4 +6,6 @@ export * from './repositories/runs.repository';
 export * from './repositories/retention.repository';
 export * from './repositories/audit.repository';
 export * from './repositories/results.repository';
+export * from './repositories/http-reads.repository';
 export { MIGRATIONS } from './migrations';
+export * from './repositories/pipeline.repository';

@@ -4,7 +4,8 @@ import type { AppConfig } from '@research/core';
 export type Logger = winston.Logger;
 
 // Keys whose values are secrets wherever they appear in a log entry.
-const SECRET_KEY = /(^|_|-)(api[-_]?key|apikey|key|password|current_password|secret|token|authorization|cookie|hash|salt)$/i;
+const SECRET_KEY =
+  /(^|_|-)(api[-_]?key|apikey|key|password|current_password|secret|token|authorization|cookie|hash|salt)$/i;
 // Secret-looking substrings inside free text: our API keys, bearer tokens, and key=value pairs.
 const SECRET_TEXT: Array<[RegExp, string]> = [
   [/rsk_[A-Za-z0-9]+_[A-Za-z0-9_-]+/g, 'rsk_[REDACTED]'],
@@ -24,9 +25,16 @@ function redactValue(value: unknown, depth: number): unknown {
   if (typeof value === 'string') return redactText(value);
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   // Duck-typed: errors from Node internals or other realms fail `instanceof Error`.
-  if (value instanceof Error || (typeof (value as Error).message === 'string' && typeof (value as Error).name === 'string')) {
+  if (
+    value instanceof Error ||
+    (typeof (value as Error).message === 'string' && typeof (value as Error).name === 'string')
+  ) {
     const error = value as Error & { code?: unknown };
-    return { name: error.name, message: redactText(error.message), ...(error.code !== undefined ? { code: error.code } : {}) };
+    return {
+      name: error.name,
+      message: redactText(error.message),
+      ...(error.code !== undefined ? { code: error.code } : {}),
+    };
   }
   if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
   const out: Record<string, unknown> = {};

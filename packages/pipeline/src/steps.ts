@@ -51,6 +51,10 @@ export interface ResearchEngine {
   analyze(ctx: StepContext, snapshot: RunSnapshot): Promise<ClaimDraft[]>;
   /** One evidence score per claim of the whole run (recomputed every round). */
   compare(ctx: StepContext, snapshot: RunSnapshot): Promise<EvidenceDraft[]>;
-  /** The report from the whole run's evidence. */
+  /**
+   * The report from the whole run's evidence. Called in every round (CONTRACT 4's states repeat per
+   * round); only the last round's report (ctx.round === ctx.rounds) is stored, so an engine may make the
+   * earlier calls cheap interim reviews.
+   */
   synthesize(ctx: StepContext, snapshot: RunSnapshot): Promise<ReportBody>;
 }

@@ -36,10 +36,32 @@ export function createBullResearchQueue(params: { redisUrl: string; prefix: stri
   connection.on('error', (error) => params.logger.debug('queue redis error', { error }));
   const queue = new Queue<ResearchJobPayload>(RESEARCH_QUEUE_NAME, { connection, prefix: params.prefix });
   queue.on('error', (error) => params.logger.debug('queue error', { error }));
+  let everReady = false;
+  connection.on('ready', () => {
+    everReady = true;
+  });
+
+  /** Ready now; or, right after start only, ready within the connect timeout. Never waits while Redis is down. */
+  async function connected(): Promise<boolean> {
+    if (connection.status === 'ready') return true;
+    if (everReady || connection.status === 'end') return false;
+    return new Promise<boolean>((resolve) => {
+      const done = (value: boolean) => {
+        clearTimeout(timer);
+        connection.off('ready', onReady);
+        resolve(value);
+      };
+      const onReady = () => done(true);
+      const timer = setTimeout(() => done(false), 2000);
+      connection.once('ready', onReady);
+    });
+  }
 
   return {
     async enqueue(payload) {
       const data = researchJobPayloadSchema.parse(payload);
+      // BullMQ waits for a connection that may never come; a producer must fail fast instead.
+      if (!(await connected())) throw new Error(`Redis is not connected (${connection.status})`);
       await queue.add(RESEARCH_JOB_NAME, data, { ...RESEARCH_JOB_OPTIONS, jobId: data.research_id });
     },
     async ping() {
@@ -50,6 +72,7 @@ export function createBullResearchQueue(params: { redisUrl: string; prefix: stri
       }
     },
     async liveJobIds(ids) {
+      if (!(await connected())) throw new Error(`Redis is not connected (${connection.status})`);
       const live = new Set<string>();
       await Promise.all(
         ids.map(async (id) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Logger } from '@research/observability';
 
 /** The one job of the service: run (or resume) the research pipeline of one run. Ids only, never secrets. */
 export const RESEARCH_JOB_NAME = 'research.run';
@@ -21,8 +22,29 @@ export interface ResearchQueue {
   close(): Promise<void>;
 }
 
-/** Executes one research job; resolves when the run has ended or was handed back. */
+/**
+ * How a job ended for its queue:
+ * - `done`: nothing left to do for this job (the run ended, was cancelled, or another worker owns it);
+ * - `handed_back`: the worker is shutting down; put the job back so another worker resumes the run;
+ * - `busy`: a live process already works on the run; try again later.
+ */
+export type ResearchJobOutcome = 'done' | 'handed_back' | 'busy';
+
+/** What a handler learns about the job it executes. */
+export interface ResearchJobContext {
+  id: string;
+  /** 1-based attempt of this job (retries after a thrown error count; hand-backs do not). */
+  attempt: number;
+  /** The last attempt the queue will make; on it a handler ends the run as failed instead of throwing. */
+  maxAttempts: number;
+  /** Aborted when the worker shuts down: the handler stops and answers `handed_back`. */
+  signal: AbortSignal;
+  /** Carries research_id, job_id and request_id on every line. */
+  logger?: Logger;
+}
+
+/** Executes one research job; resolves when the run has ended or was handed back. Throws to ask for a retry. */
 export type ResearchJobHandler = (
   payload: ResearchJobPayload,
-  job: { id: string; attempt: number; signal: AbortSignal },
-) => Promise<void>;
+  job: ResearchJobContext,
+) => Promise<ResearchJobOutcome | void>;

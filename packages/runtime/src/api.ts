@@ -42,7 +42,8 @@ export async function llmPreflight(services: Services): Promise<void> {
       headers: llm.apiKey ? { Authorization: `Bearer ${llm.apiKey}` } : {},
     });
   } catch (error) {
-    const reason = axios.isAxiosError(error) && error.response ? `HTTP ${error.response.status}` : (error as Error).name;
+    const reason =
+      axios.isAxiosError(error) && error.response ? `HTTP ${error.response.status}` : (error as Error).name;
     services.logger.warn('LLM provider did not answer its model list at start', { reason });
   }
 }
@@ -69,7 +70,11 @@ export async function startApiRuntime(config: AppConfig): Promise<Stoppable> {
   }
   const services = await openServices(config, 'api');
   await ensureInitialAdmin(services.db, config.dataDir, services.logger);
-  const queue = createBullResearchQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger: services.logger });
+  const queue = createBullResearchQueue({
+    redisUrl: config.redisUrl,
+    prefix: config.redisPrefix,
+    logger: services.logger,
+  });
   const server = await listen(createApp(buildAppContext(services, queue)), config);
   services.logger.info('API listening', { host: config.host, port: config.port });
   void llmPreflight(services);

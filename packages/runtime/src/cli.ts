@@ -28,7 +28,11 @@ function checkUsername(username: unknown): string {
 function table(rows: Array<Record<string, unknown>>, columns: string[]): string[] {
   const cell = (v: unknown) => (v === null || v === undefined ? '-' : String(v));
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(columns), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))];
 }
 
@@ -75,9 +79,18 @@ export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv =
               createApiKey(s.db, { username, name: args.name ?? null, expiresInDays: days ?? null }),
             );
             if (args.json) {
-              io.out(JSON.stringify({ id: created.id, username: created.username, key: created.key, expires_at: iso(created.expires_at) }));
+              io.out(
+                JSON.stringify({
+                  id: created.id,
+                  username: created.username,
+                  key: created.key,
+                  expires_at: iso(created.expires_at),
+                }),
+              );
             } else {
-              io.out(`Created key ${created.id} for ${created.username}${created.expires_at ? ` (expires ${iso(created.expires_at)})` : ''}.`);
+              io.out(
+                `Created key ${created.id} for ${created.username}${created.expires_at ? ` (expires ${iso(created.expires_at)})` : ''}.`,
+              );
               io.out(`Key (shown once, store it now): ${created.key}`);
             }
           },
@@ -99,7 +112,10 @@ export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv =
               last_used_at: iso(r.last_used_at),
             }));
             if (args.json) io.out(JSON.stringify(items));
-            else table(items, ['id', 'username', 'name', 'created_at', 'expires_at', 'revoked', 'last_used_at']).forEach((l) => io.out(l));
+            else
+              table(items, ['id', 'username', 'name', 'created_at', 'expires_at', 'revoked', 'last_used_at']).forEach(
+                (l) => io.out(l),
+              );
           },
         )
         .command(
@@ -122,7 +138,8 @@ export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv =
       async (args) => {
         const username = checkUsername(args.username);
         const result = await withServices((s) => setUserAdmin(s.db, username, true));
-        if (Number(result.numUpdatedRows) === 0) throw new AppError('not_found', `No user named '${username}' (create a key for them first).`);
+        if (Number(result.numUpdatedRows) === 0)
+          throw new AppError('not_found', `No user named '${username}' (create a key for them first).`);
         io.out(`${username} is now an administrator.`);
       },
     )
@@ -145,7 +162,12 @@ export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv =
           (c) => c.option('json', { type: 'boolean', default: false }),
           async (args) => {
             const users = await withServices((s) => listUsers(s.db));
-            const items = users.map((u) => ({ id: u.id, username: u.username, role: u.is_admin ? 'admin' : 'user', created_at: iso(u.created_at) }));
+            const items = users.map((u) => ({
+              id: u.id,
+              username: u.username,
+              role: u.is_admin ? 'admin' : 'user',
+              created_at: iso(u.created_at),
+            }));
             if (args.json) io.out(JSON.stringify(items));
             else table(items, ['username', 'role', 'created_at', 'id']).forEach((l) => io.out(l));
           },

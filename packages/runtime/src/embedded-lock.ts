@@ -7,7 +7,11 @@ export interface EmbeddedLock {
 }
 
 export class EmbeddedDatabaseBusyError extends Error {
-  constructor(readonly dataDir: string, readonly pid: number, readonly holderRole: string) {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+    readonly holderRole: string,
+  ) {
     super(
       `The embedded database in ${dataDir} is in use by a running service (pid ${pid}, ${holderRole}). ` +
         'Stop the service first, or run the service with DATABASE_URL so the CLI can work beside it.',

@@ -4,3 +4,5 @@ export * from './initial-admin';
 export * from './cli';
 export * from './api';
 export * from './signals';
+export * from './worker';
+export * from './standalone';

@@ -26,7 +26,11 @@ export interface Services {
 }
 
 /** Opens database (applying migrations), Redis and metrics for one process. */
-export async function openServices(config: AppConfig, role: ProcessRole, options: { migrate?: boolean } = {}): Promise<Services> {
+export async function openServices(
+  config: AppConfig,
+  role: ProcessRole,
+  options: { migrate?: boolean } = {},
+): Promise<Services> {
   const instanceId = `${role}-${os.hostname()}-${process.pid}-${crypto.randomBytes(3).toString('hex')}`;
   const logger = createLogger(config, { service: 'research', role });
   let lock: EmbeddedLock | undefined;

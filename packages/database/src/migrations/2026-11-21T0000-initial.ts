@@ -52,9 +52,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('usage', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
     .execute();
   // The list endpoint: non-hidden runs, newest first.
-  await sql`create index research_runs_visible_created_idx on research_runs (created_at desc, id desc) where not is_hidden`.execute(db);
+  await sql`create index research_runs_visible_created_idx on research_runs (created_at desc, id desc) where not is_hidden`.execute(
+    db,
+  );
   // The reconciler and the active-runs gauge: runs that have not reached an end state.
-  await sql`create index research_runs_running_idx on research_runs (state) where state not in ('completed', 'failed', 'cancelled')`.execute(db);
+  await sql`create index research_runs_running_idx on research_runs (state) where state not in ('completed', 'failed', 'cancelled')`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('search_results')
@@ -135,7 +139,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('password_hash', 'text')
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await sql`create index retention_records_hidden_idx on retention_records (hidden_at desc) where is_hidden`.execute(db);
+  await sql`create index retention_records_hidden_idx on retention_records (hidden_at desc) where is_hidden`.execute(
+    db,
+  );
 
   // No foreign key: the audit trail outlives the purged run.
   await db.schema

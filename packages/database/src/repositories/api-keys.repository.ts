@@ -50,6 +50,8 @@ export function touchApiKey(db: Db, id: string) {
     .updateTable('api_keys')
     .set({ last_used_at: sql<Date>`now()` })
     .where('id', '=', id)
-    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`)]))
+    .where((eb) =>
+      eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`)]),
+    )
     .executeTakeFirst();
 }

@@ -61,7 +61,12 @@ export function listEvidence(db: Db, runId: string): Promise<EvidenceRow[]> {
     .execute();
 }
 
-export async function upsertReport(db: Db, runId: string, report: Record<string, unknown>, generatedAt: Date): Promise<void> {
+export async function upsertReport(
+  db: Db,
+  runId: string,
+  report: Record<string, unknown>,
+  generatedAt: Date,
+): Promise<void> {
   await db
     .insertInto('reports')
     .values({ run_id: runId, report: JSON.stringify(report), generated_at: generatedAt })
@@ -73,7 +78,11 @@ export function findReport(db: Db, runId: string): Promise<ReportRow | undefined
   return db.selectFrom('reports').selectAll().where('run_id', '=', runId).executeTakeFirst();
 }
 
-export async function countRows(db: Db, table: 'sources' | 'claims' | 'search_results', runId: string): Promise<number> {
+export async function countRows(
+  db: Db,
+  table: 'sources' | 'claims' | 'search_results',
+  runId: string,
+): Promise<number> {
   const row = await db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -3,7 +3,10 @@ import type { DB, RetentionRow } from '../schema';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
-export function insertRetentionRecord(db: Db, record: { research_id: string; owner_user_id: string | null; query: string }) {
+export function insertRetentionRecord(
+  db: Db,
+  record: { research_id: string; owner_user_id: string | null; query: string },
+) {
   return db.insertInto('retention_records').values(record).execute();
 }
 
@@ -13,7 +16,12 @@ export function findRetentionRecord(db: Db, researchId: string): Promise<Retenti
 
 /** Locks the record for the rest of the transaction (password checks then writes). */
 export function findRetentionRecordForUpdate(db: Db, researchId: string): Promise<RetentionRow | undefined> {
-  return db.selectFrom('retention_records').selectAll().where('research_id', '=', researchId).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('retention_records')
+    .selectAll()
+    .where('research_id', '=', researchId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export function setRetentionPassword(db: Db, researchId: string, passwordHash: string | null) {

@@ -88,7 +88,10 @@ export async function countRunningRuns(db: Db): Promise<number> {
 }
 
 /** Runs that have not ended and are not hidden: the reconciler makes sure each has a job. */
-export function listUnfinishedRuns(db: Db, limit: number): Promise<Pick<RunRow, 'id' | 'state' | 'request_id' | 'enqueued_at' | 'created_at'>[]> {
+export function listUnfinishedRuns(
+  db: Db,
+  limit: number,
+): Promise<Pick<RunRow, 'id' | 'state' | 'request_id' | 'enqueued_at' | 'created_at'>[]> {
   return db
     .selectFrom('research_runs')
     .select(['id', 'state', 'request_id', 'enqueued_at', 'created_at'])
@@ -110,7 +113,11 @@ export function cancelHiddenRunningRuns(db: Db) {
 }
 
 export function markRunEnqueued(db: Db, id: string) {
-  return db.updateTable('research_runs').set({ enqueued_at: sql<Date>`now()` }).where('id', '=', id).executeTakeFirst();
+  return db
+    .updateTable('research_runs')
+    .set({ enqueued_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Hides the run and cancels it: the soft delete of SPEC 4.9. */
@@ -141,7 +148,9 @@ export async function transitionRun(
     .set({
       state,
       updated_at: sql<Date>`now()`,
-      ...(extra.started ? { started_at: sql<Date>`coalesce(started_at, now())`, attempts: sql<number>`attempts + 1` } : {}),
+      ...(extra.started
+        ? { started_at: sql<Date>`coalesce(started_at, now())`, attempts: sql<number>`attempts + 1` }
+        : {}),
     })
     .where('id', '=', id)
     .where('is_hidden', '=', false)

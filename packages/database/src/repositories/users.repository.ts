@@ -13,7 +13,11 @@ export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
 
 /** Inserts the user if the name is new; returns the stored row either way. */
 export async function upsertUser(db: Db, username: string): Promise<UserRow> {
-  await db.insertInto('users').values({ username }).onConflict((oc) => oc.column('username').doNothing()).execute();
+  await db
+    .insertInto('users')
+    .values({ username })
+    .onConflict((oc) => oc.column('username').doNothing())
+    .execute();
   return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirstOrThrow();
 }
 
@@ -26,6 +30,9 @@ export function listUsers(db: Db): Promise<UserRow[]> {
 }
 
 export async function countUsers(db: Db): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

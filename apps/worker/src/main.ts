@@ -1,0 +1,16 @@
+import { ConfigError, loadConfig } from '@research/core';
+import { installShutdown, startWorkerRuntime } from '@research/runtime';
+
+// `npm run start:worker`: executes research jobs from Redis; any number of these may run at once.
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const worker = await startWorkerRuntime(config);
+  installShutdown(() => worker.stop(), { timeoutMs: config.shutdownTimeoutMs, logger: worker.logger });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `${error instanceof ConfigError ? error.message : `Failed to start: ${(error as Error).message}`}\n`,
+  );
+  process.exit(1);
+});

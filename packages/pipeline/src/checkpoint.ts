@@ -1,0 +1,58 @@
+import { PIPELINE_STEPS, type PipelineStep } from '@research/core';
+import type { RunCheckpoint } from '@research/database';
+
+/** The run's checkpoint as the orchestrator writes it: the committed steps plus notes for the report. */
+export interface PipelineCheckpoint extends RunCheckpoint {
+  /** Notes the steps left for the report (fallbacks used, budgets that ran out), kept across resumes. */
+  notes?: string[];
+}
+
+export interface StepPosition {
+  round: number;
+  step: PipelineStep;
+}
+
+/** Planning happens once, in round 1; every round then searches, fetches, analyzes, compares, synthesizes. */
+export function stepsOfRound(round: number): PipelineStep[] {
+  return round === 1 ? [...PIPELINE_STEPS] : PIPELINE_STEPS.filter((s) => s !== 'plan');
+}
+
+export function initialCheckpoint(rounds: number): PipelineCheckpoint {
+  return { round: 1, done: [], rounds: Math.max(1, rounds), notes: [] };
+}
+
+/** The first step not committed yet, or null when every step of every round is committed. */
+export function nextStep(checkpoint: PipelineCheckpoint): StepPosition | null {
+  const remaining = stepsOfRound(checkpoint.round).filter((s) => !checkpoint.done.includes(s));
+  if (remaining.length > 0) return { round: checkpoint.round, step: remaining[0]! };
+  if (checkpoint.round < checkpoint.rounds) return { round: checkpoint.round + 1, step: 'search' };
+  return null;
+}
+
+/** The checkpoint once `position` is committed. */
+export function checkpointAfter(
+  checkpoint: PipelineCheckpoint,
+  position: StepPosition,
+  notes: string[],
+): PipelineCheckpoint {
+  const done = position.round === checkpoint.round ? [...checkpoint.done, position.step] : [position.step];
+  return { round: position.round, done, rounds: checkpoint.rounds, notes };
+}
+
+/** True for the step whose commit completes the run. */
+export function isLastStep(checkpoint: PipelineCheckpoint, position: StepPosition): boolean {
+  return position.round >= checkpoint.rounds && position.step === 'synthesize';
+}
+
+/** Reads a stored checkpoint defensively (jsonb written by an older or foreign version). */
+export function readCheckpoint(stored: unknown, rounds: number): PipelineCheckpoint {
+  if (!stored || typeof stored !== 'object') return initialCheckpoint(rounds);
+  const cp = stored as Partial<PipelineCheckpoint>;
+  const round = Number.isInteger(cp.round) && cp.round! >= 1 ? cp.round! : 1;
+  const storedRounds = Number.isInteger(cp.rounds) && cp.rounds! >= 1 ? cp.rounds! : rounds;
+  const done = Array.isArray(cp.done)
+    ? cp.done.filter((s): s is PipelineStep => (PIPELINE_STEPS as readonly string[]).includes(s))
+    : [];
+  const notes = Array.isArray(cp.notes) ? cp.notes.filter((n): n is string => typeof n === 'string') : [];
+  return { round, done, rounds: storedRounds, notes };
+}

@@ -1,0 +1,470 @@
+import {
+  DEPTH_BUDGETS,
+  ROUNDS_BY_DEPTH,
+  STEP_STATE,
+  isDepth,
+  isRunning,
+  planSchema,
+  type Budget,
+} from '@research/core';
+import {
+  advanceCheckpoint,
+  findRunById,
+  findRunProgress,
+  finishRun,
+  listClaims,
+  listEvidence,
+  listSearchResults,
+  listSources,
+  refreshRunCounts,
+  releaseRunAttempt,
+  transitionRun,
+  tryLockRun,
+  type Database,
+  type RunRow,
+} from '@research/database';
+import { redactText, type Logger, type Metrics } from '@research/observability';
+import {
+  checkpointAfter,
+  isLastStep,
+  nextStep,
+  readCheckpoint,
+  type PipelineCheckpoint,
+  type StepPosition,
+} from './checkpoint';
+import { deferMetrics } from './step-metrics';
+import {
+  claimRows,
+  cleanJson,
+  evidenceRows,
+  reportRecord,
+  searchResultRows,
+  sourceRows,
+  writeClaims,
+  writeEvidence,
+  writeReport,
+  writeSearchResults,
+  writeSources,
+} from './step-records';
+import type { ResearchEngine, RunSnapshot, StepContext } from './steps';
+
+/** What the queue tells the runner about the job (structurally the queue's ResearchJobContext). */
+export interface RunnerJob {
+  id: string;
+  attempt: number;
+  maxAttempts: number;
+  signal: AbortSignal;
+  logger?: Logger;
+}
+
+/** `done`: nothing left for this job; `handed_back`: stopped for a shutdown; `busy`: a live worker holds the run. */
+export type RunnerOutcome = 'done' | 'handed_back' | 'busy';
+
+/** A research job handler (assignable to the queue's ResearchJobHandler). */
+export type ResearchRunner = (
+  payload: { research_id: string; request_id?: string | undefined },
+  job: RunnerJob,
+) => Promise<RunnerOutcome>;
+
+export interface ResearchRunnerOptions {
+  db: Database;
+  engine: ResearchEngine;
+  metrics: Metrics;
+  logger: Logger;
+  /** Milliseconds since the epoch (tests may move time). */
+  clock?: () => number;
+  /**
+   * A small pool of its own for run locks (Postgres servers only; leave unset for the embedded database,
+   * which is single-process). With it, a run is worked on by at most one live process at a time.
+   */
+  lockDb?: Database;
+  /** How often a running step checks for cancellation (default 500 ms). */
+  pollIntervalMs?: number;
+  /** Pick-ups of one run (crashes included, hand-backs not) before it is ended as failed (default 5). */
+  maxRunAttempts?: number;
+}
+
+type AbortReason = 'cancelled' | 'budget' | 'shutdown' | 'superseded';
+
+class StepAbort extends Error {
+  constructor(readonly reason: AbortReason) {
+    super(`step aborted: ${reason}`);
+    this.name = 'StepAbort';
+  }
+}
+
+type StepOutcome<T> =
+  { kind: 'ok'; value: T } | { kind: 'aborted'; reason: AbortReason } | { kind: 'error'; error: unknown };
+
+const MAX_ERROR_LENGTH = 2000;
+
+/** The exception text stored as the run's `error` (SPEC 3), without secrets. */
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? error.message || error.name : String(error);
+  return (
+    redactText(text)
+      .replace(/\u0000/g, '')
+      .slice(0, MAX_ERROR_LENGTH) || 'Pipeline failed'
+  );
+}
+
+function readBudget(stored: unknown, depth: keyof typeof DEPTH_BUDGETS): Budget {
+  const budget: Budget = { ...DEPTH_BUDGETS[depth] };
+  if (stored && typeof stored === 'object') {
+    for (const key of Object.keys(budget) as Array<keyof Budget>) {
+      const value = (stored as Record<string, unknown>)[key];
+      if (typeof value === 'number' && Number.isFinite(value) && value >= 1) budget[key] = Math.floor(value);
+    }
+  }
+  return budget;
+}
+
+function readUsage(stored: unknown): Record<string, number> {
+  const usage: Record<string, number> = {};
+  if (stored && typeof stored === 'object') {
+    for (const [key, value] of Object.entries(stored))
+      if (typeof value === 'number' && Number.isFinite(value)) usage[key] = value;
+  }
+  return usage;
+}
+
+/**
+ * Builds the research job handler. It moves a run through the states of CONTRACT 4 one step at a time:
+ * before each step it reads what is committed from Postgres; after it, the step's records, the checkpoint
+ * (optimistic on checkpoint_seq, only while the run is live) and the run's counters commit in one
+ * transaction. So a worker that dies loses at most the step it was in, and the next one resumes after
+ * the last committed step. Every state write is conditional: a cancelled or hidden run is never revived.
+ *
+ * Rounds: planning happens once; each round then searches, fetches, analyzes, compares and synthesizes.
+ * The report is stored only by the last round's synthesis, in the transaction that completes the run,
+ * so a report exists exactly for completed runs; earlier rounds' syntheses are the engine's interim
+ * review (it sees ctx.round < ctx.rounds) and are not stored.
+ */
+export function createResearchRunner(options: ResearchRunnerOptions): ResearchRunner {
+  const { db, engine, metrics, logger } = options;
+  const now = options.clock ?? Date.now;
+  const pollIntervalMs = options.pollIntervalMs ?? 500;
+  const maxRunAttempts = options.maxRunAttempts ?? 5;
+
+  function secondsSince(run: RunRow): number {
+    const start = (run.started_at ?? run.created_at).getTime();
+    return Math.max(0, (now() - start) / 1000);
+  }
+
+  async function failRun(run: RunRow, error: string, step: string, log: Logger): Promise<boolean> {
+    const ended = await finishRun(db, run.id, { state: 'failed', error, failedStep: step });
+    if (ended) {
+      metrics.researchFinished('failed', secondsSince(run));
+      log.warn('research run failed', { failed_step: step, error });
+    }
+    return ended;
+  }
+
+  async function readSnapshot(runId: string, run: RunRow): Promise<RunSnapshot> {
+    const [searchResults, sources, claims, evidence] = await Promise.all([
+      listSearchResults(db, runId),
+      listSources(db, runId),
+      listClaims(db, runId),
+      listEvidence(db, runId),
+    ]);
+    const plan = run.plan ? planSchema.safeParse(run.plan) : null;
+    return { plan: plan?.success ? plan.data : null, searchResults, sources, claims, evidence };
+  }
+
+  /** Runs one engine call with an abort signal for cancellation, the duration budget and shutdown. */
+  async function runStep<T>(
+    runId: string,
+    expectedSeq: number,
+    deadline: number,
+    jobSignal: AbortSignal,
+    call: (signal: AbortSignal) => Promise<T>,
+  ): Promise<StepOutcome<T>> {
+    const controller = new AbortController();
+    const abort = (reason: AbortReason) => {
+      if (!controller.signal.aborted) controller.abort(new StepAbort(reason));
+    };
+    const onShutdown = () => abort('shutdown');
+    jobSignal.addEventListener('abort', onShutdown, { once: true });
+    if (jobSignal.aborted) abort('shutdown');
+    const budgetTimer = setTimeout(() => abort('budget'), Math.min(Math.max(0, deadline - now()), 2 ** 31 - 1));
+    let polling = false;
+    const poller = setInterval(() => {
+      if (polling) return;
+      polling = true;
+      findRunProgress(db, runId)
+        .then((progress) => {
+          if (!progress || progress.is_hidden || !isRunning(progress.state)) abort('cancelled');
+          else if (progress.checkpoint_seq !== expectedSeq) abort('superseded');
+        })
+        // A failed poll is no cancellation; the commit's conditions still protect the run.
+        .catch(() => undefined)
+        .finally(() => {
+          polling = false;
+        });
+    }, pollIntervalMs);
+    const aborted = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    });
+    aborted.catch(() => undefined);
+    try {
+      const work = call(controller.signal);
+      // A step that ignores its signal is left behind; its late result or error is dropped.
+      work.catch(() => undefined);
+      return { kind: 'ok', value: await Promise.race([work, aborted]) };
+    } catch (error) {
+      if (controller.signal.aborted) {
+        const reason = controller.signal.reason;
+        return { kind: 'aborted', reason: reason instanceof StepAbort ? reason.reason : 'cancelled' };
+      }
+      return { kind: 'error', error };
+    } finally {
+      clearTimeout(budgetTimer);
+      clearInterval(poller);
+      jobSignal.removeEventListener('abort', onShutdown);
+    }
+  }
+
+  /** Computes one step with the engine and returns the function that writes its records in the transaction. */
+  async function computeStep(
+    position: StepPosition,
+    ctx: StepContext,
+    snapshot: RunSnapshot,
+  ): Promise<{
+    write: (trx: Parameters<typeof writeSources>[0]) => Promise<void>;
+    plan?: Record<string, unknown>;
+  }> {
+    const { run } = ctx;
+    switch (position.step) {
+      case 'plan': {
+        const plan = planSchema.parse(await engine.plan(ctx));
+        return { write: async () => undefined, plan: cleanJson(plan) };
+      }
+      case 'search': {
+        const rows = searchResultRows(run, position.round, await engine.search(ctx, snapshot), snapshot);
+        return { write: (trx) => writeSearchResults(trx, rows) };
+      }
+      case 'fetch': {
+        const rows = sourceRows(
+          run,
+          position.round,
+          await engine.fetch(ctx, snapshot),
+          snapshot,
+          ctx.budget,
+          new Date(now()),
+        );
+        return { write: (trx) => writeSources(trx, rows) };
+      }
+      case 'analyze': {
+        const rows = claimRows(run, position.round, await engine.analyze(ctx, snapshot), snapshot);
+        return { write: (trx) => writeClaims(trx, rows) };
+      }
+      case 'compare': {
+        const rows = evidenceRows(run, await engine.compare(ctx, snapshot), snapshot);
+        return { write: (trx) => writeEvidence(trx, run.id, rows) };
+      }
+      case 'synthesize': {
+        const body = await engine.synthesize(ctx, snapshot);
+        if (position.round < ctx.rounds) return { write: async () => undefined };
+        const record = reportRecord(run, body, snapshot, new Date(now()));
+        return { write: (trx) => writeReport(trx, run.id, record) };
+      }
+    }
+  }
+
+  async function execute(runId: string, log: Logger, job: RunnerJob): Promise<RunnerOutcome> {
+    let run = await findRunById(db, runId);
+    if (!run || run.is_hidden || !isRunning(run.state)) return 'done';
+    const depth = isDepth(run.depth) ? run.depth : 'normal';
+    const budget = readBudget(run.budget, depth);
+    let checkpoint: PipelineCheckpoint = readCheckpoint(run.checkpoint, ROUNDS_BY_DEPTH[depth]);
+    let position = nextStep(checkpoint);
+    let currentStep: string = position?.step ?? 'unknown';
+    try {
+      if (run.attempts >= maxRunAttempts) {
+        // Crashed or lost this many times: end it honestly instead of picking it up forever.
+        await failRun(run, `Research run abandoned after ${run.attempts} attempts`, currentStep, log);
+        return 'done';
+      }
+      const firstState = position ? STEP_STATE[position.step] : 'synthesizing';
+      if (!(await transitionRun(db, runId, firstState, { started: true }))) return 'done';
+      run = await findRunById(db, runId);
+      if (!run) return 'done';
+      let seq = run.checkpoint_seq;
+      let usage = readUsage(run.usage);
+      const deadline = (run.started_at ?? run.created_at).getTime() + budget.max_research_duration_seconds * 1000;
+      log.info(checkpoint.done.length > 0 || checkpoint.round > 1 ? 'research run resumed' : 'research run started', {
+        step: position?.step ?? null,
+        round: position?.round ?? null,
+        rounds: checkpoint.rounds,
+        attempt: run.attempts,
+      });
+      let transitioned = true;
+
+      while (position) {
+        currentStep = position.step;
+        if (job.signal.aborted) return await handBack(runId, log, position);
+        if (now() >= deadline) {
+          await failRun(
+            run,
+            `Research duration budget of ${budget.max_research_duration_seconds} s exceeded`,
+            position.step,
+            log,
+          );
+          return 'done';
+        }
+        if (!transitioned && !(await transitionRun(db, runId, STEP_STATE[position.step]))) {
+          log.info('research run was cancelled; stopping', { step: position.step });
+          return 'done';
+        }
+        transitioned = false;
+        const fresh = await findRunById(db, runId);
+        if (!fresh || fresh.is_hidden || !isRunning(fresh.state)) {
+          log.info('research run was cancelled; stopping', { step: position.step });
+          return 'done';
+        }
+        if (fresh.checkpoint_seq !== seq) {
+          log.info('another worker advanced this run; stopping', { step: position.step });
+          return 'done';
+        }
+        run = fresh;
+        const snapshot = await readSnapshot(runId, run);
+        const deferred = deferMetrics(metrics);
+        const stepLog = log.child({ step: position.step, round: position.round });
+        const notes = [...(checkpoint.notes ?? [])];
+        const stepUsage = { ...usage };
+        const pos = position;
+        const stepRun = run;
+        const started = now();
+        const outcome = await runStep(runId, seq, deadline, job.signal, (signal) =>
+          computeStep(
+            pos,
+            {
+              run: stepRun,
+              budget,
+              round: pos.round,
+              rounds: checkpoint.rounds,
+              signal,
+              logger: stepLog,
+              metrics: deferred.metrics,
+              usage: stepUsage,
+              notes,
+            },
+            snapshot,
+          ),
+        );
+
+        if (outcome.kind === 'aborted') {
+          deferred.discard();
+          switch (outcome.reason) {
+            case 'shutdown':
+              return await handBack(runId, log, position);
+            case 'budget':
+              await failRun(
+                run,
+                `Research duration budget of ${budget.max_research_duration_seconds} s exceeded`,
+                position.step,
+                log,
+              );
+              return 'done';
+            case 'superseded':
+              log.info('another worker advanced this run; stopping', { step: position.step });
+              return 'done';
+            case 'cancelled':
+              log.info('research run was cancelled during a step; its output is discarded', { step: position.step });
+              return 'done';
+          }
+        }
+        if (outcome.kind === 'error') {
+          // SPEC 3: an exception in the pipeline fails the run with its text; the plan stays readable.
+          if (await failRun(run, errorText(outcome.error), position.step, log)) deferred.flush();
+          return 'done';
+        }
+
+        const last = isLastStep(checkpoint, position);
+        const nextCheckpoint = checkpointAfter(checkpoint, position, notes);
+        const { write, plan } = outcome.value;
+        const committed = await db.transaction().execute(async (trx) => {
+          // The checkpoint first: it takes the run's row lock, so a concurrent cancel waits for this commit
+          // or wins before it (then nothing below is written).
+          const advanced = await advanceCheckpoint(trx, runId, seq, nextCheckpoint, {
+            ...(plan ? { plan } : {}),
+            usage: stepUsage,
+          });
+          if (!advanced) return false;
+          await write(trx);
+          await refreshRunCounts(trx, runId);
+          if (last) await finishRun(trx, runId, { state: 'completed' });
+          return true;
+        });
+        if (!committed) {
+          deferred.discard();
+          const progress = await findRunProgress(db, runId);
+          const cancelled = !progress || progress.is_hidden || !isRunning(progress.state);
+          log.info(
+            cancelled
+              ? 'research run was cancelled; step output discarded'
+              : 'another worker advanced this run; stopping',
+            {
+              step: position.step,
+            },
+          );
+          return 'done';
+        }
+        deferred.flush();
+        seq += 1;
+        usage = stepUsage;
+        checkpoint = nextCheckpoint;
+        stepLog.info('step committed', { duration_ms: now() - started, state: STEP_STATE[position.step] });
+        if (last) {
+          metrics.sourcesFetched(snapshot.sources.length);
+          metrics.claimsExtracted(snapshot.claims.length);
+          metrics.researchFinished('completed', secondsSince(run));
+          log.info('research run completed', { sources: snapshot.sources.length, claims: snapshot.claims.length });
+          return 'done';
+        }
+        position = nextStep(checkpoint);
+      }
+      // Every step was committed but the run is still live (written by an older version): complete it.
+      if (await finishRun(db, runId, { state: 'completed' })) metrics.researchFinished('completed', secondsSince(run));
+      return 'done';
+    } catch (error) {
+      // Infrastructure errors (database, network to it) are retried by the queue from the checkpoint;
+      // on the last attempt the run is ended honestly instead of being left to spin.
+      if (job.attempt >= job.maxAttempts) {
+        log.error('research job failed on its last attempt', { error, step: currentStep });
+        const latest = (await findRunById(db, runId).catch(() => undefined)) ?? run;
+        if (latest) await failRun(latest, errorText(error), currentStep, log).catch(() => undefined);
+        return 'done';
+      }
+      throw error;
+    }
+  }
+
+  async function handBack(runId: string, log: Logger, position: StepPosition): Promise<RunnerOutcome> {
+    // A shutdown is no failed attempt: give back the attempt this pick-up counted.
+    await releaseRunAttempt(db, runId).catch(() => undefined);
+    log.info('handing the research run back for another worker', { step: position.step, round: position.round });
+    return 'handed_back';
+  }
+
+  return async function runResearchJob(payload, job) {
+    const runId = payload.research_id;
+    const log =
+      job.logger ?? logger.child({ research_id: runId, job_id: job.id, request_id: payload.request_id ?? null });
+    const run = await findRunById(db, runId);
+    if (!run || run.is_hidden || !isRunning(run.state)) {
+      log.info('research run needs no work', { state: run?.state ?? null, hidden: run?.is_hidden ?? null });
+      return 'done';
+    }
+    let lock: Awaited<ReturnType<typeof tryLockRun>> = null;
+    if (options.lockDb) {
+      lock = await tryLockRun(options.lockDb, runId);
+      if (!lock) return 'busy';
+    }
+    try {
+      return await execute(runId, log, job);
+    } finally {
+      await lock?.release();
+    }
+  };
+}

@@ -1,0 +1,217 @@
+import crypto from 'node:crypto';
+import {
+  normalizeWhitespace,
+  reportBodySchema,
+  stripNul,
+  type Budget,
+  type ClaimDraft,
+  type EvidenceDraft,
+  type ReportBody,
+  type SearchResultDraft,
+  type SourceDraft,
+} from '@research/core';
+import {
+  insertClaims,
+  insertSearchResults,
+  insertSources,
+  replaceEvidence,
+  upsertReport,
+  type ClaimRow,
+  type Database,
+  type EvidenceRow,
+  type RunRow,
+  type SearchResultRow,
+  type SourceRow,
+} from '@research/database';
+import type { Transaction } from 'kysely';
+import type { DB } from '@research/database';
+import type { RunSnapshot } from './steps';
+
+type Trx = Transaction<DB> | Database;
+
+// The orchestrator owns the invariants of stored records, whatever engine produced them: ids unique,
+// positions continuous, every claim quoting its source, one evidence row per claim, scores in [0, 1].
+
+function clean(text: string): string {
+  return stripNul(text);
+}
+
+/** A JSON object without NUL characters in its strings (jsonb refuses them). */
+export function cleanJson<T extends object>(value: T): T {
+  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? stripNul(v) : v))) as T;
+}
+
+function cleanOrNull(text: string | null | undefined): string | null {
+  return text === null || text === undefined ? null : stripNul(text);
+}
+
+function unit(value: unknown, fallback: number): number {
+  const n = typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+  return Math.min(1, Math.max(0, n));
+}
+
+function nextPosition(rows: Array<{ position: number }>): number {
+  return rows.reduce((max, r) => Math.max(max, r.position + 1), 0);
+}
+
+function isoOrNow(value: string | null | undefined, now: Date): Date {
+  const parsed = value ? new Date(value) : null;
+  return parsed && !Number.isNaN(parsed.getTime()) ? parsed : now;
+}
+
+/** Search hits of one round as rows (positions continue the run's). */
+export function searchResultRows(
+  run: RunRow,
+  round: number,
+  drafts: SearchResultDraft[],
+  snapshot: RunSnapshot,
+): SearchResultRow[] {
+  const start = nextPosition(snapshot.searchResults);
+  return drafts.map((d, i) => ({
+    id: crypto.randomUUID(),
+    run_id: run.id,
+    round,
+    position: start + i,
+    query: clean(d.query),
+    url: clean(d.url),
+    title: cleanOrNull(d.title),
+    snippet: cleanOrNull(d.snippet),
+    published_at: cleanOrNull(d.published_at),
+    provider: clean(d.provider),
+    rank: Number.isInteger(d.rank) ? d.rank : i + 1,
+  }));
+}
+
+/** New sources of one round: no URL twice in a run, never more than the budget's max_sources. */
+export function sourceRows(
+  run: RunRow,
+  round: number,
+  drafts: SourceDraft[],
+  snapshot: RunSnapshot,
+  budget: Budget,
+  now: Date,
+): SourceRow[] {
+  const seenUrls = new Set(snapshot.sources.map((s) => s.url));
+  const seenIds = new Set(snapshot.sources.map((s) => s.id));
+  const room = Math.max(0, budget.max_sources - snapshot.sources.length);
+  const start = nextPosition(snapshot.sources);
+  const rows: SourceRow[] = [];
+  for (const d of drafts) {
+    if (rows.length >= room) break;
+    if (seenUrls.has(d.url)) continue;
+    const id = d.id && !seenIds.has(d.id) ? d.id : crypto.randomUUID();
+    seenUrls.add(d.url);
+    seenIds.add(id);
+    rows.push({
+      id,
+      run_id: run.id,
+      round,
+      position: start + rows.length,
+      url: clean(d.url),
+      title: cleanOrNull(d.title),
+      domain: clean(d.domain ?? ''),
+      source_type: cleanOrNull(d.source_type),
+      retrieved_at: isoOrNow(d.retrieved_at, now),
+      content: clean(d.content ?? ''),
+      published_at: cleanOrNull(d.published_at),
+      language: cleanOrNull(d.language),
+    });
+  }
+  return rows;
+}
+
+/** True when `span` occurs in `content` (compared with whitespace collapsed, as evidence spans are). */
+export function spanOccursIn(span: string, content: string): boolean {
+  const needle = normalizeWhitespace(span);
+  return needle.length > 0 && normalizeWhitespace(content).includes(needle);
+}
+
+/** New claims of one round: each of a known source, and quoting it (claims that do not are dropped). */
+export function claimRows(run: RunRow, round: number, drafts: ClaimDraft[], snapshot: RunSnapshot): ClaimRow[] {
+  const sources = new Map(snapshot.sources.map((s) => [s.id, s]));
+  const seenIds = new Set(snapshot.claims.map((c) => c.id));
+  const start = nextPosition(snapshot.claims);
+  const rows: ClaimRow[] = [];
+  for (const d of drafts) {
+    const source = sources.get(d.source_id);
+    if (!source || !spanOccursIn(d.evidence_span, source.content)) continue;
+    const id = d.id && !seenIds.has(d.id) ? d.id : crypto.randomUUID();
+    seenIds.add(id);
+    rows.push({
+      id,
+      run_id: run.id,
+      source_id: source.id,
+      round,
+      position: start + rows.length,
+      claim_text: clean(d.claim_text),
+      evidence_span: clean(d.evidence_span),
+      claim_type: clean(d.claim_type || 'claim'),
+      confidence: unit(d.confidence, 1),
+    });
+  }
+  return rows;
+}
+
+/** Exactly one evidence row per claim of the run; a claim the engine left out gets SPEC 2.4's defaults. */
+export function evidenceRows(run: RunRow, drafts: EvidenceDraft[], snapshot: RunSnapshot): EvidenceRow[] {
+  const byClaim = new Map(drafts.map((d) => [d.claim_id, d]));
+  return snapshot.claims.map((claim) => {
+    const d = byClaim.get(claim.id);
+    return {
+      claim_id: claim.id,
+      run_id: run.id,
+      evidence_type: d?.evidence_type === 'primary_report' ? 'primary_report' : 'secondary_report',
+      source_independence_score: unit(d?.source_independence_score, 0.5),
+      primary_source_proximity: unit(d?.primary_source_proximity, 0),
+      cross_source_support: unit(d?.cross_source_support, 0),
+      contradiction_level: unit(d?.contradiction_level, 1),
+      evidence_directness: unit(d?.evidence_directness, 0.5),
+      date_relevance_score: unit(d?.date_relevance_score, 0.5),
+    };
+  });
+}
+
+/** The stored report (SPEC 2.6): validated body, findings citing only sources the run has. */
+export function reportRecord(
+  run: RunRow,
+  body: ReportBody,
+  snapshot: RunSnapshot,
+  now: Date,
+): { report: Record<string, unknown>; generatedAt: Date } {
+  const parsed = reportBodySchema.parse(body);
+  const known = new Set(snapshot.sources.map((s) => s.id));
+  const generatedAt = isoOrNow(parsed.generated_at, now);
+  const report = {
+    research_id: run.id,
+    query: run.query,
+    ...parsed,
+    findings: parsed.findings.map((f) => ({ ...f, source_ids: f.source_ids.filter((id) => known.has(id)) })),
+    generated_at: generatedAt.toISOString(),
+  };
+  // Text from the web may carry NUL characters, which jsonb refuses.
+  return { report: cleanJson(report), generatedAt };
+}
+
+export async function writeSearchResults(trx: Trx, rows: SearchResultRow[]): Promise<void> {
+  if (rows.length) await insertSearchResults(trx, rows);
+}
+
+export async function writeSources(trx: Trx, rows: SourceRow[]): Promise<void> {
+  if (rows.length) await insertSources(trx, rows);
+}
+
+export async function writeClaims(trx: Trx, rows: ClaimRow[]): Promise<void> {
+  if (rows.length) await insertClaims(trx, rows);
+}
+
+export async function writeEvidence(trx: Trx, runId: string, rows: EvidenceRow[]): Promise<void> {
+  await replaceEvidence(trx, runId, rows);
+}
+
+export async function writeReport(
+  trx: Trx,
+  runId: string,
+  record: { report: Record<string, unknown>; generatedAt: Date },
+): Promise<void> {
+  await upsertReport(trx, runId, record.report, record.generatedAt);
+}

@@ -1,0 +1,135 @@
+import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from '@research/observability';
+import { RESEARCH_JOB_OPTIONS } from './bull-queue';
+import { RESEARCH_QUEUE_NAME, researchJobPayloadSchema, type ResearchJobHandler } from './research-job';
+
+export interface ResearchWorker {
+  /**
+   * Graceful stop: takes no new job, asks running handlers to hand their runs back (they stop at once;
+   * the next worker resumes from the last checkpoint), puts those jobs back in the queue and closes.
+   */
+  close(): Promise<void>;
+}
+
+export interface ResearchWorkerOptions {
+  redisUrl: string;
+  prefix: string;
+  concurrency: number;
+  /** How long a job's lock lives without renewal: a dead worker's job is taken over after this. */
+  lockDurationMs: number;
+  /** How often stalled jobs (lock expired, worker gone) are moved back to waiting. */
+  stalledIntervalMs: number;
+  handler: ResearchJobHandler;
+  logger: Logger;
+  /** Delay before retrying a job whose run a live process already works on (default: lockDurationMs). */
+  busyRetryDelayMs?: number;
+  /** Upper bound on close(); running jobs that do not stop by then are left to the stalled check. */
+  closeTimeoutMs?: number;
+}
+
+/** Starts a BullMQ worker that executes research jobs with `handler`. */
+export function startResearchWorker(options: ResearchWorkerOptions): ResearchWorker {
+  const { handler, logger } = options;
+  const busyRetryDelayMs = options.busyRetryDelayMs ?? options.lockDurationMs;
+  const closeTimeoutMs = options.closeTimeoutMs ?? 20_000;
+  // BullMQ workers must wait for Redis forever rather than fail a command (BullMQ: going to production).
+  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  connection.on('error', (error) => logger.debug('worker redis error', { error }));
+  const controllers = new Map<string, AbortController>();
+  let closing = false;
+
+  const processJob = async (job: Job, token?: string): Promise<void> => {
+    const jobId = job.id ?? '';
+    const raw = (job.data ?? {}) as Record<string, unknown>;
+    const log = logger.child({
+      job_id: jobId,
+      research_id: typeof raw.research_id === 'string' ? raw.research_id : null,
+      request_id: typeof raw.request_id === 'string' ? raw.request_id : null,
+    });
+    // The producer validated the payload; the worker validates again before any work (STYLE: jobs).
+    const parsed = researchJobPayloadSchema.safeParse(job.data);
+    if (!parsed.success) {
+      log.error('research job has an invalid payload', {
+        issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
+      });
+      throw new UnrecoverableError('Invalid research job payload');
+    }
+    const controller = new AbortController();
+    controllers.set(jobId, controller);
+    if (closing) controller.abort('shutdown');
+    try {
+      const attempt = job.attemptsMade + 1;
+      log.info('research job started', { attempt });
+      const outcome = await handler(parsed.data, {
+        id: jobId,
+        attempt,
+        maxAttempts: job.opts.attempts ?? RESEARCH_JOB_OPTIONS.attempts,
+        signal: controller.signal,
+        logger: log,
+      });
+      if (outcome === 'handed_back') {
+        // Back to waiting at once, without spending an attempt: another worker resumes the run.
+        await job.moveToWait(token);
+        log.info('research job handed back');
+        throw new WaitingError();
+      }
+      if (outcome === 'busy') {
+        await job.moveToDelayed(Date.now() + busyRetryDelayMs, token);
+        log.info('research run is held by a live worker; job delayed', { delay_ms: busyRetryDelayMs });
+        throw new DelayedError();
+      }
+      log.info('research job finished');
+    } finally {
+      controllers.delete(jobId);
+    }
+  };
+
+  const worker = new Worker(RESEARCH_QUEUE_NAME, processJob, {
+    connection,
+    prefix: options.prefix,
+    concurrency: options.concurrency,
+    lockDuration: options.lockDurationMs,
+    stalledInterval: options.stalledIntervalMs,
+    // A job whose worker died is retried from its checkpoint; a second stall fails the job, and the
+    // reconciler re-enqueues the run while Postgres's attempt count stays under the limit.
+    maxStalledCount: 1,
+  });
+  // Without a listener an 'error' event would crash the process (e.g. lock renewal while Redis is down).
+  worker.on('error', (error) => logger.warn('research worker error', { error }));
+  worker.on('failed', (job, error) => {
+    logger.warn('research job failed', {
+      job_id: job?.id ?? null,
+      research_id: (job?.data as { research_id?: string } | undefined)?.research_id ?? null,
+      request_id: (job?.data as { request_id?: string } | undefined)?.request_id ?? null,
+      attempts_made: job?.attemptsMade ?? null,
+      error,
+    });
+  });
+  worker.on('stalled', (jobId) =>
+    logger.warn('research job stalled; moved back to waiting', { job_id: jobId, research_id: jobId }),
+  );
+
+  let closed: Promise<void> | undefined;
+  return {
+    close() {
+      if (closed) return closed;
+      closing = true;
+      closed = (async () => {
+        for (const controller of controllers.values()) controller.abort('shutdown');
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), closeTimeoutMs);
+        });
+        const result = await Promise.race([worker.close().then(() => 'closed' as const), timedOut]);
+        clearTimeout(timer);
+        // On a timeout the pending close is abandoned: dropping the connection leaves the unfinished jobs
+        // to the stalled check of the other workers, and their runs to the checkpoint.
+        if (result === 'timeout')
+          logger.warn('research worker did not stop in time; leaving its jobs to the stalled check');
+        connection.disconnect();
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,175 @@
+import type { AppConfig } from '@research/core';
+import { connectPostgres, type DatabaseHandle } from '@research/database';
+import { startFleetPublisher, type FleetPublisher, type Logger } from '@research/observability';
+import { createPlainEngine, createResearchRunner, type ResearchEngine } from '@research/pipeline';
+import {
+  createBullResearchQueue,
+  createInProcessQueue,
+  startReconciler,
+  startResearchWorker,
+  type InProcessQueue,
+  type Reconciler,
+} from '@research/queue';
+import { openServices, type Services } from './services';
+
+export interface WorkerRuntime {
+  readonly services: Services;
+  readonly logger: Logger;
+  /** Graceful and idempotent: reconciler, then worker (hands its runs back), metrics, connections. */
+  stop(): Promise<void>;
+}
+
+/** Closes a pool, but never waits long for it: a lock still held by a stuck job dies with the process. */
+async function closeWithin(handle: DatabaseHandle | undefined, ms: number): Promise<void> {
+  if (!handle) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    handle.close().catch(() => undefined),
+    new Promise((resolve) => (timer = setTimeout(resolve, ms))),
+  ]);
+  clearTimeout(timer);
+}
+
+/** Run locks hold one connection per running job: a pool of their own, above the worker's concurrency. */
+function openLockPool(config: AppConfig, role: string): DatabaseHandle | undefined {
+  return config.databaseUrl
+    ? connectPostgres(config.databaseUrl, {
+        max: config.workerConcurrency + 2,
+        applicationName: `research-${role}-run-locks`,
+      })
+    : undefined;
+}
+
+/** A BullMQ worker, its reconciler and its metrics publisher over already opened services. */
+export interface QueueWorker {
+  /** Graceful and idempotent: reconciler, then worker (hands its runs back), metrics, run locks. */
+  stop(): Promise<void>;
+}
+
+/** Starts executing research jobs from Redis in this process (start:worker, and `npm start` with REDIS_URL). */
+export function startQueueWorker(services: Services, options: { engine?: ResearchEngine } = {}): QueueWorker {
+  const { config, logger, metrics, db } = services;
+  if (!config.redisUrl) throw new Error('A queue worker needs REDIS_URL');
+  const locks = services.databaseKind === 'postgres' ? openLockPool(config, services.role) : undefined;
+  const runner = createResearchRunner({
+    db,
+    engine: options.engine ?? createPlainEngine(config),
+    metrics,
+    logger,
+    ...(locks ? { lockDb: locks.db } : {}),
+  });
+  const worker = startResearchWorker({
+    redisUrl: config.redisUrl,
+    prefix: config.redisPrefix,
+    concurrency: config.workerConcurrency,
+    lockDurationMs: config.workerLockMs,
+    stalledIntervalMs: config.workerStalledIntervalMs,
+    handler: runner,
+    logger,
+    // Leave room inside the process's shutdown deadline for the steps after the worker.
+    closeTimeoutMs: Math.max(1000, Math.floor(config.shutdownTimeoutMs * 0.6)),
+  });
+  // Workers reconcile too: the pass is idempotent, and the fleet keeps healing while the API is down.
+  const producer = createBullResearchQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger });
+  const reconciler = startReconciler({ db, queue: producer, intervalMs: config.reconcileIntervalMs, logger });
+  const publisher: FleetPublisher | undefined = services.redis
+    ? startFleetPublisher({
+        redis: services.redis,
+        prefix: config.redisPrefix,
+        instanceId: services.instanceId,
+        metrics,
+        intervalMs: config.metricsPublishIntervalMs,
+        logger,
+      })
+    : undefined;
+  logger.info('worker started', {
+    instance_id: services.instanceId,
+    concurrency: config.workerConcurrency,
+    prefix: config.redisPrefix,
+  });
+
+  let stopped: Promise<void> | undefined;
+  return {
+    stop() {
+      stopped ??= (async () => {
+        await reconciler.stop();
+        await worker.close();
+        await producer.close();
+        // A last publish keeps this process's final counts in the fleet until the snapshot expires.
+        await publisher?.stop();
+        await closeWithin(locks, 2000);
+      })();
+      return stopped;
+    },
+  };
+}
+
+/** `npm run start:worker`: executes research jobs from Redis. Needs DATABASE_URL and REDIS_URL. */
+export async function startWorkerRuntime(
+  config: AppConfig,
+  options: { engine?: ResearchEngine } = {},
+): Promise<WorkerRuntime> {
+  const missing = [!config.databaseUrl && 'DATABASE_URL', !config.redisUrl && 'REDIS_URL'].filter(Boolean);
+  if (missing.length > 0) {
+    throw new Error(
+      `start:worker needs ${missing.join(' and ')}: workers share Postgres and a Redis queue with the API ` +
+        '(use `npm start` for the all-in-one mode that needs neither).',
+    );
+  }
+  const services = await openServices(config, 'worker');
+  const worker = startQueueWorker(services, options);
+  let stopped: Promise<void> | undefined;
+  return {
+    services,
+    logger: services.logger,
+    stop() {
+      stopped ??= (async () => {
+        await worker.stop();
+        await services.close();
+        services.logger.info('worker stopped', { instance_id: services.instanceId });
+      })();
+      return stopped;
+    },
+  };
+}
+
+export interface InProcessWorker {
+  /** The queue to hand to the HTTP context (AppContext.queue). */
+  readonly queue: InProcessQueue;
+  readonly reconciler: Reconciler;
+  /** Stops the reconciler, hands running jobs back (they resume at the next start), closes the lock pool. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The worker half of `npm start` without REDIS_URL: research jobs run in this process on an in-process
+ * queue, and a reconciler picks up every unfinished run (also those left by the previous start).
+ */
+export function startInProcessWorker(services: Services, options: { engine?: ResearchEngine } = {}): InProcessWorker {
+  const { config, db, metrics, logger } = services;
+  // Embedded PGlite is one process by construction; with a Postgres server, several all-in-one
+  // processes may share the database, and run locks keep each run on one of them.
+  const locks = services.databaseKind === 'postgres' ? openLockPool(config, 'all') : undefined;
+  const runner = createResearchRunner({
+    db,
+    engine: options.engine ?? createPlainEngine(config),
+    metrics,
+    logger,
+    ...(locks ? { lockDb: locks.db } : {}),
+  });
+  const queue = createInProcessQueue({ handler: runner, concurrency: config.workerConcurrency, logger });
+  const reconciler = startReconciler({ db, queue, intervalMs: config.reconcileIntervalMs, logger });
+  let stopped: Promise<void> | undefined;
+  return {
+    queue,
+    reconciler,
+    stop() {
+      stopped ??= (async () => {
+        await reconciler.stop();
+        await queue.close();
+        await closeWithin(locks, 2000);
+      })();
+      return stopped;
+    },
+  };
+}

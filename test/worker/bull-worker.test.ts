@@ -1,0 +1,233 @@
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { KyselyPlugin } from 'kysely';
+import { Writable } from 'node:stream';
+import winston from 'winston';
+import { connectPostgres, tryLockRun, type Database } from '@research/database';
+import { createMetrics, createSilentLogger, type Logger } from '@research/observability';
+import { createPlainEngine, createResearchRunner } from '@research/pipeline';
+import {
+  RESEARCH_JOB_NAME,
+  RESEARCH_QUEUE_NAME,
+  createBullResearchQueue,
+  startResearchWorker,
+  type ResearchJobHandler,
+  type ResearchWorker,
+} from '@research/queue';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { TEST_REDIS_URL, clearRedisPrefix, uniqueRedisPrefix } from '../support/redis';
+import { waitFor } from '../support/wait';
+import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
+import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
+import { insertTestRun, recordCounts, runRow, testConfig, waitForState } from './worker-fixtures';
+
+/** A JSON logger like the service's, writing its lines to memory. */
+function capturingLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return {
+    logger: winston.createLogger({
+      level: 'debug',
+      format: winston.format.json(),
+      transports: [new winston.transports.Stream({ stream })],
+    }),
+    lines,
+  };
+}
+
+describe('BullMQ research worker', () => {
+  let t: TestDatabase;
+  let wiki: FakeWiki;
+  let prefix: string;
+  let redis: Redis;
+  let rawQueue: Queue;
+  const workers: ResearchWorker[] = [];
+  const lockPools: Database[] = [];
+
+  beforeAll(async () => {
+    t = await createTestDatabase('bullworker');
+    wiki = await startFakeWiki({ pages: PHOTOSYNTHESIS_CORPUS });
+    prefix = uniqueRedisPrefix('bullworker');
+    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    rawQueue = new Queue(RESEARCH_QUEUE_NAME, { connection: redis, prefix });
+  });
+  afterEach(async () => {
+    wiki.pageLatencyMs = 0;
+    await Promise.all(workers.splice(0).map((w) => w.close()));
+  });
+  afterAll(async () => {
+    await rawQueue?.close();
+    redis?.disconnect();
+    await clearRedisPrefix(prefix);
+    await Promise.all(lockPools.map((db) => db.destroy()));
+    await wiki?.close();
+    await t?.drop();
+  });
+
+  const engine = () => createPlainEngine(testConfig({ WIKIPEDIA_API_URL: wiki.apiUrl }));
+
+  function startWorker(
+    handler: ResearchJobHandler,
+    logger: Logger = createSilentLogger(),
+    extra: { busyRetryDelayMs?: number } = {},
+  ) {
+    const worker = startResearchWorker({
+      redisUrl: TEST_REDIS_URL,
+      prefix,
+      concurrency: 2,
+      lockDurationMs: 2000,
+      stalledIntervalMs: 1000,
+      handler,
+      logger,
+      ...extra,
+    });
+    workers.push(worker);
+    return worker;
+  }
+
+  function runner(options: { db?: Database; lockDb?: Database; logger?: Logger } = {}) {
+    return createResearchRunner({
+      db: options.db ?? t.db,
+      engine: engine(),
+      metrics: createMetrics({ defaultMetrics: false }),
+      logger: options.logger ?? createSilentLogger(),
+      pollIntervalMs: 100,
+      ...(options.lockDb ? { lockDb: options.lockDb } : {}),
+    });
+  }
+
+  it('validates the payload again and fails an invalid job at once, without retries', async () => {
+    let called = false;
+    startWorker(async () => {
+      called = true;
+      return 'done';
+    });
+    await rawQueue.add(RESEARCH_JOB_NAME, { research_id: 'not-a-uuid' }, { jobId: 'invalid-payload', attempts: 3 });
+    const job = await waitFor('the invalid job to fail', async () => {
+      const found = await rawQueue.getJob('invalid-payload');
+      // The job read must postdate its failure (a Job object is a snapshot).
+      return found?.failedReason && (await found.isFailed()) ? found : undefined;
+    });
+    expect(job.failedReason).toBe('Invalid research job payload');
+    expect(job.attemptsMade).toBe(1);
+    expect(called).toBe(false);
+  });
+
+  it('runs a job to completion with research_id, job_id and request_id on every log line of the job', async () => {
+    const { logger, lines } = capturingLogger();
+    startWorker(runner({ logger }), logger);
+    const producer = createBullResearchQueue({ redisUrl: TEST_REDIS_URL, prefix, logger: createSilentLogger() });
+    const run = await insertTestRun(t.db, { requestId: 'req-logs-1' });
+    await producer.enqueue({ research_id: run.id, request_id: 'req-logs-1' });
+    await producer.enqueue({ research_id: run.id, request_id: 'req-logs-1' }); // a duplicate add is ignored
+    await waitForState(t.db, run.id, ['completed']);
+    await producer.close();
+    await waitFor('the job to be removed', async () => (await rawQueue.getJobState(run.id)) === 'unknown');
+
+    const messages = lines.map((l) => l.message);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        'research job started',
+        'research run started',
+        'step committed',
+        'research run completed',
+        'research job finished',
+      ]),
+    );
+    expect(messages.filter((m) => m === 'research run started')).toHaveLength(1);
+    for (const line of lines) {
+      expect(line).toMatchObject({ research_id: run.id, job_id: run.id, request_id: 'req-logs-1' });
+    }
+  });
+
+  it('hands the running job back on close, and another worker resumes the run from its checkpoint', async () => {
+    wiki.pageLatencyMs = 2000;
+    const first = startWorker(runner());
+    const producer = createBullResearchQueue({ redisUrl: TEST_REDIS_URL, prefix, logger: createSilentLogger() });
+    const run = await insertTestRun(t.db);
+    await producer.enqueue({ research_id: run.id });
+    await waitForState(t.db, run.id, ['fetching']);
+    const closing = Date.now();
+    await first.close();
+    expect(Date.now() - closing).toBeLessThan(3000);
+    expect(await rawQueue.getJobState(run.id)).toBe('waiting');
+    const handedBack = await runRow(t.db, run.id);
+    expect(handedBack).toMatchObject({
+      state: 'fetching',
+      attempts: 0,
+      checkpoint: expect.objectContaining({ done: ['plan', 'search'] }),
+    });
+
+    wiki.pageLatencyMs = 0;
+    startWorker(runner());
+    const done = await waitForState(t.db, run.id, ['completed']);
+    expect(done.attempts).toBe(1);
+    const counts = await recordCounts(t.db, run.id);
+    expect(counts.sources).toBe(counts.distinctSourceUrls);
+    expect(counts.reports).toBe(1);
+    await producer.close();
+  });
+
+  it('delays a job whose run a live worker already holds, and runs it once the holder lets go', async () => {
+    const lockDb = createTestLockPool();
+    const run = await insertTestRun(t.db);
+    const held = await tryLockRun(lockDb, run.id);
+    const producer = createBullResearchQueue({ redisUrl: TEST_REDIS_URL, prefix, logger: createSilentLogger() });
+    try {
+      expect(held).not.toBeNull();
+      expect(await tryLockRun(lockDb, run.id)).toBeNull();
+      startWorker(runner({ lockDb }), createSilentLogger(), { busyRetryDelayMs: 300 });
+      await producer.enqueue({ research_id: run.id });
+      await waitFor('the job to be delayed', async () => (await rawQueue.getJobState(run.id)) === 'delayed');
+      expect((await runRow(t.db, run.id)).state).toBe('created');
+      expect(await producer.liveJobIds!([run.id])).toEqual(new Set([run.id]));
+      await held!.release();
+      await waitForState(t.db, run.id, ['completed']);
+    } finally {
+      await held?.release();
+      await producer.close();
+    }
+  });
+
+  it('ends the run as failed with the error on the last attempt of a job whose database writes keep failing', async () => {
+    // The database refuses every checkpoint write (an outage of the one statement that matters).
+    const refuseCheckpoints: KyselyPlugin = {
+      transformQuery(args) {
+        if (args.node.kind === 'UpdateQueryNode' && JSON.stringify(args.node).includes('"checkpoint_seq"')) {
+          throw new Error('Connection terminated unexpectedly');
+        }
+        return args.node;
+      },
+      async transformResult(args) {
+        return args.result;
+      },
+    };
+    const attempts: number[] = [];
+    const handler = runner({ db: t.db.withPlugin(refuseCheckpoints) });
+    startWorker(async (payload, job) => {
+      attempts.push(job.attempt);
+      return handler(payload, job);
+    });
+    const run = await insertTestRun(t.db);
+    await rawQueue.add(
+      RESEARCH_JOB_NAME,
+      { research_id: run.id },
+      { jobId: run.id, attempts: 2, backoff: { type: 'fixed', delay: 100 } },
+    );
+    const failed = await waitForState(t.db, run.id, ['failed']);
+    expect(attempts).toEqual([1, 2]);
+    expect(failed.metadata).toEqual({ error: 'Connection terminated unexpectedly', failed_step: 'plan' });
+  });
+
+  function createTestLockPool(): Database {
+    const handle = connectPostgres(t.url, { max: 4, applicationName: 'research-tests-locks' });
+    lockPools.push(handle.db);
+    return handle.db;
+  }
+});

@@ -1,0 +1,325 @@
+import { hideRetentionRecord, hideRun, insertRetentionRecord, type Database } from '@research/database';
+import { createMetrics, createSilentLogger } from '@research/observability';
+import { createPlainEngine, createResearchRunner, type ResearchEngine, type RunnerJob } from '@research/pipeline';
+import { normalizeWhitespace } from '@research/core';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
+import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
+import { metricValue } from './metrics-reading';
+import {
+  ROUND_STATES,
+  installStateLog,
+  insertTestRun,
+  recordCounts,
+  runRow,
+  statesOf,
+  testConfig,
+  waitForState,
+} from './worker-fixtures';
+
+function job(overrides: Partial<RunnerJob> = {}): RunnerJob {
+  return { id: 'job', attempt: 1, maxAttempts: 5, signal: new AbortController().signal, ...overrides };
+}
+
+async function hideAsTheApiDoes(db: Database, runId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await hideRun(trx, runId);
+    await hideRetentionRecord(trx, runId);
+  });
+}
+
+describe('research orchestrator', () => {
+  let t: TestDatabase;
+  let wiki: FakeWiki;
+  let engine: ResearchEngine;
+
+  beforeAll(async () => {
+    t = await createTestDatabase('orchestrator');
+    await installStateLog(t.db);
+    wiki = await startFakeWiki({ pages: PHOTOSYNTHESIS_CORPUS });
+    engine = createPlainEngine(testConfig({ WIKIPEDIA_API_URL: wiki.apiUrl, CRAWLER_TIMEOUT_MS: '10000' }));
+  });
+  afterAll(async () => {
+    await wiki?.close();
+    await t?.drop();
+  });
+  afterEach(() => {
+    wiki.pageLatencyMs = 0;
+  });
+
+  function runner(options: { engine?: ResearchEngine; pollIntervalMs?: number } = {}) {
+    const metrics = createMetrics({ defaultMetrics: false });
+    const run = createResearchRunner({
+      db: t.db,
+      engine: options.engine ?? engine,
+      metrics,
+      logger: createSilentLogger(),
+      pollIntervalMs: options.pollIntervalMs ?? 100,
+    });
+    return { run, metrics };
+  }
+
+  it('takes a quick run from created through every state to completed, with every record written', async () => {
+    const { run: execute, metrics } = runner();
+    const run = await insertTestRun(t.db, { depth: 'quick' });
+    await expect(execute({ research_id: run.id, request_id: run.request_id! }, job())).resolves.toBe('done');
+
+    expect(await statesOf(t.db, run.id)).toEqual(['created', 'planning', ...ROUND_STATES, 'completed']);
+    const done = await runRow(t.db, run.id);
+    expect(done.state).toBe('completed');
+    expect(done.plan).toMatchObject({ query: run.query, search_queries: expect.any(Array) });
+    expect(done.checkpoint).toEqual({
+      round: 1,
+      done: ['plan', 'search', 'fetch', 'analyze', 'compare', 'synthesize'],
+      rounds: 1,
+      notes: [],
+    });
+
+    const sources = await t.db.selectFrom('sources').selectAll().where('run_id', '=', run.id).execute();
+    const claims = await t.db.selectFrom('claims').selectAll().where('run_id', '=', run.id).execute();
+    const evidence = await t.db.selectFrom('evidence_scores').selectAll().where('run_id', '=', run.id).execute();
+    const report = await t.db.selectFrom('reports').selectAll().where('run_id', '=', run.id).executeTakeFirstOrThrow();
+    // Every fake page lives on one host: the quick budget's max_pages_per_domain (2) caps the sources.
+    expect(sources).toHaveLength(2);
+    expect(await metricValue(metrics, 'sources_rejected_total')).toBeGreaterThan(0);
+    expect(new Set(sources.map((s) => s.url)).size).toBe(sources.length);
+    expect(
+      sources.every(
+        (s) => s.source_type === 'reference' && s.domain === '127.0.0.1' && s.title && !s.title.includes('Wikipedia'),
+      ),
+    ).toBe(true);
+    // Page chrome (scripts, navigation, footer) is not part of a source's text.
+    expect(sources.some((s) => /tracking|Random article|Creative Commons/.test(s.content))).toBe(false);
+    expect(claims.length).toBeGreaterThan(2);
+    const byId = new Map(sources.map((s) => [s.id, s]));
+    for (const claim of claims) {
+      const source = byId.get(claim.source_id);
+      expect(source).toBeDefined();
+      expect(normalizeWhitespace(source!.content)).toContain(normalizeWhitespace(claim.evidence_span));
+      expect(claim.confidence).toBeGreaterThanOrEqual(0);
+      expect(claim.confidence).toBeLessThanOrEqual(1);
+    }
+    expect(evidence.map((e) => e.claim_id).sort()).toEqual(claims.map((c) => c.id).sort());
+    for (const e of evidence) {
+      for (const score of [
+        e.source_independence_score,
+        e.primary_source_proximity,
+        e.cross_source_support,
+        e.contradiction_level,
+        e.evidence_directness,
+        e.date_relevance_score,
+      ]) {
+        expect(score).toBeGreaterThanOrEqual(0);
+        expect(score).toBeLessThanOrEqual(1);
+      }
+    }
+    const body = report.report as {
+      research_id: string;
+      findings: Array<{ source_ids: string[] }>;
+      source_statistics: Record<string, number>;
+      generated_at: string;
+    };
+    expect(body.research_id).toBe(run.id);
+    expect(body.findings.length).toBeGreaterThan(0);
+    for (const finding of body.findings) {
+      expect(finding.source_ids.length).toBeGreaterThan(0);
+      for (const id of finding.source_ids) expect(byId.has(id)).toBe(true);
+    }
+    expect(body.source_statistics.total_sources).toBe(sources.length);
+    expect(Number.isNaN(Date.parse(body.generated_at))).toBe(false);
+
+    expect(done.search_count).toBeGreaterThan(0);
+    expect(done.source_count).toBe(sources.length);
+    expect(done.claim_count).toBe(claims.length);
+    expect(await metricValue(metrics, 'research_completed_total')).toBe(1);
+    expect(await metricValue(metrics, 'sources_fetched_total')).toBe(sources.length);
+    expect(await metricValue(metrics, 'claims_extracted_total')).toBe(claims.length);
+    expect(await metricValue(metrics, 'search_queries_total')).toBe(
+      (done.usage as Record<string, number>).search_queries,
+    );
+    expect(await metricValue(metrics, 'sources_discovered_total')).toBe(done.search_count);
+    expect(await metricValue(metrics, 'research_duration_seconds_count')).toBe(1);
+    expect(await metricValue(metrics, 'research_failed_total')).toBe(0);
+  });
+
+  it('does two research rounds for a normal run, passing through the round states twice', async () => {
+    const { run: execute } = runner();
+    const run = await insertTestRun(t.db, { depth: 'normal' });
+    await execute({ research_id: run.id }, job());
+    expect(await statesOf(t.db, run.id)).toEqual([
+      'created',
+      'planning',
+      ...ROUND_STATES,
+      ...ROUND_STATES,
+      'completed',
+    ]);
+    const done = await runRow(t.db, run.id);
+    expect(done.checkpoint).toMatchObject({ round: 2, rounds: 2 });
+    const rounds = await t.db
+      .selectFrom('search_results')
+      .select('round')
+      .distinct()
+      .where('run_id', '=', run.id)
+      .execute();
+    expect(rounds.map((r) => r.round).sort()).toEqual([1, 2]);
+    expect(await t.db.selectFrom('reports').select('run_id').where('run_id', '=', run.id).execute()).toHaveLength(1);
+  });
+
+  it('fails the run with the exception text and the failed step when a step throws, keeping the plan', async () => {
+    const broken: ResearchEngine = {
+      ...engine,
+      analyze: async () => {
+        throw new Error('analyzer exploded');
+      },
+    };
+    const { run: execute, metrics } = runner({ engine: broken });
+    const run = await insertTestRun(t.db);
+    await execute({ research_id: run.id }, job());
+    const failed = await runRow(t.db, run.id);
+    expect(failed.state).toBe('failed');
+    expect(failed.metadata).toEqual({ error: 'analyzer exploded', failed_step: 'analyze' });
+    expect(failed.plan).not.toBeNull();
+    expect(failed.source_count).toBeGreaterThan(0);
+    expect(await statesOf(t.db, run.id)).toEqual([
+      'created',
+      'planning',
+      'searching',
+      'fetching',
+      'analyzing',
+      'failed',
+    ]);
+    expect(await t.db.selectFrom('reports').select('run_id').where('run_id', '=', run.id).execute()).toHaveLength(0);
+    expect(await metricValue(metrics, 'research_failed_total')).toBe(1);
+    expect(await metricValue(metrics, 'research_completed_total')).toBe(0);
+    expect(await metricValue(metrics, 'research_duration_seconds_count')).toBe(1);
+  });
+
+  it('fails a run whose duration budget runs out inside a step, naming that step', async () => {
+    wiki.pageLatencyMs = 5000;
+    const { run: execute, metrics } = runner();
+    const run = await insertTestRun(t.db, { budget: { max_research_duration_seconds: 1 } });
+    const started = Date.now();
+    await execute({ research_id: run.id }, job());
+    expect(Date.now() - started).toBeLessThan(4000);
+    const failed = await runRow(t.db, run.id);
+    expect(failed.state).toBe('failed');
+    expect(failed.metadata).toEqual({ error: 'Research duration budget of 1 s exceeded', failed_step: 'fetch' });
+    expect(await metricValue(metrics, 'research_failed_total')).toBe(1);
+  });
+
+  it('keeps a run cancelled when it is deleted while the worker is inside a slow step', async () => {
+    wiki.pageLatencyMs = 3000;
+    const { run: execute, metrics } = runner();
+    const run = await insertTestRun(t.db);
+    await insertRetentionRecord(t.db, { research_id: run.id, owner_user_id: null, query: run.query });
+    const working = execute({ research_id: run.id }, job());
+    await waitForState(t.db, run.id, ['fetching']);
+    await hideAsTheApiDoes(t.db, run.id);
+    const started = Date.now();
+    await expect(working).resolves.toBe('done');
+    expect(Date.now() - started).toBeLessThan(2000);
+
+    const cancelled = await runRow(t.db, run.id);
+    expect(cancelled.state).toBe('cancelled');
+    expect(cancelled.is_hidden).toBe(true);
+    expect(cancelled.checkpoint).toMatchObject({ done: ['plan', 'search'] });
+    const counts = await recordCounts(t.db, run.id);
+    expect(counts).toMatchObject({ sources: 0, claims: 0, evidence: 0, reports: 0 });
+    // Nothing writes to the run afterwards.
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await runRow(t.db, run.id)).toEqual(cancelled);
+    expect(await statesOf(t.db, run.id)).toEqual(['created', 'planning', 'searching', 'fetching', 'cancelled']);
+    expect(await metricValue(metrics, 'research_completed_total')).toBe(0);
+    expect(await metricValue(metrics, 'research_failed_total')).toBe(0);
+  });
+
+  it('refuses the commit of a step that finished after the run was cancelled', async () => {
+    // A step that ignores its abort signal and no polling: only the commit's conditions stand in the way.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const stubborn: ResearchEngine = {
+      ...engine,
+      fetch: async (ctx, snapshot) => {
+        const sources = await engine.fetch({ ...ctx, signal: new AbortController().signal }, snapshot);
+        await gate;
+        return sources;
+      },
+    };
+    const { run: execute } = runner({ engine: stubborn, pollIntervalMs: 60_000 });
+    const run = await insertTestRun(t.db);
+    const working = execute({ research_id: run.id }, job());
+    await waitForState(t.db, run.id, ['fetching']);
+    await hideAsTheApiDoes(t.db, run.id);
+    release();
+    await expect(working).resolves.toBe('done');
+    const cancelled = await runRow(t.db, run.id);
+    expect(cancelled.state).toBe('cancelled');
+    expect(await recordCounts(t.db, run.id)).toMatchObject({ sources: 0, claims: 0, reports: 0 });
+  });
+
+  it('does nothing for a run that is hidden, finished or missing', async () => {
+    const { run: execute } = runner();
+    const hidden = await insertTestRun(t.db);
+    await hideRun(t.db, hidden.id);
+    await expect(execute({ research_id: hidden.id }, job())).resolves.toBe('done');
+    expect((await runRow(t.db, hidden.id)).state).toBe('cancelled');
+    await expect(execute({ research_id: '00000000-0000-4000-8000-000000000000' }, job())).resolves.toBe('done');
+  });
+
+  it('hands a run back on shutdown and resumes it after the last committed step, with no record twice', async () => {
+    const clean = await insertTestRun(t.db, { depth: 'normal' });
+    await runner().run({ research_id: clean.id }, job());
+    const cleanCounts = await recordCounts(t.db, clean.id);
+
+    let plans = 0;
+    const counting: ResearchEngine = { ...engine, plan: async (ctx) => (plans++, engine.plan(ctx)) };
+    wiki.pageLatencyMs = 1500;
+    const run = await insertTestRun(t.db, { depth: 'normal' });
+    const shutdown = new AbortController();
+    const first = runner({ engine: counting }).run({ research_id: run.id }, job({ signal: shutdown.signal }));
+    await waitForState(t.db, run.id, ['fetching']);
+    shutdown.abort('shutdown');
+    await expect(first).resolves.toBe('handed_back');
+    const handedBack = await runRow(t.db, run.id);
+    expect(handedBack.state).toBe('fetching');
+    expect(handedBack.checkpoint).toMatchObject({ round: 1, done: ['plan', 'search'] });
+    expect(handedBack.attempts).toBe(0);
+
+    wiki.pageLatencyMs = 0;
+    await expect(runner({ engine: counting }).run({ research_id: run.id }, job())).resolves.toBe('done');
+    const done = await runRow(t.db, run.id);
+    expect(done.state).toBe('completed');
+    expect(plans).toBe(1);
+    expect(done.attempts).toBe(1);
+    expect(await recordCounts(t.db, run.id)).toEqual(cleanCounts);
+    expect(cleanCounts.sources).toBe(cleanCounts.distinctSourceUrls);
+  });
+
+  it('ends a run that was picked up too many times as failed instead of retrying it forever', async () => {
+    const { run: execute, metrics } = runner();
+    const run = await insertTestRun(t.db, { attempts: 5 });
+    await execute({ research_id: run.id }, job());
+    const failed = await runRow(t.db, run.id);
+    expect(failed.state).toBe('failed');
+    expect(failed.metadata).toEqual({ error: 'Research run abandoned after 5 attempts', failed_step: 'plan' });
+    expect(await metricValue(metrics, 'research_failed_total')).toBe(1);
+  });
+
+  it('fails the run with a clear error when the search API fails for every query', async () => {
+    wiki.failSearch = true;
+    try {
+      const { run: execute } = runner();
+      const run = await insertTestRun(t.db);
+      await execute({ research_id: run.id }, job());
+      const failed = await runRow(t.db, run.id);
+      expect(failed.state).toBe('failed');
+      expect(failed.metadata).toMatchObject({
+        failed_step: 'search',
+        error: expect.stringContaining('Search failed for every query'),
+      });
+      expect(failed.plan).not.toBeNull();
+    } finally {
+      wiki.failSearch = false;
+    }
+  });
+});
