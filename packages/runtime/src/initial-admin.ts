@@ -16,7 +16,7 @@ export const INITIAL_ADMIN_KEY_FILE = 'initial-admin-key';
 export async function ensureInitialAdmin(db: Database, dataDir: string, logger: Logger): Promise<string | undefined> {
   // Serialise concurrent first starts (several API replicas) on a transaction-scoped advisory lock.
   const created = await db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(715_002_001)`.execute(trx);
+    await sql`select pg_advisory_xact_lock(715002001)`.execute(trx);
     if ((await countUsers(trx)) > 0) return undefined;
     const key = await createApiKey(trx, { username: INITIAL_ADMIN_USERNAME, name: 'initial administrator key' });
     await setUserAdmin(trx, INITIAL_ADMIN_USERNAME, true);
