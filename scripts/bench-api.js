@@ -64,7 +64,7 @@ async function main() {
     DATABASE_URL: url,
     REDIS_URL,
     REDIS_PREFIX: `rs-bench-${crypto.randomBytes(3).toString('hex')}`,
-    LOG_LEVEL: 'info',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
   };
   const children = [];
   try {

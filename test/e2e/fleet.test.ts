@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createApiKey, setUserAdminByName } from './fleet-support';
 import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
@@ -9,6 +10,8 @@ import { waitFor } from '../support/wait';
 import { workerEnv } from '../worker/worker-fixtures';
 import { API_MAIN, client } from './support';
 
+const HEALTHCHECK = require.resolve('../../apps/worker/dist/healthcheck.js');
+
 // The compose topology on one machine: `start:api` plus two `start:worker` processes sharing Postgres and Redis.
 describe('API and two workers as separate processes', () => {
   let t: TestDatabase;
@@ -17,6 +20,7 @@ describe('API and two workers as separate processes', () => {
   let api: NodeProcess;
   let workers: NodeProcess[];
   let call: ReturnType<typeof client>;
+  let heartbeat: string;
 
   beforeAll(async () => {
     t = await createTestDatabase('fleet');
@@ -31,8 +35,12 @@ describe('API and two workers as separate processes', () => {
       DATA_DIR: `/tmp/${prefix}`,
     });
     await waitForLogLine(api, 'API listening', 30_000);
+    heartbeat = `/tmp/${prefix}-w1.heartbeat`;
     workers = [
-      spawnNodeProcess('w1', require.resolve('../../apps/worker/dist/main.js'), env),
+      spawnNodeProcess('w1', require.resolve('../../apps/worker/dist/main.js'), {
+        ...env,
+        WORKER_HEARTBEAT_FILE: heartbeat,
+      }),
       spawnNodeProcess('w2', require.resolve('../../apps/worker/dist/main.js'), env),
     ];
     await Promise.all(workers.map((w) => waitForLogLine(w, 'worker started', 30_000)));
@@ -45,6 +53,7 @@ describe('API and two workers as separate processes', () => {
     await wiki.close();
     await clearRedisPrefix(prefix);
     fs.rmSync(`/tmp/${prefix}`, { recursive: true, force: true });
+    fs.rmSync(heartbeat, { force: true });
     await t.drop();
   });
 
@@ -93,6 +102,16 @@ describe('API and two workers as separate processes', () => {
       ids.map(async (id) => (await call<{ total: number }>('GET', `/v1/research/${id}/sources`)).body.total),
     );
     expect(fetched).toBe(sources.reduce((a, b) => a + b, 0));
+  });
+
+  it('keeps a worker healthy for the container healthcheck while it runs', () => {
+    const check = (file: string) =>
+      spawnSync(process.execPath, [HEALTHCHECK], { env: { PATH: process.env.PATH, WORKER_HEARTBEAT_FILE: file } })
+        .status;
+    expect(check(heartbeat)).toBe(0);
+    expect(check(`${heartbeat}.missing`)).toBe(1);
+    fs.utimesSync(heartbeat, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    expect(check(heartbeat)).toBe(1);
   });
 
   it('stops the API and the workers with exit 0 on SIGTERM', async () => {

@@ -58,6 +58,7 @@ const envSchema = z.object({
   METRICS_PUBLISH_INTERVAL_MS: positiveInt(5_000),
   SHUTDOWN_TIMEOUT_MS: positiveInt(25_000),
   PASSWORD_HASH_CONCURRENCY: positiveInt(4),
+  WORKER_HEARTBEAT_FILE: optionalText,
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -77,6 +78,8 @@ export interface AppConfig {
   readonly metricsPublishIntervalMs: number;
   readonly shutdownTimeoutMs: number;
   readonly passwordHashConcurrency: number;
+  /** When set, a worker touches this file every few seconds (the container healthcheck reads its age). */
+  readonly workerHeartbeatFile: string | undefined;
   readonly llm: {
     readonly baseUrl: string | undefined;
     readonly apiKey: string | undefined;
@@ -141,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsPublishIntervalMs: e.METRICS_PUBLISH_INTERVAL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY,
+    workerHeartbeatFile: e.WORKER_HEARTBEAT_FILE,
     llm: {
       baseUrl: e.LLM_BASE_URL?.replace(/\/+$/, ''),
       apiKey: e.LLM_API_KEY,

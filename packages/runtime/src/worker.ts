@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { AppConfig } from '@research/core';
 import { connectPostgres, type DatabaseHandle } from '@research/database';
 import { startFleetPublisher, type FleetPublisher, type Logger } from '@research/observability';
@@ -38,6 +39,17 @@ function openLockPool(config: AppConfig, role: string): DatabaseHandle | undefin
         applicationName: `research-${role}-run-locks`,
       })
     : undefined;
+}
+
+const HEARTBEAT_INTERVAL_MS = 5_000;
+
+/** Touches `file` while the event loop turns: a container healthcheck reads its age (Dockerfile.worker). */
+function startHeartbeat(file: string): NodeJS.Timeout {
+  const beat = () => fs.writeFile(file, String(Date.now()), () => undefined);
+  beat();
+  const timer = setInterval(beat, HEARTBEAT_INTERVAL_MS);
+  timer.unref();
+  return timer;
 }
 
 /** A BullMQ worker, its reconciler and its metrics publisher over already opened services. */
@@ -82,6 +94,7 @@ export function startQueueWorker(services: Services, options: { engine?: Researc
         logger,
       })
     : undefined;
+  const heartbeat = config.workerHeartbeatFile ? startHeartbeat(config.workerHeartbeatFile) : undefined;
   logger.info('worker started', {
     instance_id: services.instanceId,
     concurrency: config.workerConcurrency,
@@ -92,6 +105,7 @@ export function startQueueWorker(services: Services, options: { engine?: Researc
   return {
     stop() {
       stopped ??= (async () => {
+        if (heartbeat) clearInterval(heartbeat);
         await reconciler.stop();
         await worker.close();
         await producer.close();

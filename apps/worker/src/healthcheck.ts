@@ -1,0 +1,12 @@
+import fs from 'node:fs';
+
+// Container healthcheck of a worker: healthy while the worker's heartbeat file is younger than 30 s.
+const file = process.env.WORKER_HEARTBEAT_FILE;
+try {
+  if (!file) throw new Error('WORKER_HEARTBEAT_FILE is not set');
+  const age = Date.now() - fs.statSync(file).mtimeMs;
+  process.exit(age < 30_000 ? 0 : 1);
+} catch (error) {
+  process.stderr.write(`unhealthy: ${(error as Error).message}\n`);
+  process.exit(1);
+}
