@@ -36,6 +36,8 @@ describe('npm start on the embedded defaults', () => {
       HOST: '127.0.0.1',
       WIKIPEDIA_API_URL: wiki.apiUrl,
       RECONCILE_INTERVAL_MS: '500',
+      // The test web lives on loopback, which the crawler refuses by default.
+      CRAWLER_ALLOW_PRIVATE_NETWORKS: 'true',
     };
   });
   afterAll(async () => {

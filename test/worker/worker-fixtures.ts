@@ -204,5 +204,9 @@ export function workerEnv(params: {
     METRICS_PUBLISH_INTERVAL_MS: '300',
     SHUTDOWN_TIMEOUT_MS: '20000',
     CRAWLER_TIMEOUT_MS: '10000',
+    // The test web (fake wiki and pages) lives on loopback, which the crawler refuses by default.
+    CRAWLER_ALLOW_PRIVATE_NETWORKS: 'true',
+    // These tests time runs against a slow fake web: pages served from the page cache would skip it.
+    CRAWLER_CACHE_TTL_SECONDS: '0',
   };
 }

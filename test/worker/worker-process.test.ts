@@ -1,5 +1,4 @@
-import { createMetrics, createSilentLogger } from '@research/observability';
-import { createPlainEngine, createResearchRunner } from '@research/pipeline';
+import { createSilentLogger } from '@research/observability';
 import { createBullResearchQueue, type ResearchQueue } from '@research/queue';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { TEST_REDIS_URL, clearRedisPrefix, uniqueRedisPrefix } from '../support/redis';
@@ -13,7 +12,6 @@ import {
   recordCounts,
   spawnWorker,
   statesOf,
-  testConfig,
   waitForState,
   waitForWorkerReady,
   workerEnv,
@@ -37,22 +35,15 @@ describe('worker processes (npm run start:worker)', () => {
     prefix = uniqueRedisPrefix('workerproc');
     env = workerEnv({ databaseUrl: t.url, redisUrl: TEST_REDIS_URL, prefix, wikiApiUrl: wiki.apiUrl });
     producer = createBullResearchQueue({ redisUrl: TEST_REDIS_URL, prefix, logger: createSilentLogger() });
-    // What an undisturbed run over the same fake web stores: the yardstick for resumed runs.
-    const run = await insertTestRun(t.db, { depth: 'normal' });
-    const runner = createResearchRunner({
-      db: t.db,
-      engine: createPlainEngine(testConfig({ WIKIPEDIA_API_URL: wiki.apiUrl })),
-      metrics: createMetrics({ defaultMetrics: false }),
-      logger: createSilentLogger(),
-    });
-    await runner(
-      { research_id: run.id },
-      { id: run.id, attempt: 1, maxAttempts: 5, signal: new AbortController().signal },
-    );
-    clean = { counts: await recordCounts(t.db, run.id), states: await statesOf(t.db, run.id) };
-    expect(clean.states.at(-1)).toBe('completed');
     pool.push(spawnWorker('worker-a', env), spawnWorker('worker-b', env));
     await Promise.all(pool.map((w) => waitForWorkerReady(w)));
+    // What an undisturbed run over the same fake web stores, done by the same workers: the yardstick for
+    // resumed runs.
+    const run = await insertTestRun(t.db, { depth: 'normal' });
+    await producer.enqueue({ research_id: run.id, request_id: run.request_id! });
+    await waitForState(t.db, run.id, ['completed'], 30_000);
+    clean = { counts: await recordCounts(t.db, run.id), states: await statesOf(t.db, run.id) };
+    expect(clean.states.at(-1)).toBe('completed');
   });
 
   afterAll(async () => {

@@ -1,7 +1,15 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { AppError } from '@research/core';
-import { findApiKeyWithUser, insertApiKey, touchApiKey, upsertUser, type Database, type DB } from '@research/database';
+import {
+  findApiKeyCredentials,
+  insertApiKey,
+  touchApiKey,
+  upsertUser,
+  type ApiKeyCredentialRow,
+  type Database,
+  type DB,
+} from '@research/database';
 
 // rsk_<key id: 16 hex>_<secret: 32 random bytes, base64url>. The id makes lookup a primary-key read;
 // the secret carries 256 bits of entropy, so a salted SHA-256 (not a slow KDF) is the right hash.
@@ -71,24 +79,55 @@ function recordKeyUse(db: Database, keyId: string): void {
   void touchApiKey(db, keyId).catch(() => undefined);
 }
 
+/** Step one of authentication: the presented key's id and secret, or 401 when it is missing or malformed. */
+export function readPresentedKey(raw: string | undefined): { id: string; secret: string } {
+  if (!raw) throw new AppError('unauthenticated', 'Missing API key (send it in the X-API-Key header).');
+  const parsed = parseApiKey(raw);
+  if (!parsed) throw new AppError('unauthenticated', 'Invalid API key.');
+  return parsed;
+}
+
+/**
+ * Step three (after the row lookup): checks the stored key `row` (undefined when the id is unknown)
+ * against the presented secret, and its revocation and expiry as of `now`. Pure; throws 401.
+ */
+export function verifyApiKey(row: ApiKeyCredentialRow | undefined, secret: string, now = Date.now()): Principal {
+  // Hash even when the id is unknown so timing does not reveal which key ids exist.
+  const expected = Buffer.from(row?.key_hash ?? '0'.repeat(64), 'hex');
+  const actual = Buffer.from(hashSecret(row?.salt ?? '00', secret), 'hex');
+  const matches = expected.length === actual.length && crypto.timingSafeEqual(expected, actual);
+  if (!row || !matches) throw new AppError('unauthenticated', 'Invalid API key.');
+  if (row.revoked_at) throw new AppError('unauthenticated', 'API key has been revoked.');
+  if (row.expires_at && row.expires_at.getTime() <= now) {
+    throw new AppError('unauthenticated', 'API key has expired.');
+  }
+  return { userId: row.user_id, username: row.username, isAdmin: row.is_admin, keyId: row.id };
+}
+
+/**
+ * Authenticates a presented key with the key row read by `lookup`, which may read more in the same
+ * statement (e.g. the run a request asks for). The checks are those of authenticateApiKey; the row is
+ * read on every call, so expiry and revocation take effect on the next request.
+ */
+export async function authenticateApiKeyWith<T extends { key: ApiKeyCredentialRow | undefined }>(
+  db: Database,
+  raw: string | undefined,
+  lookup: (keyId: string) => Promise<T>,
+): Promise<{ principal: Principal; found: T }> {
+  const presented = readPresentedKey(raw);
+  const found = await lookup(presented.id);
+  const principal = verifyApiKey(found.key, presented.secret);
+  recordKeyUse(db, principal.keyId);
+  return { principal, found };
+}
+
 /**
  * Resolves a presented key to its caller, or throws 401. Expiry and revocation are read from the
  * database on every call, so they take effect on the next request.
  */
 export async function authenticateApiKey(db: Database, raw: string | undefined): Promise<Principal> {
-  if (!raw) throw new AppError('unauthenticated', 'Missing API key (send it in the X-API-Key header).');
-  const parsed = parseApiKey(raw);
-  if (!parsed) throw new AppError('unauthenticated', 'Invalid API key.');
-  const row = await findApiKeyWithUser(db, parsed.id);
-  // Hash even when the id is unknown so timing does not reveal which key ids exist.
-  const expected = Buffer.from(row?.key_hash ?? '0'.repeat(64), 'hex');
-  const actual = Buffer.from(hashSecret(row?.salt ?? '00', parsed.secret), 'hex');
-  const matches = expected.length === actual.length && crypto.timingSafeEqual(expected, actual);
-  if (!row || !matches) throw new AppError('unauthenticated', 'Invalid API key.');
-  if (row.revoked_at) throw new AppError('unauthenticated', 'API key has been revoked.');
-  if (row.expires_at && row.expires_at.getTime() <= Date.now()) {
-    throw new AppError('unauthenticated', 'API key has expired.');
-  }
-  recordKeyUse(db, row.id);
-  return { userId: row.user_id, username: row.username, isAdmin: row.is_admin, keyId: row.id };
+  const { principal } = await authenticateApiKeyWith(db, raw, async (keyId) => ({
+    key: await findApiKeyCredentials(db, keyId),
+  }));
+  return principal;
 }

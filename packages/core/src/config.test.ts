@@ -17,7 +17,12 @@ describe('loadConfig', () => {
     });
     expect(c.llm).toMatchObject({ baseUrl: undefined, maxConcurrency: 4, timeoutMs: 60_000 });
     expect(c.search.provider).toBe('wikipedia');
-    expect(c.crawler).toEqual({ allowPrivateNetworks: false, respectRobots: true, timeoutMs: 15_000 });
+    expect(c.crawler).toEqual({
+      allowPrivateNetworks: false,
+      respectRobots: true,
+      timeoutMs: 15_000,
+      cacheTtlSeconds: 86_400,
+    });
     expect(Object.isFrozen(c)).toBe(true);
     expect(Object.isFrozen(c.llm)).toBe(true);
   });

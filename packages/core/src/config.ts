@@ -44,9 +44,17 @@ const envSchema = z.object({
   TAVILY_API_KEY: optionalText,
   LOCAL_CORPUS_DIR: optionalText,
   WIKIPEDIA_API_URL: optionalText,
+  // Search knobs beyond CONTRACT 2: endpoints (tests point them at loopback fakes), timeouts, retries.
+  BRAVE_API_URL: urlText(['http', 'https']),
+  TAVILY_API_URL: urlText(['http', 'https']),
+  SEARCH_TIMEOUT_MS: positiveInt(10_000),
+  SEARCH_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  SEARCH_RETRY_BASE_MS: positiveInt(500),
+  LOCAL_CORPUS_POLL_MS: z.coerce.number().int().min(0).default(30_000),
   CRAWLER_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
   CRAWLER_RESPECT_ROBOTS: booleanFlag.default(true),
   CRAWLER_TIMEOUT_MS: positiveInt(15_000),
+  CRAWLER_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(86_400),
   DEBUG: booleanFlag.default(false),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
@@ -96,11 +104,25 @@ export interface AppConfig {
     readonly tavilyApiKey: string | undefined;
     readonly localCorpusDir: string | undefined;
     readonly wikipediaApiUrl: string | undefined;
+    /** Brave's web search endpoint; unset: https://api.search.brave.com/res/v1/web/search. */
+    readonly braveApiUrl: string | undefined;
+    /** Tavily's search endpoint; unset: https://api.tavily.com/search. */
+    readonly tavilyApiUrl: string | undefined;
+    /** Per request attempt to a search provider. */
+    readonly timeoutMs: number;
+    /** Retries after the first attempt (429, 5xx, timeouts, connection errors). */
+    readonly maxRetries: number;
+    /** First backoff step between retries (doubles each time, with jitter). */
+    readonly retryBaseMs: number;
+    /** mtime polling of LOCAL_CORPUS_DIR besides file events; 0 turns polling off. */
+    readonly localCorpusPollMs: number;
   };
   readonly crawler: {
     readonly allowPrivateNetworks: boolean;
     readonly respectRobots: boolean;
     readonly timeoutMs: number;
+    /** How long a fetched page is served from the page cache. */
+    readonly cacheTtlSeconds: number;
   };
   readonly debug: boolean;
   readonly logLevel: Env['LOG_LEVEL'];
@@ -167,11 +189,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       tavilyApiKey: e.TAVILY_API_KEY,
       localCorpusDir: e.LOCAL_CORPUS_DIR,
       wikipediaApiUrl: e.WIKIPEDIA_API_URL,
+      braveApiUrl: e.BRAVE_API_URL,
+      tavilyApiUrl: e.TAVILY_API_URL,
+      timeoutMs: e.SEARCH_TIMEOUT_MS,
+      maxRetries: e.SEARCH_MAX_RETRIES,
+      retryBaseMs: e.SEARCH_RETRY_BASE_MS,
+      localCorpusPollMs: e.LOCAL_CORPUS_POLL_MS,
     },
     crawler: {
       allowPrivateNetworks: e.CRAWLER_ALLOW_PRIVATE_NETWORKS,
       respectRobots: e.CRAWLER_RESPECT_ROBOTS,
       timeoutMs: e.CRAWLER_TIMEOUT_MS,
+      cacheTtlSeconds: e.CRAWLER_CACHE_TTL_SECONDS,
     },
     debug: e.DEBUG,
     logLevel: e.LOG_LEVEL,

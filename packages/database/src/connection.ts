@@ -5,6 +5,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { MIGRATIONS } from './migrations';
+import { attachPool } from './prepared';
 import type { DB } from './schema';
 
 // Counts come back as int8; every count we read fits a JS number, so parse them as numbers once here.
@@ -30,6 +31,8 @@ export function connectPostgres(url: string, options: { max?: number; applicatio
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  // Prepared hot statements use the pool directly (runPreparedQuery).
+  attachPool(db, pool);
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
 

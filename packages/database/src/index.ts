@@ -9,3 +9,5 @@ export * from './repositories/results.repository';
 export * from './repositories/http-reads.repository';
 export { MIGRATIONS } from './migrations';
 export * from './repositories/pipeline.repository';
+export * from './repositories/authenticated-reads.repository';
+export { preparedQuery, runPreparedQuery, type PreparedQuery } from './prepared';

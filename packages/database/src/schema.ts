@@ -142,6 +142,12 @@ export interface DeletionAuditTable {
   created_at: GeneratedTimestamp;
 }
 
+/** One row: the number of non-hidden runs, kept by triggers on research_runs (read-only for the app). */
+export interface VisibleRunCounterTable {
+  id: Generated<boolean>;
+  visible_runs: number;
+}
+
 /** The whole database as Kysely sees it. */
 export interface DB {
   users: UsersTable;
@@ -154,6 +160,7 @@ export interface DB {
   reports: ReportsTable;
   retention_records: RetentionRecordsTable;
   deletion_audit: DeletionAuditTable;
+  visible_run_counter: VisibleRunCounterTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

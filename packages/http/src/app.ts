@@ -21,13 +21,14 @@ export function createApp(ctx: AppContext): Express {
   app.use(requestContext(ctx.logger));
   app.use(corsPolicy());
 
+  // Keyed route groups: each router mounts requireApiKey itself. First, so the hot reads do not walk the
+  // public routes (their paths do not overlap).
+  app.use('/v1/research', createResearchRouter(ctx));
+  app.use('/v1/admin', createAdminRouter(ctx));
+
   // Public: system endpoints and, under DEBUG only, the API description.
   app.use(createSystemRouter(ctx));
   if (ctx.config.debug) app.use(createDocsRouter());
-
-  // Keyed route groups: each router mounts requireApiKey itself.
-  app.use('/v1/research', createResearchRouter(ctx));
-  app.use('/v1/admin', createAdminRouter(ctx));
 
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.logger));

@@ -1,13 +1,20 @@
 import type { Response } from 'express';
 import { AppError } from '@research/core';
 import type { Principal } from '@research/auth';
+import type { VisibleRunRead } from '@research/database';
 import type { Logger } from '@research/observability';
+import { visibleRunOr404 } from './services/research-reads.service';
 
 /** What the middleware learns about a request, kept on `res.locals` for the handlers after it. */
 export interface RequestLocals {
   requestId: string;
-  logger: Logger;
+  /** The app's logger; loggerOf derives the request's child logger from it. */
+  rootLogger: Logger;
+  /** The request's child logger (carries `request_id`), once loggerOf built it. */
+  logger?: Logger;
   principal?: Principal;
+  /** The run of a run-scoped read, read with the key (requireApiKeyAndRun); null when not visible. */
+  visibleRun?: VisibleRunRead | null;
 }
 
 /** Who asks and under which request id: what a service needs to know about a request, without req/res. */
@@ -26,9 +33,12 @@ export function requestIdOf(res: Response): string {
   return locals(res).requestId ?? '';
 }
 
-/** The request's child logger (carries `request_id`); the root logger is never used inside a request. */
+/** The request's child logger (carries `request_id`): every line a request writes names it. */
 export function loggerOf(res: Response, fallback?: Logger): Logger {
-  const logger = locals(res).logger ?? fallback;
+  const scope = locals(res);
+  // Built on first use: most requests log nothing but their access line.
+  if (!scope.logger && scope.rootLogger) scope.logger = scope.rootLogger.child({ request_id: scope.requestId });
+  const logger = scope.logger ?? fallback;
   if (!logger) throw new Error('request-context middleware is not installed');
   return logger;
 }
@@ -39,6 +49,13 @@ export function principalOf(res: Response): Principal {
   // Reaching a handler without a principal means a router forgot requireApiKey: refuse rather than serve.
   if (!principal) throw new AppError('unauthenticated', 'Missing API key (send it in the X-API-Key header).');
   return principal;
+}
+
+/** The visible run `id` that requireApiKeyAndRun read, or 404 (malformed, unknown or hidden). */
+export function visibleRunOf(res: Response, id: string): VisibleRunRead {
+  const run = locals(res).visibleRun;
+  if (run === undefined) throw new Error('requireApiKeyAndRun is not installed on this route');
+  return visibleRunOr404(run ?? undefined, id);
 }
 
 /** The scope a service call runs in. */

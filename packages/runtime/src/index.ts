@@ -6,3 +6,5 @@ export * from './api';
 export * from './signals';
 export * from './worker';
 export * from './standalone';
+export * from './engine';
+export * from './web-access';

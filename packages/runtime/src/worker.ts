@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import type { AppConfig } from '@research/core';
 import { connectPostgres, type DatabaseHandle } from '@research/database';
 import { startFleetPublisher, type FleetPublisher, type Logger } from '@research/observability';
-import { createPlainEngine, createResearchRunner, type ResearchEngine } from '@research/pipeline';
+import { createResearchRunner, type ResearchEngine } from '@research/pipeline';
+import { createProcessEngine, type ProcessEngine } from './engine';
 import {
   createBullResearchQueue,
   createInProcessQueue,
@@ -63,9 +64,10 @@ export function startQueueWorker(services: Services, options: { engine?: Researc
   const { config, logger, metrics, db } = services;
   if (!config.redisUrl) throw new Error('A queue worker needs REDIS_URL');
   const locks = services.databaseKind === 'postgres' ? openLockPool(config, services.role) : undefined;
+  let owned: ProcessEngine | undefined;
   const runner = createResearchRunner({
     db,
-    engine: options.engine ?? createPlainEngine(config),
+    engine: options.engine ?? (owned = createProcessEngine(services)).engine,
     metrics,
     logger,
     ...(locks ? { lockDb: locks.db } : {}),
@@ -112,6 +114,7 @@ export function startQueueWorker(services: Services, options: { engine?: Researc
         // A last publish keeps this process's final counts in the fleet until the snapshot expires.
         await publisher?.stop();
         await closeWithin(locks, 2000);
+        await owned?.close();
       })();
       return stopped;
     },
@@ -164,9 +167,10 @@ export function startInProcessWorker(services: Services, options: { engine?: Res
   // Embedded PGlite is one process by construction; with a Postgres server, several all-in-one
   // processes may share the database, and run locks keep each run on one of them.
   const locks = services.databaseKind === 'postgres' ? openLockPool(config, 'all') : undefined;
+  let owned: ProcessEngine | undefined;
   const runner = createResearchRunner({
     db,
-    engine: options.engine ?? createPlainEngine(config),
+    engine: options.engine ?? (owned = createProcessEngine(services)).engine,
     metrics,
     logger,
     ...(locks ? { lockDb: locks.db } : {}),
@@ -182,6 +186,7 @@ export function startInProcessWorker(services: Services, options: { engine?: Res
         await reconciler.stop();
         await queue.close();
         await closeWithin(locks, 2000);
+        await owned?.close();
       })();
       return stopped;
     },

@@ -1,7 +1,11 @@
 import type { Migration } from 'kysely';
 import * as initial from './2026-11-21T0000-initial';
+import * as pageCache from './2026-11-22T0000-page-cache';
+import * as visibleRunCounter from './2026-11-22T0100-visible-run-counter';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-21T0000-initial': initial,
+  '2026-11-22T0000-page-cache': pageCache,
+  '2026-11-22T0100-visible-run-counter': visibleRunCounter,
 };

@@ -15,17 +15,6 @@ export function insertApiKey(
   return db.insertInto('api_keys').values(key).returningAll().executeTakeFirstOrThrow();
 }
 
-/** The key and its user in one primary-key lookup (every authenticated request does this). */
-export function findApiKeyWithUser(db: Db, id: string): Promise<ApiKeyWithUser | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .selectAll('api_keys')
-    .select(['users.username', 'users.is_admin'])
-    .where('api_keys.id', '=', id)
-    .executeTakeFirst();
-}
-
 export function listApiKeys(db: Db, username?: string): Promise<ApiKeyWithUser[]> {
   let query = db
     .selectFrom('api_keys')

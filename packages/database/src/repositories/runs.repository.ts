@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { preparedQuery, runPreparedQuery } from '../prepared';
 import type { DB, NewRun, RunCheckpoint, RunRow } from '../schema';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -45,36 +46,29 @@ export interface RunListItem {
   is_deletion_protected: boolean;
 }
 
-/** Non-hidden runs, newest first, one page. */
+const visibleRunPage = preparedQuery(
+  'visible_run_page',
+  `select r.id, r.query, r.depth, r.state, r.created_at, r.source_count, r.claim_count,
+  coalesce(rr.password_hash is not null, false) as is_deletion_protected
+from research_runs r
+left join retention_records rr on rr.research_id = r.id
+where not r.is_hidden
+order by r.created_at desc, r.id desc
+limit $1 offset $2`,
+);
+
+/** Non-hidden runs, newest first, one page (an index scan on research_runs_visible_created_idx). */
 export function listVisibleRuns(db: Db, limit: number, offset: number): Promise<RunListItem[]> {
-  return db
-    .selectFrom('research_runs')
-    .leftJoin('retention_records', 'retention_records.research_id', 'research_runs.id')
-    .select([
-      'research_runs.id',
-      'research_runs.query',
-      'research_runs.depth',
-      'research_runs.state',
-      'research_runs.created_at',
-      'research_runs.source_count',
-      'research_runs.claim_count',
-      sql<boolean>`coalesce(retention_records.password_hash is not null, false)`.as('is_deletion_protected'),
-    ])
-    .where('research_runs.is_hidden', '=', false)
-    .orderBy('research_runs.created_at', 'desc')
-    .orderBy('research_runs.id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return runPreparedQuery<RunListItem>(db, visibleRunPage, [limit, offset]);
 }
 
+const visibleRunTotal = preparedQuery('visible_run_total', 'select visible_runs from visible_run_counter');
+
+/** The number of non-hidden runs, from the counter the database keeps (no count over the table). */
 export async function countVisibleRuns(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('research_runs')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('is_hidden', '=', false)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const [row] = await runPreparedQuery<{ visible_runs: number }>(db, visibleRunTotal, []);
+  if (!row) throw new Error('visible_run_counter has no row (migrations not applied?)');
+  return Number(row.visible_runs);
 }
 
 /** Runs in a running state (the active-runs gauge). */

@@ -12,22 +12,24 @@ export function resolveRequestId(header: string | undefined): string {
 }
 
 /**
- * Sets X-Request-ID on every response, puts a child logger carrying `request_id` on res.locals, and
- * writes one access line per request (method, path without query string, status, duration; no headers).
+ * Sets X-Request-ID on every response, keeps the request id and the root logger on res.locals (the
+ * child logger carrying `request_id` is built on first use, see loggerOf), and writes one access line
+ * per request (method, path without query string, status, duration, request id; no headers).
  */
 export function requestContext(rootLogger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     const requestId = resolveRequestId(req.get('x-request-id'));
-    const logger = rootLogger.child({ request_id: requestId });
     res.setHeader('X-Request-ID', requestId);
-    Object.assign(res.locals, { requestId, logger } satisfies RequestLocals);
-
-    let logged = false;
-    const accessLog = () => {
-      if (logged) return;
-      logged = true;
-      logger.info('request', {
+    const locals = res.locals as RequestLocals;
+    locals.requestId = requestId;
+    locals.rootLogger = rootLogger;
+    // 'close' follows 'finish' on every response, and comes alone when the client went away first.
+    res.once('close', () => {
+      // Through the root logger with request_id as a field: the same line as a child logger's, without
+      // building one per request.
+      rootLogger.info('request', {
+        request_id: requestId,
         method: req.method,
         // The query string may carry anything a client typed; the path alone identifies the route.
         path: req.originalUrl.split('?')[0],
@@ -35,9 +37,7 @@ export function requestContext(rootLogger: Logger): RequestHandler {
         duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
         ...(res.writableFinished ? {} : { aborted: true }),
       });
-    };
-    res.once('finish', accessLog);
-    res.once('close', accessLog);
+    });
     next();
   };
 }

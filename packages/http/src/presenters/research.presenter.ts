@@ -1,5 +1,5 @@
 import { isRunning, reportBodySchema, Details } from '@research/core';
-import type { ClaimRow, EvidenceRow, ReportRow, RunListItem, RunWithProtection } from '@research/database';
+import type { ClaimRow, EvidenceRow, ReportRow, RunListItem, VisibleRunRead } from '@research/database';
 import type {
   ClaimsResponse,
   CreateResearchResponse,
@@ -49,7 +49,7 @@ export function presentListItem(item: RunListItem): ResearchListItem {
 }
 
 /** SPEC 4.4: the body of GET /v1/research/{id} and /status. */
-export function presentRunStatus(run: RunWithProtection): ResearchStatusResponse {
+export function presentRunStatus(run: VisibleRunRead): ResearchStatusResponse {
   const error = run.metadata?.['error'];
   return {
     research_id: run.id,
@@ -121,7 +121,7 @@ export function presentEvidence(runId: string, evidence: EvidenceRow[]): Evidenc
 }
 
 /** SPEC 4.8: `available` is true exactly when a plan is stored. */
-export function presentPlan(run: RunWithProtection): PlanResponse {
+export function presentPlan(run: VisibleRunRead): PlanResponse {
   const plan = run.plan ?? null;
   return { research_id: run.id, plan, available: plan !== null };
 }
@@ -131,7 +131,7 @@ export function presentPlan(run: RunWithProtection): PlanResponse {
  * notice in `summary` and defaults elsewhere. A stored report is read through reportBodySchema, so a
  * finding stored as a bare string becomes `{text, confidence: 0, source_ids: []}`.
  */
-export function presentReport(run: RunWithProtection, row: ReportRow | undefined): ReportResponse {
+export function presentReport(run: VisibleRunRead, row: ReportRow | undefined): ReportResponse {
   const base = { research_id: run.id, query: run.query };
   const parsed = row ? reportBodySchema.safeParse(row.report) : undefined;
   if (!row || !parsed?.success) {

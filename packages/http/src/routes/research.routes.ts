@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../context';
 import { jsonBody } from '../middleware/body-parsing';
-import { requireApiKey } from '../middleware/authenticate';
+import { requireApiKey, requireApiKeyAndRun } from '../middleware/authenticate';
 import {
   presentClaims,
   presentCreatedRun,
@@ -12,13 +12,12 @@ import {
   presentRunStatus,
   presentSources,
 } from '../presenters/research.presenter';
-import { scopeOf } from '../request-scope';
+import { scopeOf, visibleRunOf } from '../request-scope';
 import {
   getRunClaims,
   getRunEvidence,
   getRunReport,
   getRunSources,
-  getVisibleRun,
   listRuns,
 } from '../services/research-reads.service';
 import { createResearchRun, protectRun, softDeleteRun, unprotectRun } from '../services/research.service';
@@ -40,8 +39,47 @@ import {
  */
 export function createResearchRouter(ctx: AppContext): Router {
   const router = Router();
-  // The key is checked before the body is read: an anonymous client never makes us parse 1 MiB.
-  router.use(requireApiKey(ctx), jsonBody());
+  const body = jsonBody();
+
+  // Reads of one run: the key and the run in one statement. Registered before the router-wide key check,
+  // with the same order of answers: 401 (key), then 400/413 (body), then 404 (run).
+  const keyAndRun = requireApiKeyAndRun(ctx);
+
+  router.get('/:id', keyAndRun, body, (req, res) => {
+    res.json(presentRunStatus(visibleRunOf(res, req.params.id)));
+  });
+
+  router.get('/:id/status', keyAndRun, body, (req, res) => {
+    res.json(presentRunStatus(visibleRunOf(res, req.params.id)));
+  });
+
+  router.get('/:id/sources', keyAndRun, body, async (req, res) => {
+    const run = visibleRunOf(res, req.params.id);
+    res.json(presentSources(run.id, await getRunSources(ctx.db, run)));
+  });
+
+  router.get('/:id/claims', keyAndRun, body, async (req, res) => {
+    const run = visibleRunOf(res, req.params.id);
+    res.json(presentClaims(run.id, await getRunClaims(ctx.db, run)));
+  });
+
+  router.get('/:id/evidence', keyAndRun, body, async (req, res) => {
+    const run = visibleRunOf(res, req.params.id);
+    res.json(presentEvidence(run.id, await getRunEvidence(ctx.db, run)));
+  });
+
+  router.get('/:id/plan', keyAndRun, body, (req, res) => {
+    res.json(presentPlan(visibleRunOf(res, req.params.id)));
+  });
+
+  router.get('/:id/report', keyAndRun, body, async (req, res) => {
+    const run = visibleRunOf(res, req.params.id);
+    res.json(presentReport(run, await getRunReport(ctx.db, run)));
+  });
+
+  // Everything else: the key is checked before the body is read, so an anonymous client never makes us
+  // parse 1 MiB.
+  router.use(requireApiKey(ctx), body);
 
   router.post('/', async (req, res) => {
     const input = parseBody(createResearchBodySchema, req.body, { required: true });
@@ -58,38 +96,6 @@ export function createResearchRouter(ctx: AppContext): Router {
       offset: page.offset,
       items: items.map(presentListItem),
     } satisfies ResearchListResponse);
-  });
-
-  router.get('/:id', async (req, res) => {
-    res.json(presentRunStatus(await getVisibleRun(ctx.db, req.params.id)));
-  });
-
-  router.get('/:id/status', async (req, res) => {
-    res.json(presentRunStatus(await getVisibleRun(ctx.db, req.params.id)));
-  });
-
-  router.get('/:id/sources', async (req, res) => {
-    const { run, sources } = await getRunSources(ctx.db, req.params.id);
-    res.json(presentSources(run.id, sources));
-  });
-
-  router.get('/:id/claims', async (req, res) => {
-    const { run, claims } = await getRunClaims(ctx.db, req.params.id);
-    res.json(presentClaims(run.id, claims));
-  });
-
-  router.get('/:id/evidence', async (req, res) => {
-    const { run, evidence } = await getRunEvidence(ctx.db, req.params.id);
-    res.json(presentEvidence(run.id, evidence));
-  });
-
-  router.get('/:id/plan', async (req, res) => {
-    res.json(presentPlan(await getVisibleRun(ctx.db, req.params.id)));
-  });
-
-  router.get('/:id/report', async (req, res) => {
-    const { run, report } = await getRunReport(ctx.db, req.params.id);
-    res.json(presentReport(run, report));
   });
 
   router.delete('/:id', async (req, res) => {

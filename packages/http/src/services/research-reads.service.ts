@@ -1,6 +1,8 @@
 import { AppError, Details } from '@research/core';
+import { authenticateApiKeyWith, type Principal } from '@research/auth';
 import {
   countVisibleRuns,
+  findApiKeyAndVisibleRun,
   findReport,
   findVisibleRun,
   listClaims,
@@ -13,15 +15,14 @@ import {
   type ReportRow,
   type RunListItem,
   type RunWithProtection,
+  type VisibleRunRead,
 } from '@research/database';
 import { isUuid } from '../ids';
 import type { SourceSummary } from '../presenters/research.presenter';
 
 /** The visible run `id`, or 404 `Research run <id> not found` (also for a malformed id and a hidden run). */
 export async function getVisibleRun(db: Database, id: string): Promise<RunWithProtection> {
-  const run = isUuid(id) ? await findVisibleRun(db, id) : undefined;
-  if (!run) throw new AppError('not_found', Details.runNotFound(id));
-  return run;
+  return visibleRunOr404(isUuid(id) ? await findVisibleRun(db, id) : undefined, id);
 }
 
 /** One page of non-hidden runs, newest first, and their total: one count query and one page query. */
@@ -33,35 +34,45 @@ export async function listRuns(
   return { total, items };
 }
 
-/** A visible run and its sources in discovery order (without extracted text). */
-export async function getRunSources(
+/**
+ * Authenticates the presented key and reads the visible run `id` in the same statement: the one round
+ * trip of a run-scoped read. Throws the 401s of authenticateApiKey first; `run` is undefined for a
+ * malformed, unknown or hidden id (the caller answers 404 with visibleRunOr404).
+ */
+export async function authenticateRunRead(
   db: Database,
+  rawKey: string | undefined,
   id: string,
-): Promise<{ run: RunWithProtection; sources: SourceSummary[] }> {
-  const run = await getVisibleRun(db, id);
-  return { run, sources: await listSourceSummaries(db, run.id) };
+): Promise<{ principal: Principal; run: VisibleRunRead | undefined }> {
+  const runId = isUuid(id) ? id : null;
+  const { principal, found } = await authenticateApiKeyWith(db, rawKey, (keyId) =>
+    findApiKeyAndVisibleRun(db, keyId, runId),
+  );
+  return { principal, run: found.run };
 }
 
-/** A visible run and its claims in extraction order. */
-export async function getRunClaims(db: Database, id: string): Promise<{ run: RunWithProtection; claims: ClaimRow[] }> {
-  const run = await getVisibleRun(db, id);
-  return { run, claims: await listClaims(db, run.id) };
+/** The run a lookup found, or 404 `Research run <id> not found` (the same answer as getVisibleRun). */
+export function visibleRunOr404<R extends VisibleRunRead>(run: R | undefined, id: string): R {
+  if (!run) throw new AppError('not_found', Details.runNotFound(id));
+  return run;
 }
 
-/** A visible run and its evidence scores, in claim order. */
-export async function getRunEvidence(
-  db: Database,
-  id: string,
-): Promise<{ run: RunWithProtection; evidence: EvidenceRow[] }> {
-  const run = await getVisibleRun(db, id);
-  return { run, evidence: await listEvidence(db, run.id) };
+/** A visible run's sources in discovery order (without extracted text). */
+export function getRunSources(db: Database, run: VisibleRunRead): Promise<SourceSummary[]> {
+  return listSourceSummaries(db, run.id);
 }
 
-/** A visible run and its report row, if one was written. */
-export async function getRunReport(
-  db: Database,
-  id: string,
-): Promise<{ run: RunWithProtection; report: ReportRow | undefined }> {
-  const run = await getVisibleRun(db, id);
-  return { run, report: await findReport(db, run.id) };
+/** A visible run's claims in extraction order. */
+export function getRunClaims(db: Database, run: VisibleRunRead): Promise<ClaimRow[]> {
+  return listClaims(db, run.id);
+}
+
+/** A visible run's evidence scores, in claim order. */
+export function getRunEvidence(db: Database, run: VisibleRunRead): Promise<EvidenceRow[]> {
+  return listEvidence(db, run.id);
+}
+
+/** A visible run's report row, if one was written. */
+export function getRunReport(db: Database, run: VisibleRunRead): Promise<ReportRow | undefined> {
+  return findReport(db, run.id);
 }

@@ -1,0 +1,16 @@
+import { extractHtml } from './html';
+import { extractPdf } from './pdf';
+import { extractText } from './text';
+import type { ExtractedDocument, ExtractionTask } from './document';
+
+/** Turns a fetched body into an ExtractedDocument; runs in a pool thread (or on the main thread in the benchmark). */
+export async function extractDocument(task: ExtractionTask): Promise<ExtractedDocument> {
+  switch (task.kind) {
+    case 'html':
+      return extractHtml(task.body, task.contentType, task.url);
+    case 'pdf':
+      return extractPdf(task.body);
+    case 'text':
+      return extractText(task.body, task.contentType);
+  }
+}

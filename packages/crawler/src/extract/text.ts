@@ -1,0 +1,23 @@
+import { decodeText } from './decode';
+import { EMPTY_HINTS, type ExtractedDocument } from './document';
+import { tidyText } from './html';
+
+/** A text/plain page: its decoded text, the first line as its title when it is short. */
+export function extractText(body: Uint8Array, contentType: string): ExtractedDocument {
+  const { text, encoding } = decodeText(body, contentType);
+  const content = tidyText(text);
+  const firstLine = content.split('\n', 1)[0]?.trim() ?? '';
+  return {
+    kind: 'text',
+    title: firstLine.length > 0 && firstLine.length <= 150 ? firstLine : null,
+    byline: null,
+    language: null,
+    canonicalUrl: null,
+    publishedAt: null,
+    siteName: null,
+    excerpt: null,
+    content,
+    encoding,
+    hints: EMPTY_HINTS,
+  };
+}

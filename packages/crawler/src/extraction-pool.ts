@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Piscina } from 'piscina';
+import { CrawlError } from './crawl-error';
+import type { ExtractedDocument, ExtractionTask } from './extract/document';
+
+/** Runs extractions: in a worker-thread pool (the service) or on the calling thread (benchmark baseline). */
+export interface ExtractionPool {
+  readonly mode: 'pool' | 'main';
+  readonly threads: number;
+  extract(task: ExtractionTask, signal?: AbortSignal): Promise<ExtractedDocument>;
+  close(): Promise<void>;
+}
+
+export interface ExtractionPoolOptions {
+  /** `pool` (default) parses off the event loop; `main` parses on it, for the benchmark's comparison. */
+  mode?: 'pool' | 'main';
+  /** Pool threads; default: the cores the process may use. */
+  threads?: number;
+  /** An extraction that takes longer is abandoned (its thread replaced). */
+  taskTimeoutMs?: number;
+}
+
+/**
+ * The compiled worker script. Under jest the sources run as TypeScript, which a worker thread cannot
+ * load, so the compiled file in dist/ is used (`npm test` builds first).
+ */
+export function extractionWorkerFile(): string {
+  const beside = path.join(__dirname, 'extract', 'extraction-worker.js');
+  const candidates = __filename.endsWith('.ts')
+    ? [path.resolve(__dirname, '..', 'dist', 'extract', 'extraction-worker.js')]
+    : [beside];
+  const found = candidates.find((file) => fs.existsSync(file));
+  if (!found) throw new Error(`The extraction worker is not built (${candidates[0]}); run npm run build.`);
+  return found;
+}
+
+/** Builds the extraction pool. Readability on jsdom is CPU-heavy: the pool keeps the event loop free. */
+export function createExtractionPool(options: ExtractionPoolOptions = {}): ExtractionPool {
+  const taskTimeoutMs = options.taskTimeoutMs ?? 60_000;
+  if (options.mode === 'main') {
+    // Loaded lazily so a pool-mode process never loads jsdom on its main thread.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { extractDocument } = require('./extract/extract-document') as typeof import('./extract/extract-document');
+    return {
+      mode: 'main',
+      threads: 1,
+      extract: (task) => extractDocument(task),
+      close: async () => undefined,
+    };
+  }
+  const threads = Math.max(1, options.threads ?? os.availableParallelism());
+  const pool = new Piscina({
+    filename: extractionWorkerFile(),
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: 60_000,
+    // A hostile page must not take the process's memory with it: the thread dies, the task fails.
+    resourceLimits: { maxOldGenerationSizeMb: 768 },
+  });
+  return {
+    mode: 'pool',
+    threads,
+    async extract(task, signal) {
+      const timeout = AbortSignal.timeout(taskTimeoutMs);
+      const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      // The body's memory moves to the thread instead of being copied.
+      const body =
+        task.body.byteOffset === 0 && task.body.byteLength === task.body.buffer.byteLength
+          ? task.body
+          : task.body.slice();
+      try {
+        return (await pool.run(
+          { ...task, body },
+          { signal: combined, transferList: [body.buffer as ArrayBuffer] },
+        )) as ExtractedDocument;
+      } catch {
+        if (timeout.aborted) throw new CrawlError('timeout', 'Extraction took too long.');
+        if (signal?.aborted) throw new CrawlError('aborted', 'The extraction was cancelled.');
+        throw new CrawlError('extraction', 'The page could not be read.');
+      }
+    },
+    async close() {
+      await pool.destroy();
+    },
+  };
+}

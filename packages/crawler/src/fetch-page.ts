@@ -1,0 +1,217 @@
+import type { Readable } from 'node:stream';
+import axios, { type AxiosResponse } from 'axios';
+import { CrawlError, isCrawlError } from './crawl-error';
+import { checkLiteralHost, type GuardedAgents } from './safe-agent';
+import { bareHostname, isForbiddenHostname, normalizeUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
+
+/** Content kinds the crawler reads; anything else is refused before its body is downloaded. */
+export type ContentKind = 'html' | 'pdf' | 'text';
+
+export const DEFAULT_MAX_PAGE_BYTES = 5 * 1024 * 1024;
+export const DEFAULT_MAX_REDIRECTS = 5;
+
+export interface FetchPageOptions {
+  agents: GuardedAgents;
+  policy: AddressPolicy;
+  userAgent: string;
+  timeoutMs: number;
+  /** Per-page cap, enforced while the body streams in. */
+  maxBytes?: number;
+  maxRedirects?: number;
+  signal?: AbortSignal;
+  acceptLanguage?: string;
+  /** Content kinds accepted (default: all three). `robots.txt` asks for text only. */
+  accept?: readonly ContentKind[];
+  /** Called with every chunk's size before it is kept; returning false aborts the download (run budget). */
+  onBytes?: (bytes: number) => boolean;
+  /** Return non-2xx answers (robots.txt needs their status) instead of refusing them. */
+  allowErrorStatus?: boolean;
+  /** Called before each hop with its URL; may throw CrawlError to refuse it (e.g. robots.txt). */
+  beforeHop?: (url: string) => Promise<void>;
+}
+
+/** A fetched response body and what the crawler needs to read it. */
+export interface FetchedPage {
+  /** The requested URL, normalised. */
+  requestedUrl: string;
+  /** The URL that answered, after redirects, normalised. */
+  finalUrl: string;
+  status: number;
+  contentType: string;
+  kind: ContentKind;
+  body: Buffer;
+  /** Bytes received (after content decoding). */
+  bytes: number;
+  redirects: string[];
+}
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
+/** The content kind of a media type, or null when the crawler does not read it. */
+export function contentKindOf(mediaType: string): ContentKind | null | undefined {
+  const type = mediaType.split(';')[0].trim().toLowerCase();
+  if (type === '') return undefined;
+  if (HTML_TYPES.has(type)) return 'html';
+  if (type === 'application/pdf' || type === 'application/x-pdf') return 'pdf';
+  if (type === 'text/plain') return 'text';
+  return null;
+}
+
+/** Guesses the kind of a body served without a media type. */
+function sniffKind(body: Buffer): ContentKind {
+  const head = body.subarray(0, 512).toString('latin1').trimStart().toLowerCase();
+  if (head.startsWith('%pdf-')) return 'pdf';
+  if (head.startsWith('<!doctype html') || head.startsWith('<html') || /<(head|body|title|p|div)[\s>]/.test(head))
+    return 'html';
+  return 'text';
+}
+
+function combineSignals(signals: Array<AbortSignal | undefined>): AbortSignal {
+  const present = signals.filter((s): s is AbortSignal => s !== undefined);
+  return present.length === 1 ? present[0] : AbortSignal.any(present);
+}
+
+async function readCapped(
+  stream: Readable,
+  maxBytes: number,
+  onBytes: ((bytes: number) => boolean) | undefined,
+): Promise<{ body: Buffer; bytes: number }> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  try {
+    for await (const chunk of stream) {
+      const buffer = chunk as Buffer;
+      if (onBytes && !onBytes(buffer.length)) {
+        throw new CrawlError('budget_bytes', 'The run has no download budget left.');
+      }
+      bytes += buffer.length;
+      if (bytes > maxBytes) throw new CrawlError('too_large', `The page is larger than ${maxBytes} bytes.`);
+      chunks.push(buffer);
+    }
+  } finally {
+    // Stops the download at once (a stream that never ends included).
+    stream.destroy();
+  }
+  return { body: Buffer.concat(chunks), bytes };
+}
+
+function classifyAxiosError(error: unknown, timedOut: boolean, callerAborted: boolean): CrawlError {
+  if (isCrawlError(error)) return error;
+  if (callerAborted) return new CrawlError('aborted', 'The fetch was cancelled.');
+  if (timedOut) return new CrawlError('timeout', 'The page did not answer in time.');
+  // The guarded lookup raises CrawlError inside the socket; axios wraps it, so look through the cause.
+  const cause = (error as { cause?: unknown })?.cause;
+  if (isCrawlError(cause)) return cause;
+  const code = (error as { code?: string })?.code;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new CrawlError('dns', 'The host cannot be resolved.');
+  return new CrawlError('network', `The page could not be fetched${code ? ` (${code})` : ''}.`);
+}
+
+/**
+ * Fetches one page through the guarded agents: every hop's URL re-checked (scheme, credentials,
+ * address), redirects followed by hand up to the limit, a timeout over the whole chain, and the body
+ * read with a byte cap that aborts the download as soon as it is passed.
+ */
+export async function fetchPage(rawUrl: string, options: FetchPageOptions): Promise<FetchedPage> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_PAGE_BYTES;
+  const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const accept = options.accept ?? (['html', 'pdf', 'text'] as const);
+  const requestedUrl = normalizeUrl(rawUrl);
+  const timeout = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    timeout.abort();
+  }, options.timeoutMs);
+  const signal = combineSignals([timeout.signal, options.signal]);
+  const redirects: string[] = [];
+  let current = requestedUrl;
+  try {
+    for (;;) {
+      if (options.signal?.aborted) throw new CrawlError('aborted', 'The fetch was cancelled.');
+      const url = parseCrawlUrl(current);
+      const host = bareHostname(url);
+      if (isForbiddenHostname(host)) throw new CrawlError('blocked_address', `The host ${host} is not allowed.`);
+      // Sockets skip `lookup` for IP literals, so those are checked here; names are checked at connect.
+      checkLiteralHost(host, options.policy);
+      await options.beforeHop?.(current);
+
+      let response: AxiosResponse<Readable>;
+      try {
+        response = await axios.request<Readable>({
+          url: current,
+          method: 'GET',
+          responseType: 'stream',
+          maxRedirects: 0,
+          // An environment proxy would connect somewhere the guard never checked.
+          proxy: false,
+          httpAgent: options.agents.http,
+          httpsAgent: options.agents.https,
+          decompress: true,
+          validateStatus: () => true,
+          signal,
+          headers: {
+            'User-Agent': options.userAgent,
+            Accept: 'text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8',
+            ...(options.acceptLanguage ? { 'Accept-Language': options.acceptLanguage } : {}),
+          },
+        });
+      } catch (error) {
+        throw classifyAxiosError(error, timedOut, options.signal?.aborted === true);
+      }
+
+      const status = response.status;
+      if (status >= 300 && status < 400 && response.headers.location) {
+        response.data.destroy();
+        if (redirects.length >= maxRedirects) {
+          throw new CrawlError('too_many_redirects', `More than ${maxRedirects} redirects.`);
+        }
+        let next: string;
+        try {
+          next = new URL(String(response.headers.location), current).href;
+        } catch {
+          throw new CrawlError('invalid_url', 'The redirect target cannot be parsed.');
+        }
+        redirects.push(current);
+        current = normalizeUrl(next);
+        continue;
+      }
+      if ((status < 200 || status >= 300) && !options.allowErrorStatus) {
+        response.data.destroy();
+        throw new CrawlError('http_status', `The page answered HTTP ${status}.`);
+      }
+
+      const contentType = String(response.headers['content-type'] ?? '');
+      const declared = contentKindOf(contentType);
+      if (declared === null || (declared !== undefined && !accept.includes(declared))) {
+        response.data.destroy();
+        throw new CrawlError('unsupported_type', `Content of type ${contentType.split(';')[0]} is not read.`);
+      }
+      const length = Number(response.headers['content-length']);
+      if (Number.isFinite(length) && length > maxBytes) {
+        response.data.destroy();
+        throw new CrawlError('too_large', `The page is larger than ${maxBytes} bytes.`);
+      }
+      let read: { body: Buffer; bytes: number };
+      try {
+        read = await readCapped(response.data, maxBytes, options.onBytes);
+      } catch (error) {
+        throw classifyAxiosError(error, timedOut, options.signal?.aborted === true);
+      }
+      const kind = declared ?? sniffKind(read.body);
+      if (!accept.includes(kind)) throw new CrawlError('unsupported_type', 'The content is not of a readable type.');
+      return {
+        requestedUrl,
+        finalUrl: current,
+        status,
+        contentType,
+        kind,
+        body: read.body,
+        bytes: read.bytes,
+        redirects,
+      };
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,12 @@
+export * from './crawler';
+export * from './crawl-error';
+export * from './url-policy';
+export * from './safe-agent';
+export * from './fetch-page';
+export * from './robots';
+export * from './politeness';
+export * from './dedupe';
+export * from './source-type';
+export * from './extraction-pool';
+export * from './page-cache.repository';
+export type { ExtractedDocument, ExtractionTask, PageHints } from './extract/document';

@@ -1,0 +1,130 @@
+import type { Kysely, Transaction } from 'kysely';
+import { preparedQuery, runPreparedQuery } from '../prepared';
+import type { DB } from '../schema';
+import type { ApiKeyWithUser } from './api-keys.repository';
+import type { RunWithProtection } from './runs.repository';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** The columns of a key (and its user) that authentication checks. */
+export type ApiKeyCredentialRow = Pick<
+  ApiKeyWithUser,
+  'id' | 'user_id' | 'salt' | 'key_hash' | 'expires_at' | 'revoked_at' | 'username' | 'is_admin'
+>;
+
+/** The columns of a visible run that its public reads show (status, plan, the report's header). */
+export type VisibleRunRead = Pick<
+  RunWithProtection,
+  | 'id'
+  | 'query'
+  | 'depth'
+  | 'state'
+  | 'created_at'
+  | 'updated_at'
+  | 'plan'
+  | 'search_count'
+  | 'source_count'
+  | 'claim_count'
+  | 'metadata'
+  | 'is_deletion_protected'
+>;
+
+const apiKeyCredentials = preparedQuery(
+  'api_key_credentials',
+  `select k.id, k.user_id, k.salt, k.key_hash, k.expires_at, k.revoked_at, u.username, u.is_admin
+from api_keys k
+join users u on u.id = k.user_id
+where k.id = $1`,
+);
+
+/** The key `keyId` with its user, as authentication checks it (every keyed request reads this). */
+export async function findApiKeyCredentials(db: Db, keyId: string): Promise<ApiKeyCredentialRow | undefined> {
+  const [row] = await runPreparedQuery<ApiKeyCredentialRow>(db, apiKeyCredentials, [keyId]);
+  return row;
+}
+
+// Key columns carry an `auth_` prefix so they cannot collide with the run's columns.
+interface KeyAndRunRow extends Omit<VisibleRunRead, 'id'> {
+  id: string | null;
+  auth_user_id: string;
+  auth_salt: string;
+  auth_key_hash: string;
+  auth_expires_at: Date | null;
+  auth_revoked_at: Date | null;
+  auth_username: string;
+  auth_is_admin: boolean;
+}
+
+// The run columns, spelled out (a prepared statement must not use `r.*`); the compiler checks the list.
+const RUN_COLUMNS: Record<Exclude<keyof VisibleRunRead, 'is_deletion_protected'>, true> = {
+  id: true,
+  query: true,
+  depth: true,
+  state: true,
+  created_at: true,
+  updated_at: true,
+  plan: true,
+  search_count: true,
+  source_count: true,
+  claim_count: true,
+  metadata: true,
+};
+
+// The statement behind every run-scoped read. The run side is a LEFT JOIN, so a known key always yields
+// its row; the run columns are null when the run is unknown, hidden, or no id was given. The protection
+// flag is findVisibleRun's.
+const keyAndVisibleRun = preparedQuery(
+  'key_and_visible_run',
+  `select
+  k.user_id as auth_user_id, k.salt as auth_salt, k.key_hash as auth_key_hash,
+  k.expires_at as auth_expires_at, k.revoked_at as auth_revoked_at,
+  u.username as auth_username, u.is_admin as auth_is_admin,
+  ${Object.keys(RUN_COLUMNS)
+    .map((column) => `r.${column}`)
+    .join(', ')},
+  coalesce(rr.password_hash is not null, false) as is_deletion_protected
+from api_keys k
+join users u on u.id = k.user_id
+left join research_runs r on r.id = $2::uuid and not r.is_hidden
+left join retention_records rr on rr.research_id = r.id
+where k.id = $1`,
+);
+
+/**
+ * The key `keyId` with its user, and the non-hidden run `runId` with its protection flag, in one
+ * statement (one round trip for an authenticated read of a run). `runId` must be a UUID or null.
+ */
+export async function findApiKeyAndVisibleRun(
+  db: Db,
+  keyId: string,
+  runId: string | null,
+): Promise<{ key: ApiKeyCredentialRow | undefined; run: VisibleRunRead | undefined }> {
+  const [row] = await runPreparedQuery<KeyAndRunRow>(db, keyAndVisibleRun, [keyId, runId]);
+  if (!row) return { key: undefined, run: undefined };
+  const key: ApiKeyCredentialRow = {
+    id: keyId,
+    user_id: row.auth_user_id,
+    salt: row.auth_salt,
+    key_hash: row.auth_key_hash,
+    expires_at: row.auth_expires_at,
+    revoked_at: row.auth_revoked_at,
+    username: row.auth_username,
+    is_admin: row.auth_is_admin,
+  };
+  if (row.id === null) return { key, run: undefined };
+  const run: VisibleRunRead = {
+    id: row.id,
+    query: row.query,
+    depth: row.depth,
+    state: row.state,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    plan: row.plan,
+    search_count: row.search_count,
+    source_count: row.source_count,
+    claim_count: row.claim_count,
+    metadata: row.metadata,
+    is_deletion_protected: row.is_deletion_protected,
+  };
+  return { key, run };
+}

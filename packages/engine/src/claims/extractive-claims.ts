@@ -1,0 +1,101 @@
+import { normalizeWhitespace, type ClaimDraft, type ClaimType, type Plan } from '@research/core';
+import { stableId } from '../ids';
+import { languageProfile } from '../text/language';
+import { sentences } from '../text/sentences';
+import { overlapCount, quantities, round2, termSet, years } from '../text/tokens';
+
+/** Claims kept per source (or per chunk of a long source) by the extractive engine. */
+export const CLAIMS_PER_SOURCE = 8;
+
+const COMPARISON =
+  /\b(than|more|less|larger|smaller|higher|lower|als|mehr|weniger|größer|kleiner|höher|niedriger|plus|moins|más|menos|più|meno)\b|\p{L}{3,}est\b/iu;
+
+export interface PlanTerms {
+  /** Terms of the query itself (weighted double). */
+  query: Set<string>;
+  /** Terms of the sub-questions, planned queries and required fields. */
+  plan: Set<string>;
+}
+
+/** The terms a sentence must share to be about the question. */
+export function planTerms(plan: Plan | null, query: string): PlanTerms {
+  const texts = plan
+    ? [
+        ...plan.sub_questions,
+        ...plan.search_queries.map((q) => q.query),
+        ...plan.required_fields.map((f) => f.replace(/^about:/, '')),
+      ]
+    : [];
+  return { query: termSet(query, false), plan: new Set(texts.flatMap((t) => [...termSet(t, false)])) };
+}
+
+/** How checkable a sentence is: numbers, dates, names and comparisons each add. */
+export function checkability(sentence: string): number {
+  let score = 0;
+  if (quantities(sentence).length > 0) score += 1;
+  if (years(sentence).length > 0) score += 1;
+  // Capitalised words after the first: names (German nouns count too, with less weight there).
+  const names = (sentence.slice(1).match(/(?<=\s)\p{Lu}\p{Ll}+/gu) ?? []).length;
+  if (names > 0) score += 0.5;
+  if (COMPARISON.test(sentence)) score += 0.5;
+  return score;
+}
+
+/** The claim type from the language's cue words; a checkable sentence without cues is a fact. */
+export function claimTypeOf(sentence: string, language: string): ClaimType {
+  const profile = languageProfile(language);
+  // Cue words of English too: sources are often written in English whatever the run's language. An
+  // attributed view ("critics argue that … will") is an opinion before it is a prediction.
+  const cues = profile.code === 'en' ? [...profile.cues] : [...profile.cues, ...languageProfile('en').cues];
+  for (const type of ['opinion', 'recommendation', 'prediction'] as const)
+    if (cues.some(([t, cue]) => t === type && cue.test(sentence))) return type;
+  return quantities(sentence).length > 0 || years(sentence).length > 0 ? 'fact' : 'claim';
+}
+
+/** Relevance of a sentence to the plan: shared query terms count double. */
+export function relevance(sentenceTerms: Set<string>, terms: PlanTerms): number {
+  return 2 * overlapCount(sentenceTerms, terms.query) + overlapCount(sentenceTerms, terms.plan);
+}
+
+/**
+ * The extractive claim extractor: the checkable sentences of a text that are relevant to the plan's
+ * sub-questions, each quoted verbatim as its own evidence span (so grounding holds by construction).
+ * `text` is the source's content or one chunk of it; ids are stable for the same source and sentence.
+ */
+export function extractClaims(params: {
+  runId: string;
+  sourceId: string;
+  text: string;
+  language: string;
+  terms: PlanTerms;
+  limit?: number;
+}): ClaimDraft[] {
+  const limit = params.limit ?? CLAIMS_PER_SOURCE;
+  const hedges = languageProfile(params.language).hedges;
+  const scored = sentences(params.text, params.language)
+    .map((sentence, order) => {
+      const rel = relevance(termSet(sentence.text, false), params.terms);
+      const check = checkability(sentence.text);
+      return { sentence, order, rel, check, score: rel + check };
+    })
+    .filter((s) => s.rel > 0);
+  const chosen = scored
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .slice(0, limit)
+    .sort((a, b) => a.order - b.order);
+  return chosen.map(({ sentence, rel, check }) => {
+    const span = normalizeWhitespace(sentence.text);
+    const type = claimTypeOf(span, params.language);
+    let confidence = 0.45 + 0.07 * Math.min(rel, 4) + 0.05 * Math.min(check, 2);
+    if (hedges.test(span)) confidence *= 0.8;
+    if (type === 'opinion' || type === 'prediction') confidence *= 0.85;
+    return {
+      id: stableId(params.runId, params.sourceId, span),
+      source_id: params.sourceId,
+      claim_text: span,
+      evidence_span: span,
+      claim_type: type,
+      confidence: round2(confidence),
+    };
+  });
+}

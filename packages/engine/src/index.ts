@@ -1,0 +1,39 @@
+export {
+  createEvidenceEngine,
+  firstRoundQueries,
+  queryAllowance,
+  sourceAllowance,
+  type EvidenceEngineOptions,
+} from './evidence-engine';
+export { createPlainWebAccess, type PlannedQuery, type WebAccess } from './web/web-access';
+export {
+  createLlmClient,
+  LlmFailure,
+  promptSize,
+  type LlmCallContext,
+  type LlmClient,
+  type LlmClientOptions,
+  type LlmFailureKind,
+  type LlmRequest,
+} from './llm/llm-client';
+export { jsonSchemaOf } from './llm/json-schema';
+export { extractivePlan, namedEntities, type PlannerInput } from './plan/extractive-planner';
+export { extractClaims, claimTypeOf, planTerms } from './claims/extractive-claims';
+export { groundSpan, isGrounded } from './claims/grounding';
+export { chunkText } from './claims/chunking';
+export { detectContradiction, type Contradiction, type ContradictionKind } from './compare/contradiction';
+export {
+  buildEvidenceGraph,
+  registrableDomain,
+  type ClaimInput,
+  type Cluster,
+  type EvidenceGraph,
+  type SourceInput,
+} from './compare/evidence-graph';
+export { scoreEvidence, claimStrength, type ScoringInput } from './compare/evidence-scores';
+export { findGaps, gapQueries, type Gaps } from './rounds/gap-analysis';
+export { buildReport, rankFindings } from './report/report-builder';
+export { sentences } from './text/sentences';
+export * as planPromptV1 from './prompts/plan.v1';
+export * as claimsPromptV1 from './prompts/claims.v1';
+export * as reportPromptV1 from './prompts/report.v1';

@@ -1,0 +1,239 @@
+import { planSchema, type Plan } from '@research/core';
+import { STOPWORDS, languageCode, languageProfile, type LanguageCode } from '../text/language';
+import { contentTerms, years } from '../text/tokens';
+
+export interface PlannerInput {
+  query: string;
+  language: string;
+  extraQueries: readonly string[];
+  /** The run's creation time: "recent" is judged against it, so a re-plan gives the same plan. */
+  referenceDate: Date;
+}
+
+type Templates = {
+  definition: (x: string) => string;
+  facts: (x: string) => string;
+  causes: (x: string) => string;
+  comparison: (x: string) => string;
+  figures: (x: string) => string;
+  current: (x: string) => string;
+  counter: (x: string) => string;
+  entity: (x: string) => string;
+  verdict: (x: string) => string;
+  statistics: string;
+  definitionWord: string;
+  latest: string;
+};
+
+const TEMPLATES: Record<LanguageCode, Templates> = {
+  de: {
+    definition: (x) => `Was ist ${x}?`,
+    facts: (x) => `Welche belegten Fakten gibt es zu ${x}?`,
+    causes: (x) => `Welche Ursachen und Wirkungen werden für ${x} genannt?`,
+    comparison: (x) => `Worin unterscheiden sich die verglichenen Dinge bei ${x}?`,
+    figures: (x) => `Welche Zahlen werden zu ${x} genannt?`,
+    current: (x) => `Was ist der aktuelle Stand zu ${x}?`,
+    counter: (x) => `Welche Quellen widersprechen den Aussagen zu ${x} oder schränken sie ein?`,
+    entity: (x) => `Was ist über ${x} bekannt?`,
+    verdict: (x) => `Trifft „${x}“ zu?`,
+    statistics: 'Statistik',
+    definitionWord: 'Definition',
+    latest: 'aktuell',
+  },
+  en: {
+    definition: (x) => `What is ${x}?`,
+    facts: (x) => `Which established facts exist about ${x}?`,
+    causes: (x) => `Which causes and effects are named for ${x}?`,
+    comparison: (x) => `How do the compared things differ in ${x}?`,
+    figures: (x) => `Which figures are given for ${x}?`,
+    current: (x) => `What is the current state of ${x}?`,
+    counter: (x) => `Which sources contradict or qualify the statements about ${x}?`,
+    entity: (x) => `What is known about ${x}?`,
+    verdict: (x) => `Is it true that "${x}"?`,
+    statistics: 'statistics',
+    definitionWord: 'definition',
+    latest: 'latest',
+  },
+  fr: {
+    definition: (x) => `Qu'est-ce que ${x} ?`,
+    facts: (x) => `Quels faits établis existent sur ${x} ?`,
+    causes: (x) => `Quelles causes et quels effets sont cités pour ${x} ?`,
+    comparison: (x) => `En quoi les éléments comparés diffèrent-ils pour ${x} ?`,
+    figures: (x) => `Quels chiffres sont donnés pour ${x} ?`,
+    current: (x) => `Quelle est la situation actuelle de ${x} ?`,
+    counter: (x) => `Quelles sources contredisent ou nuancent les affirmations sur ${x} ?`,
+    entity: (x) => `Que sait-on de ${x} ?`,
+    verdict: (x) => `Est-il vrai que « ${x} » ?`,
+    statistics: 'statistiques',
+    definitionWord: 'définition',
+    latest: 'actuel',
+  },
+  es: {
+    definition: (x) => `¿Qué es ${x}?`,
+    facts: (x) => `¿Qué hechos establecidos hay sobre ${x}?`,
+    causes: (x) => `¿Qué causas y efectos se mencionan para ${x}?`,
+    comparison: (x) => `¿En qué se diferencian los elementos comparados en ${x}?`,
+    figures: (x) => `¿Qué cifras se dan sobre ${x}?`,
+    current: (x) => `¿Cuál es la situación actual de ${x}?`,
+    counter: (x) => `¿Qué fuentes contradicen o matizan las afirmaciones sobre ${x}?`,
+    entity: (x) => `¿Qué se sabe de ${x}?`,
+    verdict: (x) => `¿Es cierto que «${x}»?`,
+    statistics: 'estadísticas',
+    definitionWord: 'definición',
+    latest: 'actual',
+  },
+  it: {
+    definition: (x) => `Che cos'è ${x}?`,
+    facts: (x) => `Quali fatti accertati esistono su ${x}?`,
+    causes: (x) => `Quali cause ed effetti sono indicati per ${x}?`,
+    comparison: (x) => `In che cosa differiscono gli elementi confrontati in ${x}?`,
+    figures: (x) => `Quali cifre sono indicate per ${x}?`,
+    current: (x) => `Qual è la situazione attuale di ${x}?`,
+    counter: (x) => `Quali fonti contraddicono o limitano le affermazioni su ${x}?`,
+    entity: (x) => `Che cosa si sa di ${x}?`,
+    verdict: (x) => `È vero che «${x}»?`,
+    statistics: 'statistiche',
+    definitionWord: 'definizione',
+    latest: 'attuale',
+  },
+};
+
+/** Names in a query: runs of capitalised words (not the first word alone) and quoted phrases. */
+export function namedEntities(query: string): string[] {
+  const out: string[] = [];
+  for (const m of query.matchAll(/["“„«]([^"“”„«»]{3,80})["”“»]/gu)) out.push(m[1]!.trim());
+  const tokens = [...query.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu)];
+  let run: string[] = [];
+  const flush = () => {
+    if (run.length) out.push(run.join(' '));
+    run = [];
+  };
+  tokens.forEach((m, i) => {
+    const word = m[0].replace(/[.]$/, '');
+    const capital = /^\p{Lu}/u.test(word);
+    const sentenceStart = i === 0 || /[.?!]\s*$/.test(query.slice(0, m.index));
+    const joinsRun = run.length > 0 && /^(of|de|von|van|der|del|la|le|di|da|the)$/i.test(word);
+    const startsName =
+      capital &&
+      sentenceStart &&
+      !STOPWORDS.has(word.toLowerCase()) &&
+      tokens[i + 1] &&
+      /^\p{Lu}/u.test(tokens[i + 1]![0]);
+    if ((capital && !sentenceStart) || startsName) run.push(word);
+    else if (joinsRun && tokens[i + 1] && /^\p{Lu}/u.test(tokens[i + 1]![0])) run.push(word);
+    else flush();
+  });
+  flush();
+  // German capitalises every noun: only multi-word runs or quoted phrases count as names there.
+  const seen = new Set<string>();
+  return out.filter((e) => {
+    const key = e.toLowerCase();
+    if (seen.has(key) || e.length < 3) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function timeSensitivity(query: string, language: string, reference: Date): Plan['time_sensitivity'] {
+  const profile = languageProfile(language);
+  if (profile.timeHigh.test(query)) return 'high';
+  const mentioned = years(query);
+  if (mentioned.some((y) => y >= reference.getUTCFullYear() - 5)) return 'medium';
+  if (profile.timeMedium.test(query)) return 'medium';
+  if (mentioned.length > 0) return 'low';
+  return 'none';
+}
+
+function dedupe<T>(items: T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const k = key(item).trim().toLowerCase();
+    if (!k || seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/**
+ * The extractive planner: decomposes the query from its own terms and question patterns in the run's
+ * language. Categories come from question patterns, sub-questions from templates per category, names
+ * in the query become their own searches, and counter-evidence queries pair the key terms with the
+ * language's words for criticism. Pure: the same query, language and reference date give the same plan.
+ */
+export function extractivePlan(input: PlannerInput): Plan {
+  const query = input.query.trim().slice(0, 300);
+  const code = languageCode(input.language) ?? 'en';
+  const profile = languageProfile(input.language);
+  const t = TEMPLATES[code];
+  const terms = contentTerms(query);
+  const keyTerms = terms.slice(0, 5).join(' ') || query;
+  const topic = terms.slice(0, 3).join(' ') || query;
+  const entities = code === 'de' ? namedEntities(query).filter((e) => /\s|["“„]/.test(e)) : namedEntities(query);
+  const time = timeSensitivity(query, input.language, input.referenceDate);
+  const categories = profile.categories.filter(([, cue]) => cue.test(query)).map(([name]) => name);
+  if (time !== 'none') categories.push('temporal');
+  if (categories.length === 0) categories.push('general');
+
+  const subQuestions = dedupe(
+    [
+      ...(categories.includes('definition') ? [t.definition(topic)] : []),
+      ...(categories.includes('verification') ? [t.verdict(query)] : []),
+      t.facts(topic),
+      ...entities.map((e) => t.entity(e)),
+      ...(categories.includes('causal') ? [t.causes(topic)] : []),
+      ...(categories.includes('comparison') ? [t.comparison(topic)] : []),
+      ...(categories.includes('quantitative') ? [t.figures(topic)] : []),
+      ...(time !== 'none' ? [t.current(topic)] : []),
+      t.counter(topic),
+    ],
+    (q) => q,
+  );
+
+  const searchQueries = dedupe(
+    [
+      { query, dimension: 'core' },
+      ...input.extraQueries.map((q) => ({ query: q.trim().slice(0, 300), dimension: 'user' })),
+      ...entities.map((e) => ({ query: e, dimension: 'entity' })),
+      ...(terms.length >= 2 ? [{ query: keyTerms, dimension: 'key_terms' }] : []),
+      ...(categories.includes('definition')
+        ? [{ query: `${topic} ${t.definitionWord}`, dimension: 'definition' }]
+        : []),
+      ...(categories.includes('quantitative') ? [{ query: `${topic} ${t.statistics}`, dimension: 'figures' }] : []),
+      ...(time === 'high' || time === 'medium' ? [{ query: `${topic} ${t.latest}`, dimension: 'recency' }] : []),
+      ...(terms.length >= 3
+        ? terms
+            .filter((w) => w.length >= 4)
+            .slice(0, 2)
+            .map((w) => ({ query: w, dimension: 'aspect' }))
+        : []),
+    ],
+    (q) => q.query,
+  );
+  const counter = dedupe(
+    profile.counterTerms.map((w) => `${topic} ${w}`),
+    (q) => q,
+  );
+  const requiredFields = [
+    'key_facts',
+    ...(categories.includes('definition') ? ['definition'] : []),
+    ...(categories.includes('verification') ? ['verdict'] : []),
+    ...(categories.includes('quantitative') ? ['figures'] : []),
+    ...(categories.includes('causal') ? ['causes'] : []),
+    ...(categories.includes('comparison') ? ['comparison'] : []),
+    ...(time !== 'none' ? ['dates'] : []),
+    ...entities.map((e) => `about:${e}`),
+  ];
+  const confidence = terms.length === 0 ? 0.3 : terms.length === 1 ? 0.5 : terms.length <= 3 ? 0.65 : 0.75;
+  return planSchema.parse({
+    query: input.query,
+    language: input.language,
+    query_categories: categories,
+    sub_questions: subQuestions,
+    search_queries: searchQueries,
+    counter_evidence_queries: counter,
+    required_fields: requiredFields,
+    search_dimensions: [...new Set([...searchQueries.map((q) => q.dimension), 'counter_evidence'])],
+    time_sensitivity: time,
+    confidence,
+  });
+}

@@ -1,0 +1,75 @@
+import type { ReportBody } from '@research/core';
+import type { LlmCallContext, LlmClient } from '../llm/llm-client';
+import * as reportPrompt from '../prompts/report.v1';
+import { overlapCount, termSet } from '../text/tokens';
+import type { RankedFinding } from './report-builder';
+
+/** A restated finding is kept only when it holds this share of the original finding's terms. */
+export const RESTATEMENT_MIN_OVERLAP = 0.5;
+
+/** Sentences of a summary (split after . ! ? and a citation block). */
+function summarySentences(summary: string): string[] {
+  return summary
+    .split(/(?<=[.!?])\s+(?=\S)/u)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** The report schema for this report: every summary sentence must cite findings that exist. */
+function schemaFor(count: number) {
+  return reportPrompt.schema.superRefine((answer, issue) => {
+    for (const sentence of summarySentences(answer.summary)) {
+      const cited = [...sentence.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+      if (cited.length === 0)
+        issue.addIssue({
+          code: 'custom',
+          path: ['summary'],
+          message: `sentence without a citation: "${sentence.slice(0, 80)}"`,
+        });
+      for (const n of cited)
+        if (n < 1 || n > count)
+          issue.addIssue({ code: 'custom', path: ['summary'], message: `cites [${n}], but findings are 1..${count}` });
+    }
+  });
+}
+
+/**
+ * Lets the language model write the summary and restate the findings the engine chose. The engine
+ * keeps what the evidence decides: which findings exist, their sources and confidence, disagreements,
+ * uncertainties and statistics. A restatement that drifts from its finding's terms is not used.
+ */
+export async function llmReport(
+  llm: LlmClient,
+  ctx: LlmCallContext,
+  params: { query: string; language: string; ranked: RankedFinding[]; base: ReportBody },
+): Promise<ReportBody> {
+  const { ranked, base } = params;
+  const answer = await llm.complete(ctx, {
+    name: reportPrompt.name,
+    system: reportPrompt.system,
+    user: reportPrompt.user({
+      question: params.query,
+      language: params.language,
+      findings: ranked.map((r, i) => ({
+        number: i + 1,
+        text: r.finding.text,
+        sources: r.finding.source_ids.length,
+        confidence: r.finding.confidence,
+      })),
+      disagreements: base.disagreements.map((d) =>
+        (d.positions ?? []).map((p) => `${p.source}: ${p.view}`).join(' <> '),
+      ),
+    }),
+    schema: schemaFor(ranked.length),
+    maxTokens: 2000,
+  });
+  const restated = new Map(answer.findings.map((f) => [f.number, f.text]));
+  const findings = base.findings.map((finding, i) => {
+    const text = restated.get(i + 1);
+    if (!text) return finding;
+    const original = termSet(finding.text, false);
+    const kept = original.size === 0 ? 0 : overlapCount(original, termSet(text, false)) / original.size;
+    return kept >= RESTATEMENT_MIN_OVERLAP ? { ...finding, text } : finding;
+  });
+  return { ...base, summary: answer.summary.trim(), findings };
+}

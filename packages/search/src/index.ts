@@ -1,0 +1,39 @@
+export * from './search-provider';
+export { DEFAULT_RETRY_POLICY, retryAfterMs, type RetryPolicy } from './provider-http';
+export { normalizeUrl } from './normalize-url';
+export { htmlToText, plainSnippet, isoDate } from './html-text';
+export { createSearchProvider, type SearchProviderDeps } from './create-search-provider';
+export {
+  runSearches,
+  type QueryBudget,
+  type RunSearchesInput,
+  type RunSearchesResult,
+  type QueryFailure,
+} from './run-searches';
+export {
+  createWikipediaProvider,
+  wikipediaApiUrl,
+  wikipediaArticleUrl,
+  wikipediaLanguage,
+  FALLBACK_WIKIPEDIA_LANGUAGE,
+  type WikipediaProviderOptions,
+} from './providers/wikipedia.provider';
+export { createSearxngProvider, type SearxngProviderOptions } from './providers/searxng.provider';
+export {
+  createBraveProvider,
+  braveSearchLanguage,
+  BRAVE_API_URL,
+  type BraveProviderOptions,
+} from './providers/brave.provider';
+export { createTavilyProvider, TAVILY_API_URL, type TavilyProviderOptions } from './providers/tavily.provider';
+export { createLocalProvider, LocalSearchProvider, type LocalProviderOptions } from './providers/local.provider';
+export {
+  readLocalDocument,
+  isLocalUrl,
+  toLocalUrl,
+  localUrlPath,
+  LocalDocumentError,
+  LOCAL_URL_PREFIX,
+  type LocalDocument,
+} from './local/local-url';
+export { PdfTextExtractor, type PdfText } from './local/pdf-text';

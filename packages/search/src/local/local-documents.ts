@@ -1,0 +1,111 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { htmlToText } from '../html-text';
+import { PdfTextExtractor } from './pdf-text';
+
+/** The kinds of file the local corpus holds, by extension. */
+export const LOCAL_EXTENSIONS: Readonly<Record<string, LocalContentType>> = Object.freeze({
+  '.md': 'text/markdown',
+  '.markdown': 'text/markdown',
+  '.txt': 'text/plain',
+  '.html': 'text/html',
+  '.htm': 'text/html',
+  '.pdf': 'application/pdf',
+});
+
+export type LocalContentType = 'text/markdown' | 'text/plain' | 'text/html' | 'application/pdf';
+
+/** Files larger than this are skipped (and reported) rather than read into memory. */
+export const MAX_LOCAL_FILE_BYTES = 50 * 1024 * 1024;
+/** Extracted text kept per document; the rest of a huge file is not searched. */
+export const MAX_LOCAL_TEXT_CHARS = 2_000_000;
+
+export interface LocalDocumentText {
+  title: string;
+  text: string;
+  contentType: LocalContentType;
+}
+
+export function localContentType(file: string): LocalContentType | undefined {
+  return LOCAL_EXTENSIONS[path.extname(file).toLowerCase()];
+}
+
+function titleFromFileName(file: string): string {
+  return path.basename(file, path.extname(file)).replace(/[-_]+/g, ' ').trim() || path.basename(file);
+}
+
+/** Markdown as readable text: front matter, link targets, image URLs and markup removed. */
+export function markdownToText(markdown: string): { title: string | null; text: string } {
+  let body = markdown.replace(/^\uFEFF/, '');
+  let title: string | null = null;
+  const frontMatter = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(body);
+  if (frontMatter) {
+    const match = /^title:\s*["']?(.+?)["']?\s*$/m.exec(frontMatter[1]!);
+    if (match) title = match[1]!.trim();
+    body = body.slice(frontMatter[0].length);
+  }
+  if (!title) {
+    const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(body);
+    if (heading) title = heading[1]!.trim();
+  }
+  const text = body
+    .replace(/^```.*$/gm, '')
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/^\s*\[[^\]]+\]:\s+\S+.*$/gm, '')
+    .replace(/<[^>\n]+>/g, '')
+    .replace(/^\s{0,3}#{1,6}\s+/gm, '')
+    .replace(/^\s{0,3}>\s?/gm, '')
+    .replace(/(\*\*|__|~~|`)/g, '')
+    .replace(/(^|\s)[*_](\S[^*_\n]*?)[*_](?=\s|[.,;:!?]|$)/g, '$1$2')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  return { title, text };
+}
+
+/** The searchable text and title of one corpus file. */
+export async function readDocumentText(file: string, pdf: PdfTextExtractor): Promise<LocalDocumentText> {
+  const contentType = localContentType(file);
+  if (!contentType) throw new Error(`Unsupported file type: ${path.extname(file) || '(none)'}`);
+  const stat = await fs.stat(file);
+  if (stat.size > MAX_LOCAL_FILE_BYTES) throw new Error(`File is larger than ${MAX_LOCAL_FILE_BYTES} bytes`);
+  const bytes = await fs.readFile(file);
+  let title: string | null;
+  let text: string;
+  switch (contentType) {
+    case 'application/pdf': {
+      const extracted = await pdf.extract(bytes);
+      text = extracted.text.replace(/[ \t]+/g, ' ').trim();
+      title = extracted.title ?? firstLine(text);
+      break;
+    }
+    case 'text/html':
+      ({ title, text } = htmlToText(bytes.toString('utf8')));
+      break;
+    case 'text/markdown':
+      ({ title, text } = markdownToText(bytes.toString('utf8')));
+      break;
+    case 'text/plain':
+      text = bytes
+        .toString('utf8')
+        .replace(/^\uFEFF/, '')
+        .replace(/\r\n?/g, '\n')
+        .trim();
+      title = firstLine(text);
+      break;
+  }
+  return {
+    title: title || titleFromFileName(file),
+    text: text.replace(/\u0000/g, '').slice(0, MAX_LOCAL_TEXT_CHARS),
+    contentType,
+  };
+}
+
+function firstLine(text: string): string | null {
+  const line = text
+    .split('\n')
+    .find((l) => l.trim() !== '')
+    ?.trim();
+  return line && line.length <= 120 ? line : null;
+}

@@ -1,0 +1,314 @@
+import axios, { type AxiosResponse } from 'axios';
+import { VERSION } from '@research/core';
+import { redactText, type Logger } from '@research/observability';
+import { SearchProviderError, type SearchFailureKind } from './search-provider';
+
+export const USER_AGENT = `research-service/${VERSION} (self-hosted research service)`;
+
+/** How one provider request is timed and retried. */
+export interface RetryPolicy {
+  /** Per attempt, from sending to the last byte of the answer. */
+  readonly timeoutMs: number;
+  /** Extra attempts after the first on 429, 408, 5xx, timeouts and connection errors. */
+  readonly retries: number;
+  /** First backoff step; each later step doubles, with jitter. */
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  /** The longest Retry-After (or rate-limit reset) we wait for; a longer one fails at once. */
+  readonly maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
+  timeoutMs: 10_000,
+  retries: 3,
+  baseDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 30_000,
+});
+
+export interface ProviderRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  params?: Record<string, string | number | undefined>;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Keyed providers send their key in a header that redirects would carry to another host: refuse redirects. */
+  followRedirects?: boolean;
+}
+
+/** A non-2xx answer as a provider understands it; undefined leaves it to the generic rules. */
+export type ErrorDescriber = (
+  status: number,
+  body: unknown,
+) => { kind: SearchFailureKind; cause: string; retry?: boolean } | undefined;
+
+export interface ProviderHttpOptions {
+  provider: string;
+  policy: RetryPolicy;
+  logger: Logger;
+  /** Values that must never appear in an error or log (the provider's key); scrubbed from provider texts. */
+  secrets?: readonly string[];
+  describeError?: ErrorDescriber;
+}
+
+/** A failed attempt, and whether another one may help. */
+interface Failure {
+  kind: SearchFailureKind;
+  cause: string;
+  retry: boolean;
+  status?: number;
+  waitMs?: number;
+}
+
+/** Thrown by a response parser to ask for another attempt (e.g. MediaWiki's maxlag). */
+export class RetryableResponseError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+function backoffMs(policy: RetryPolicy, attempt: number): number {
+  // "Equal jitter": half the exponential step fixed, half random, so parallel clients spread out
+  // while every retry still waits a real minimum.
+  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return Math.round(step / 2 + Math.random() * (step / 2));
+}
+
+/** Milliseconds a 429/503 asks us to wait: Retry-After (seconds or HTTP date) or Brave's X-RateLimit-Reset. */
+export function retryAfterMs(headers: Record<string, unknown>, now = Date.now()): number | undefined {
+  const header = (name: string) => {
+    const value = headers[name];
+    return typeof value === 'string' ? value.trim() : Array.isArray(value) ? String(value[0]).trim() : undefined;
+  };
+  const retryAfter = header('retry-after');
+  if (retryAfter) {
+    if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.round(Number(retryAfter) * 1000);
+    const at = Date.parse(retryAfter);
+    if (Number.isFinite(at)) return Math.max(0, at - now);
+  }
+  // Brave: "X-RateLimit-Reset: 1, 1419704" = seconds until each window (per second, per month) resets.
+  // Only the windows that are spent matter; X-RateLimit-Remaining lists what is left in the same order.
+  const reset = header('x-ratelimit-reset');
+  if (reset) {
+    const resets = reset.split(',').map((v) => Number(v.trim()));
+    const remaining = (header('x-ratelimit-remaining') ?? '').split(',').map((v) => Number(v.trim()));
+    const spent = resets.filter(
+      (r, i) => Number.isFinite(r) && (remaining[i] === undefined || remaining[i] === 0 || Number.isNaN(remaining[i]!)),
+    );
+    const waits = spent.length > 0 ? spent : resets.filter(Number.isFinite);
+    if (waits.length > 0) return Math.round(Math.max(...waits) * 1000);
+  }
+  return undefined;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Provider-supplied text made safe for messages: no secrets, no credentials, bounded length. */
+export function safeText(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[REDACTED]');
+  out = redactText(out).replace(/\s+/g, ' ').trim();
+  return out.length > 200 ? `${out.slice(0, 197)}...` : out;
+}
+
+/** The error text of the common JSON error bodies (`{detail}`, `{error: {message|info|detail}}`, `{message}`). */
+export function errorTextOf(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.trim().startsWith('<') ? undefined : body || undefined;
+  if (!body || typeof body !== 'object') return undefined;
+  const b = body as Record<string, unknown>;
+  for (const candidate of [b.detail, b.error, b.message]) {
+    if (typeof candidate === 'string' && candidate) return candidate;
+    if (candidate && typeof candidate === 'object') {
+      const inner = errorTextOf(candidate);
+      if (inner) return inner;
+    }
+  }
+  for (const key of ['info', 'code']) if (typeof b[key] === 'string' && b[key]) return b[key] as string;
+  return undefined;
+}
+
+function networkCause(error: unknown, timedOut: boolean, timeoutMs: number): Failure {
+  if (timedOut) return { kind: 'unavailable', cause: `timed out after ${timeoutMs} ms`, retry: true };
+  const code = (error as { code?: unknown })?.code;
+  const known: Record<string, string> = {
+    ECONNREFUSED: 'refused the connection',
+    ECONNRESET: 'closed the connection',
+    EPIPE: 'closed the connection',
+    ETIMEDOUT: 'did not answer in time',
+    ECONNABORTED: 'did not answer in time',
+    ENOTFOUND: 'could not be resolved (DNS)',
+    EAI_AGAIN: 'could not be resolved (DNS)',
+    EHOSTUNREACH: 'is unreachable',
+    ENETUNREACH: 'is unreachable',
+  };
+  if (code === 'ERR_BAD_RESPONSE' || /maxContentLength/i.test(String((error as Error)?.message)))
+    return { kind: 'bad_response', cause: 'answered with an oversized body', retry: false };
+  if (typeof code === 'string' && known[code]) return { kind: 'unavailable', cause: known[code], retry: true };
+  return { kind: 'unavailable', cause: 'could not be reached', retry: true };
+}
+
+function parseJson(text: unknown): { ok: true; value: unknown } | { ok: false } {
+  if (typeof text !== 'string') return { ok: true, value: text };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function httpFailure(response: AxiosResponse, options: ProviderHttpOptions): Failure {
+  const status = response.status;
+  const parsed = parseJson(response.data);
+  const body = parsed.ok ? parsed.value : response.data;
+  if (status === 429) {
+    return { kind: 'rate_limited', cause: 'HTTP 429', retry: true, status, waitMs: retryAfterMs(response.headers) };
+  }
+  const described = options.describeError?.(status, body);
+  if (described) return { ...described, retry: described.retry ?? false, status };
+  if (status === 408 || status >= 500) {
+    return {
+      kind: 'unavailable',
+      cause: `HTTP ${status}`,
+      retry: true,
+      status,
+      waitMs: status === 503 ? retryAfterMs(response.headers) : undefined,
+    };
+  }
+  if (status === 401 || status === 403) return { kind: 'auth', cause: `HTTP ${status}`, retry: false, status };
+  const detail = errorTextOf(body);
+  return {
+    kind: 'rejected',
+    cause: detail ? `HTTP ${status}: ${safeText(detail, options.secrets)}` : `HTTP ${status}`,
+    retry: false,
+    status,
+  };
+}
+
+function finalError(provider: string, failure: Failure, attempts: number, extraWait?: number): SearchProviderError {
+  const tries = attempts > 1 ? `; gave up after ${attempts} attempts` : '';
+  const text = (() => {
+    switch (failure.kind) {
+      case 'unavailable':
+        return `is unavailable: ${failure.cause}${tries}`;
+      case 'rate_limited':
+        return extraWait !== undefined
+          ? `is rate limiting requests (asked to wait ${Math.ceil(extraWait / 1000)} s)`
+          : `is rate limiting requests: ${failure.cause}${tries}`;
+      case 'auth':
+        return `refused the API key or access (${failure.cause})`;
+      case 'quota':
+        return `refused the request: ${failure.cause}`;
+      case 'rejected':
+        return `refused the request (${failure.cause})`;
+      case 'bad_response':
+        return `${failure.cause}${tries}`;
+    }
+  })();
+  return new SearchProviderError(provider, failure.kind, text, failure.status);
+}
+
+/**
+ * Sends one provider request with a per-attempt timeout and retries (exponential backoff with jitter;
+ * Retry-After honoured) on 429, 408, 5xx, timeouts and connection errors, then hands the JSON body to
+ * `parse`. Ends in a SearchProviderError naming the provider; aborting `signal` rejects with its reason.
+ * Nothing here logs or throws the request URL, headers or body, which may carry the key.
+ */
+export async function requestProviderJson<T>(
+  options: ProviderHttpOptions,
+  request: ProviderRequest,
+  signal: AbortSignal | undefined,
+  parse: (body: unknown) => T,
+): Promise<T> {
+  const { policy, provider, logger } = options;
+  const attempts = policy.retries + 1;
+  for (let attempt = 0; ; attempt++) {
+    signal?.throwIfAborted();
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error('timeout'));
+    }, policy.timeoutMs);
+    const onAbort = () => controller.abort(signal!.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    let failure: Failure | undefined;
+    try {
+      const response = await axios.request<string>({
+        method: request.method,
+        url: request.url,
+        params: request.params,
+        data: request.body,
+        headers: { 'User-Agent': USER_AGENT, Accept: 'application/json', ...request.headers },
+        signal: controller.signal,
+        responseType: 'text',
+        transformResponse: [(data: unknown) => data],
+        validateStatus: () => true,
+        maxRedirects: request.followRedirects === false ? 0 : 3,
+        maxContentLength: MAX_BODY_BYTES,
+        maxBodyLength: MAX_BODY_BYTES,
+        proxy: false,
+      });
+      if (response.status >= 200 && response.status < 300) {
+        const parsed = parseJson(response.data);
+        if (!parsed.ok) {
+          failure = { kind: 'bad_response', cause: 'answered with malformed JSON', retry: false };
+        } else {
+          try {
+            return parse(parsed.value);
+          } catch (error) {
+            if (error instanceof RetryableResponseError) {
+              failure = { kind: 'unavailable', cause: safeText(error.reason, options.secrets), retry: true };
+            } else if (error instanceof SearchProviderError) {
+              throw error;
+            } else {
+              failure = { kind: 'bad_response', cause: 'answered in an unexpected shape', retry: false };
+            }
+          }
+        }
+      } else {
+        failure = httpFailure(response, options);
+      }
+    } catch (error) {
+      if (error instanceof SearchProviderError) throw error;
+      if (signal?.aborted) throw signal.reason ?? error;
+      failure = networkCause(error, timedOut, policy.timeoutMs);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+
+    const last = attempt + 1 >= attempts;
+    if (failure.waitMs !== undefined && failure.waitMs > policy.maxRetryAfterMs) {
+      throw finalError(provider, failure, attempt + 1, failure.waitMs);
+    }
+    if (!failure.retry || last) throw finalError(provider, failure, attempt + 1);
+    const delayMs =
+      failure.waitMs !== undefined
+        ? failure.waitMs + Math.round(Math.random() * Math.min(1000, failure.waitMs * 0.1))
+        : backoffMs(policy, attempt);
+    logger.warn('search provider request failed; retrying', {
+      provider,
+      attempt: attempt + 1,
+      cause: failure.cause,
+      status: failure.status,
+      delay_ms: delayMs,
+    });
+    await sleep(delayMs, signal);
+  }
+}

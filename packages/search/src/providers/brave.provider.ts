@@ -1,0 +1,152 @@
+import { errorTextOf, requestProviderJson, safeText } from '../provider-http';
+import { isoDate, plainSnippet } from '../html-text';
+import { languageWithRegion, primaryLanguage } from '../language';
+import type { SearchHit, SearchProvider } from '../search-provider';
+import { clampLimit, retryPolicy, type RemoteProviderDeps } from './provider-deps';
+
+const PROVIDER = 'brave';
+
+export const BRAVE_API_URL = 'https://api.search.brave.com/res/v1/web/search';
+
+// Brave's search_lang values (its documented list); anything else gets a 422, so unknown languages are not sent.
+const BRAVE_LANGUAGES = new Set([
+  'ar',
+  'eu',
+  'bn',
+  'bg',
+  'ca',
+  'zh-hans',
+  'zh-hant',
+  'hr',
+  'cs',
+  'da',
+  'nl',
+  'en',
+  'en-gb',
+  'et',
+  'fi',
+  'fr',
+  'gl',
+  'de',
+  'gu',
+  'he',
+  'hi',
+  'hu',
+  'is',
+  'it',
+  'jp',
+  'kn',
+  'ko',
+  'lv',
+  'lt',
+  'ms',
+  'ml',
+  'mr',
+  'nb',
+  'pl',
+  'pt-br',
+  'pt-pt',
+  'pa',
+  'ro',
+  'ru',
+  'sr',
+  'sk',
+  'sl',
+  'es',
+  'sv',
+  'ta',
+  'te',
+  'th',
+  'tr',
+  'uk',
+  'vi',
+]);
+
+/** Brave's search_lang for a run language, or undefined to let Brave decide. */
+export function braveSearchLanguage(language: string): string | undefined {
+  const full = languageWithRegion(language);
+  const primary = primaryLanguage(language);
+  if (!full || !primary) return undefined;
+  if (BRAVE_LANGUAGES.has(full)) return full;
+  const aliases: Record<string, string> = { ja: 'jp', zh: 'zh-hans', pt: 'pt-pt', no: 'nb', nn: 'nb' };
+  const alias = full === 'zh-tw' || full === 'zh-hk' ? 'zh-hant' : full === 'en-uk' ? 'en-gb' : aliases[primary];
+  if (alias) return alias;
+  return BRAVE_LANGUAGES.has(primary) ? primary : undefined;
+}
+
+interface BraveBody {
+  web?: {
+    results?: Array<{ url?: unknown; title?: unknown; description?: unknown; page_age?: unknown; age?: unknown }>;
+  };
+}
+
+export interface BraveProviderOptions extends RemoteProviderDeps {
+  apiKey: string;
+  /** BRAVE_API_URL: the web search endpoint (tests point it at a loopback fake). */
+  apiUrl?: string;
+}
+
+/**
+ * Brave Web Search API (`GET /res/v1/web/search`, key in `X-Subscription-Token`). Descriptions carry
+ * `<strong>` highlighting, removed here. published_at is `page_age` (Brave's date of the page) when given,
+ * else `age` when it is an absolute date. On 429 Brave's X-RateLimit-Reset says how long to wait.
+ */
+export function createBraveProvider(options: BraveProviderOptions): SearchProvider {
+  const policy = retryPolicy(options.policy);
+  const secrets = [options.apiKey];
+  return {
+    name: PROVIDER,
+    async search(query, { language, limit, signal }) {
+      return requestProviderJson(
+        {
+          provider: PROVIDER,
+          policy,
+          logger: options.logger,
+          secrets,
+          describeError: (status, body) => {
+            const code = (body as { error?: { code?: unknown } })?.error?.code;
+            const detail = errorTextOf(body);
+            if (status === 401 || status === 403 || (typeof code === 'string' && /TOKEN|AUTH/i.test(code))) {
+              return { kind: 'auth', cause: `HTTP ${status}${typeof code === 'string' ? ` ${code}` : ''}` };
+            }
+            if (typeof code === 'string' && /QUOTA|PLAN|SUBSCRIPTION/i.test(code) && status !== 429) {
+              return {
+                kind: 'quota',
+                cause: `HTTP ${status} ${code}${detail ? `: ${safeText(detail, secrets)}` : ''}`,
+              };
+            }
+            return undefined;
+          },
+        },
+        {
+          method: 'GET',
+          url: options.apiUrl ?? BRAVE_API_URL,
+          params: { q: query, count: clampLimit(limit, 20), search_lang: braveSearchLanguage(language) },
+          headers: { 'X-Subscription-Token': options.apiKey, 'Accept-Encoding': 'gzip' },
+          followRedirects: false,
+        },
+        signal,
+        (body): SearchHit[] => {
+          const data = body as BraveBody;
+          if (!data || typeof data !== 'object') throw new Error('not an object');
+          // A query Brave has no web results for comes back without the `web` section.
+          const results = data.web?.results ?? [];
+          if (!Array.isArray(results)) throw new Error('web.results is not a list');
+          return results
+            .filter(
+              (r): r is { url: string; title?: unknown; description?: unknown; page_age?: unknown; age?: unknown } =>
+                typeof r?.url === 'string' && r.url !== '',
+            )
+            .map((r, i) => ({
+              url: r.url,
+              title: plainSnippet(r.title) || r.url,
+              snippet: plainSnippet(r.description),
+              published_at: isoDate(r.page_age) ?? isoDate(r.age),
+              provider: PROVIDER,
+              rank: i + 1,
+            }));
+        },
+      );
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { AppError } from '@research/core';
+
+/** One search result, normalised across providers. */
+export interface SearchHit {
+  url: string;
+  title: string;
+  /** Plain text (providers' HTML highlighting removed, entities decoded); empty when the provider gave none. */
+  snippet: string;
+  /** ISO 8601 when the provider dates the result, otherwise null. */
+  published_at: string | null;
+  provider: string;
+  /** 1-based position in the provider's order. */
+  rank: number;
+}
+
+export interface SearchOptions {
+  /** The run's language (any tag; each provider maps it to what it understands). */
+  language: string;
+  /** Most hits wanted; providers clamp it to what their API allows. */
+  limit: number;
+  signal?: AbortSignal;
+}
+
+/** A search engine behind one small interface; a new provider is one new file. */
+export interface SearchProvider {
+  readonly name: string;
+  search(query: string, options: SearchOptions): Promise<SearchHit[]>;
+  /** Releases timers, watchers and worker threads (the local provider has some). */
+  close?(): Promise<void>;
+}
+
+/** Why a provider request failed in the end. */
+export type SearchFailureKind =
+  | 'unavailable' // timeouts, connection errors, 5xx after all retries
+  | 'rate_limited' // 429 after all retries, or a wait longer than we accept
+  | 'auth' // the key was refused
+  | 'quota' // the plan's usage limit is spent
+  | 'rejected' // the provider refused the request (4xx, API error)
+  | 'bad_response'; // not the documented shape (malformed JSON, HTML page)
+
+/**
+ * A search provider failed after its retries. The message names the provider and the cause and is safe
+ * to store and show: it never holds an API key or a request URL.
+ */
+export class SearchProviderError extends AppError {
+  constructor(
+    readonly provider: string,
+    readonly kind: SearchFailureKind,
+    cause: string,
+    readonly httpStatus?: number,
+  ) {
+    super('unavailable', `Search provider ${provider} ${cause}`, kind === 'unavailable' || kind === 'rate_limited');
+    this.name = 'SearchProviderError';
+  }
+}
+
+export function isSearchProviderError(error: unknown): error is SearchProviderError {
+  return error instanceof SearchProviderError;
+}

@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+// Crawl extraction benchmark (not a test): every page of shared/data/pages served over loopback, fetched
+// and extracted by the crawler twice, once with the worker-thread pool and once on the main thread,
+// each in a fresh child process so peak RSS is its own. Prints pages/s, peak RSS, event-loop delay p99.
+'use strict';
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+const zlib = require('node:zlib');
+const { monitorEventLoopDelay } = require('node:perf_hooks');
+
+const PAGES_DIR = process.env.PAGES_DIR ?? path.resolve(__dirname, '..', '..', 'shared', 'data', 'pages');
+const TARGET_RATIO = 1.8;
+const TARGET_P99_MS = 50;
+
+function loadPages() {
+  const pages = [];
+  const readabilityDir = path.join(PAGES_DIR, 'readability', 'test', 'test-pages');
+  for (const name of fs.readdirSync(readabilityDir).sort()) {
+    const file = path.join(readabilityDir, name, 'source.html');
+    if (fs.existsSync(file)) pages.push(fs.readFileSync(file));
+  }
+  const scrapinghubDir = path.join(PAGES_DIR, 'scrapinghub-dev', 'html');
+  for (const name of fs.readdirSync(scrapinghubDir).sort()) {
+    pages.push(zlib.gunzipSync(fs.readFileSync(path.join(scrapinghubDir, name))));
+  }
+  return pages;
+}
+
+async function runMode(mode) {
+  const { createCrawler } = require('../packages/crawler/dist');
+  const { loadConfig } = require('../packages/core/dist');
+  const { createMetrics, createSilentLogger } = require('../packages/observability/dist');
+  const pages = loadPages();
+  const server = http.createServer((req, res) => {
+    const index = Number(req.url.split('/')[2]);
+    const body = pages[index];
+    if (!body) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length }).end(body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = server.address().port;
+  const config = loadConfig({
+    CRAWLER_ALLOW_PRIVATE_NETWORKS: 'true',
+    CRAWLER_RESPECT_ROBOTS: 'false',
+    CRAWLER_TIMEOUT_MS: '120000',
+  });
+  const threads = os.availableParallelism();
+  const crawler = createCrawler({
+    config,
+    logger: createSilentLogger(),
+    metrics: createMetrics({ defaultMetrics: false }),
+    options: {
+      extraction: { mode, threads, taskTimeoutMs: 120_000 },
+      perHostConcurrency: 64,
+      politenessDelayMs: 0,
+      minContentChars: 0,
+    },
+  });
+  const url = (i) => `http://127.0.0.1:${port}/page/${i}`;
+  // Warm-up: load jsdom in every thread (or on the main thread) before the clock starts.
+  await Promise.all(
+    Array.from({ length: mode === 'pool' ? threads * 2 : 1 }, (_, i) =>
+      crawler.fetchDocument(url(i % pages.length), { noCache: true }),
+    ),
+  );
+
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  const cpuBefore = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  let next = 0;
+  let failed = 0;
+  const inFlight = mode === 'pool' ? threads * 3 : 4;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < pages.length) {
+        const i = next++;
+        try {
+          await crawler.fetchDocument(url(i), { noCache: true });
+        } catch {
+          failed++;
+        }
+      }
+    }),
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  delay.disable();
+  clearInterval(sampler);
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  await crawler.close();
+  server.close();
+  return {
+    mode,
+    threads: mode === 'pool' ? threads : 1,
+    pages: pages.length,
+    failed,
+    seconds,
+    pagesPerSecond: pages.length / seconds,
+    peakRssMb: peakRss / 1024 / 1024,
+    eventLoopP99Ms: delay.percentile(99) / 1e6,
+    eventLoopMaxMs: delay.max / 1e6,
+    // CPU seconds of all the process's threads per wall second: how many cores it actually got.
+    coresUsed: cpuSeconds / seconds,
+  };
+}
+
+function main() {
+  const results = {};
+  for (const mode of ['main', 'pool']) {
+    const child = spawnSync(process.execPath, [__filename, '--mode', mode], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (child.status !== 0) {
+      process.stderr.write(child.stderr);
+      process.exit(1);
+    }
+    results[mode] = JSON.parse(child.stdout.trim().split('\n').pop());
+  }
+  const fmt = (r) =>
+    `${r.mode.padEnd(4)} threads=${r.threads} pages=${r.pages} failed=${r.failed} time=${r.seconds.toFixed(2)}s ` +
+    `rate=${r.pagesPerSecond.toFixed(2)} pages/s peakRSS=${r.peakRssMb.toFixed(0)} MiB ` +
+    `eventLoopP99=${r.eventLoopP99Ms.toFixed(1)} ms (max ${r.eventLoopMaxMs.toFixed(1)} ms) coresUsed=${r.coresUsed.toFixed(2)}`;
+  console.log(
+    `crawl extraction benchmark over ${results.main.pages} pages on ${os.availableParallelism()} cores ` +
+      `(load average ${os.loadavg()[0].toFixed(2)}: other work on the machine lowers the pool's share)`,
+  );
+  console.log(fmt(results.main));
+  console.log(fmt(results.pool));
+  const ratio = results.pool.pagesPerSecond / results.main.pagesPerSecond;
+  console.log(
+    `${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'} pool/main throughput ratio ${ratio.toFixed(2)}x (target >= ${TARGET_RATIO}x)`,
+  );
+  const p99 = results.pool.eventLoopP99Ms;
+  console.log(
+    `${p99 < TARGET_P99_MS ? 'PASS' : 'MISS'} pool event-loop delay p99 ${p99.toFixed(1)} ms (target < ${TARGET_P99_MS} ms)`,
+  );
+}
+
+const modeFlag = process.argv.indexOf('--mode');
+if (modeFlag !== -1) {
+  runMode(process.argv[modeFlag + 1]).then(
+    (result) => console.log(JSON.stringify(result)),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+} else {
+  main();
+}

@@ -1,0 +1,183 @@
+import { createCrawler, findCachedPage, type Crawler } from '@research/crawler';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import {
+  articleHtml,
+  crawlerConfig,
+  fakeResolver,
+  policyWithPublicStandIn,
+  prose,
+  sendHtml,
+  silentLogger,
+  startFakeSite,
+  testMetrics,
+  type FakeSite,
+} from './support';
+
+let site: FakeSite;
+let database: TestDatabase;
+let crawler: Crawler;
+const counters = testMetrics();
+
+beforeAll(async () => {
+  database = await createTestDatabase('crawler');
+  site = await startFakeSite((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path === '/robots.txt') return void res.writeHead(404).end();
+    if (path.startsWith('/article/')) return sendHtml(res, articleHtml(`Article ${path}`, prose(path.slice(9))));
+    // The same story syndicated under another address, with different navigation around it.
+    if (path === '/copy-of/alpha')
+      return sendHtml(res, articleHtml('Copy of alpha', prose('alpha')).replace('Home', 'Start page'));
+    if (path === '/moved') return void res.writeHead(301, { location: '/article/alpha' }).end();
+    if (path.startsWith('/big/')) return sendHtml(res, articleHtml(`Big ${path}`, [...prose(path.slice(5), 40)]));
+    res.writeHead(404).end();
+  }, '127.0.0.2');
+  crawler = createCrawler({
+    config: crawlerConfig(),
+    logger: silentLogger,
+    metrics: counters.metrics,
+    db: database.db,
+    options: {
+      resolver: fakeResolver({
+        'a.test': ['127.0.0.2'],
+        'www.a.test': ['127.0.0.2'],
+        'b.test': ['127.0.0.2'],
+        'c.test': ['127.0.0.2'],
+      }),
+      addressPolicy: policyWithPublicStandIn(),
+      extraction: { threads: 1 },
+      politenessDelayMs: 0,
+    },
+  });
+});
+
+afterAll(async () => {
+  await crawler?.close();
+  await site?.close();
+  await database?.drop();
+});
+
+const on = (host: string, path: string) => `http://${host}:${site.port}${path}`;
+const roomy = { max_sources: 50, max_pages_per_domain: 50, max_total_download_bytes: 50_000_000 };
+
+describe('run budgets', () => {
+  it('keeps at most max_pages_per_domain pages of one registrable domain, across rounds', async () => {
+    const budget = { ...roomy, max_pages_per_domain: 2 };
+    const first = await crawler.fetchSources(
+      [
+        on('a.test', '/article/d1'),
+        on('a.test', '/article/d2'),
+        on('a.test', '/article/d3'),
+        on('b.test', '/article/d4'),
+      ],
+      budget,
+    );
+    expect(first.sources.map((s) => s.domain).sort()).toEqual(['a.test', 'a.test', 'b.test']);
+    expect(first.rejected).toEqual([{ url: on('a.test', '/article/d3'), reason: 'budget_domain' }]);
+    expect(site.hitsOf('/article/d3')).toBe(0);
+    const second = await crawler.fetchSources([on('a.test', '/article/d5'), on('b.test', '/article/d6')], {
+      ...budget,
+      used: first.usage,
+    });
+    expect(second.sources.map((s) => s.url)).toEqual([on('b.test', '/article/d6')]);
+    expect(second.usage.pages_per_domain).toEqual({ 'a.test': 2, 'b.test': 2 });
+  });
+
+  it('keeps at most max_sources sources, across rounds', async () => {
+    const budget = { ...roomy, max_sources: 3 };
+    const first = await crawler.fetchSources([on('c.test', '/article/s1'), on('c.test', '/article/s2')], budget);
+    expect(first.sources).toHaveLength(2);
+    const second = await crawler.fetchSources(
+      [on('c.test', '/article/s3'), on('c.test', '/article/s4'), on('c.test', '/article/s5')],
+      { ...budget, used: first.usage },
+    );
+    expect(second.sources.map((s) => s.url)).toEqual([on('c.test', '/article/s3')]);
+    expect(second.rejected.map((r) => r.reason)).toEqual(['budget_sources', 'budget_sources']);
+    expect(site.hitsOf('/article/s4') + site.hitsOf('/article/s5')).toBe(0);
+  });
+
+  it('stops downloading at max_total_download_bytes, across rounds', async () => {
+    const budget = { ...roomy, max_total_download_bytes: 12_000 };
+    const first = await crawler.fetchSources(
+      [on('c.test', '/big/b1'), on('c.test', '/big/b2'), on('c.test', '/big/b3')],
+      budget,
+    );
+    expect(first.usage.bytes).toBeLessThanOrEqual(12_000);
+    expect(first.rejected.some((r) => r.reason === 'budget_bytes')).toBe(true);
+    const second = await crawler.fetchSources([on('c.test', '/big/b4')], { ...budget, used: first.usage });
+    expect(second.sources).toEqual([]);
+    expect(second.rejected).toEqual([{ url: on('c.test', '/big/b4'), reason: 'budget_bytes' }]);
+    expect(site.hitsOf('/big/b4')).toBe(0);
+  });
+});
+
+describe('duplicates', () => {
+  it('merges the same page by normalised URL, by redirect target and by near-identical text, and counts them', async () => {
+    const before = await counters.counter('duplicate_sources_total');
+    const result = await crawler.fetchSources(
+      [
+        on('a.test', '/article/alpha'),
+        on('a.test', '/article/alpha?utm_campaign=x#comments'),
+        on('www.a.test', '/article/alpha'),
+        on('b.test', '/moved'),
+        on('b.test', '/copy-of/alpha'),
+        on('b.test', '/article/beta'),
+      ],
+      roomy,
+    );
+    expect(result.sources.map((s) => s.url)).toEqual([on('a.test', '/article/alpha'), on('b.test', '/article/beta')]);
+    expect(result.duplicates).toBe(4);
+    expect((await counters.counter('duplicate_sources_total')) - before).toBe(4);
+  });
+
+  it('treats a source kept in an earlier round as a duplicate', async () => {
+    const result = await crawler.fetchSources([on('c.test', '/article/gamma')], roomy, {
+      existing: [{ url: on('c.test', '/article/gamma') }],
+    });
+    expect(result).toMatchObject({ sources: [], duplicates: 1 });
+  });
+});
+
+describe('page cache', () => {
+  it('serves a page fetched before from Postgres: one request at the origin, no download bytes', async () => {
+    const target = on('c.test', '/article/cached-topic');
+    const first = await crawler.fetchSources([target], roomy);
+    expect(first.sources).toHaveLength(1);
+    expect(first.usage.bytes).toBeGreaterThan(0);
+    const second = await crawler.fetchSources([target], roomy);
+    expect(second.sources).toHaveLength(1);
+    expect(second.sources[0]).toMatchObject({
+      url: target,
+      title: first.sources[0].title,
+      content: first.sources[0].content,
+    });
+    expect(second.usage.bytes).toBe(0);
+    expect(second.usage.sources).toBe(1);
+    expect(site.hitsOf('/article/cached-topic')).toBe(1);
+    expect(await findCachedPage(database.db, target, new Date())).toMatchObject({ finalUrl: target });
+  });
+
+  it('fetches again once the cached page has expired', async () => {
+    const target = on('c.test', '/article/short-lived');
+    const later = new Date(Date.now() + 2 * 86_400_000);
+    const clocked = createCrawler({
+      config: crawlerConfig(),
+      logger: silentLogger,
+      metrics: counters.metrics,
+      db: database.db,
+      options: {
+        resolver: fakeResolver({ 'c.test': ['127.0.0.2'] }),
+        addressPolicy: policyWithPublicStandIn(),
+        extraction: { threads: 1 },
+        politenessDelayMs: 0,
+        now: () => later,
+      },
+    });
+    try {
+      await crawler.fetchDocument(target);
+      await clocked.fetchDocument(target);
+      expect(site.hitsOf('/article/short-lived')).toBe(2);
+    } finally {
+      await clocked.close();
+    }
+  });
+});

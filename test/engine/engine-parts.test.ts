@@ -1,0 +1,237 @@
+import { normalizeWhitespace } from '@research/core';
+import {
+  buildEvidenceGraph,
+  chunkText,
+  extractClaims,
+  extractivePlan,
+  groundSpan,
+  planTerms,
+  registrableDomain,
+  scoreEvidence,
+  sentences,
+  type ClaimInput,
+  type SourceInput,
+} from '@research/engine';
+
+const reference = new Date('2025-06-01T00:00:00Z');
+
+describe('extractive planner', () => {
+  it('plans in the run language from the query terms, names and question patterns', () => {
+    const de = extractivePlan({
+      query: 'Wie viele Einwohner hat Berlin heute?',
+      language: 'de',
+      extraQueries: ['Berlin Bevölkerung Statistik'],
+      referenceDate: reference,
+    });
+    expect(de.query_categories).toEqual(expect.arrayContaining(['quantitative', 'temporal']));
+    expect(de.time_sensitivity).toBe('high');
+    expect(de.sub_questions.some((q) => q.startsWith('Welche Zahlen'))).toBe(true);
+    expect(de.search_queries[0]).toEqual({ query: 'Wie viele Einwohner hat Berlin heute?', dimension: 'core' });
+    expect(de.search_queries).toContainEqual({ query: 'Berlin Bevölkerung Statistik', dimension: 'user' });
+    expect(de.counter_evidence_queries.some((q) => q.includes('Kritik'))).toBe(true);
+    expect(de.required_fields).toEqual(expect.arrayContaining(['key_facts', 'figures', 'dates']));
+
+    const en = extractivePlan({
+      query: 'Were Scott Derrickson and Ed Wood of the same nationality?',
+      language: 'en',
+      extraQueries: [],
+      referenceDate: reference,
+    });
+    expect(en.search_queries).toEqual(
+      expect.arrayContaining([
+        { query: 'Scott Derrickson', dimension: 'entity' },
+        { query: 'Ed Wood', dimension: 'entity' },
+      ]),
+    );
+    expect(en.required_fields).toEqual(expect.arrayContaining(['about:Scott Derrickson', 'about:Ed Wood', 'verdict']));
+
+    const fr = extractivePlan({
+      query: "Qu'est-ce que la photosynthèse ?",
+      language: 'fr',
+      extraQueries: [],
+      referenceDate: reference,
+    });
+    expect(fr.query_categories).toContain('definition');
+    expect(fr.sub_questions[0]).toMatch(/^Qu'est-ce que/);
+    expect(fr.counter_evidence_queries.some((q) => q.includes('critique'))).toBe(true);
+  });
+
+  it('gives the same plan for the same query, language and reference date', () => {
+    const input = { query: 'Why is the sky blue?', language: 'en', extraQueries: [], referenceDate: reference };
+    expect(extractivePlan(input)).toEqual(extractivePlan(input));
+  });
+});
+
+describe('sentences, chunks and grounding', () => {
+  it('segments German text without breaking at abbreviations', () => {
+    const text = 'Die Stadt hat ca. 3,5 Mio. Einwohner laut Dr. Müller. Im Jahr 2020 wuchs sie um 1,2 Prozent.';
+    expect(sentences(text, 'de').map((s) => s.text)).toEqual([
+      'Die Stadt hat ca. 3,5 Mio. Einwohner laut Dr. Müller.',
+      'Im Jahr 2020 wuchs sie um 1,2 Prozent.',
+    ]);
+  });
+
+  it('chunks a long source into pieces within the limit that together hold all of it', () => {
+    const text = Array.from(
+      { length: 300 },
+      (_, i) => `Sentence number ${i} talks about topic ${i % 7} in detail.`,
+    ).join(' ');
+    const chunks = chunkText(`${text}\nA short second line.`, 1000, 'en');
+    expect(chunks.every((c) => c.length <= 1000)).toBe(true);
+    expect(normalizeWhitespace(chunks.join(' '))).toBe(normalizeWhitespace(`${text}\nA short second line.`));
+  });
+
+  it('repairs a quote to the real passage, or refuses one that is not there', () => {
+    const content = 'Intro line.\nChlorophyll absorbs mostly blue and red light, and reflects “green” light.\nEnd.';
+    expect(
+      groundSpan('Chlorophyll absorbs mostly blue and red light, and reflects "green" light.', content, 'en'),
+    ).toBe('Chlorophyll absorbs mostly blue and red light, and reflects “green” light.');
+    expect(groundSpan('chlorophyll absorbs blue and red light and reflects green light', content, 'en')).toBe(
+      'Chlorophyll absorbs mostly blue and red light, and reflects “green” light.',
+    );
+    expect(groundSpan('The moon is made of cheese.', content, 'en')).toBeNull();
+  });
+
+  it('extracts checkable, relevant sentences as claims quoting their source verbatim', () => {
+    const content =
+      'Photosynthesis converts light energy into chemical energy in plants.\nThe weather was nice that day and everyone went out.\n' +
+      'Critics argue that artificial photosynthesis will not be competitive before 2040.';
+    const plan = extractivePlan({
+      query: 'How does photosynthesis convert light energy?',
+      language: 'en',
+      extraQueries: [],
+      referenceDate: reference,
+    });
+    const claims = extractClaims({
+      runId: 'r',
+      sourceId: 's',
+      text: content,
+      language: 'en',
+      terms: planTerms(plan, plan.query),
+    });
+    expect(claims.map((c) => c.claim_type)).toEqual(['claim', 'opinion']);
+    for (const c of claims) expect(content).toContain(c.evidence_span);
+  });
+});
+
+describe('evidence scores', () => {
+  const sources: SourceInput[] = [
+    {
+      id: 'a',
+      url: 'https://www.bbc.co.uk/x',
+      title: 'A',
+      domain: 'bbc.co.uk',
+      source_type: 'news',
+      content: 'Sea level rose by 20 centimetres between 1901 and 2018 worldwide.',
+      published_at: null,
+    },
+    {
+      id: 'b',
+      url: 'https://news.bbc.co.uk/y',
+      title: 'B',
+      domain: 'news.bbc.co.uk',
+      source_type: 'news',
+      content: 'Global sea level rose by 20 centimetres between 1901 and 2018.',
+      published_at: null,
+    },
+    {
+      id: 'c',
+      url: 'https://ipcc.int/z',
+      title: 'C',
+      domain: 'ipcc.int',
+      source_type: 'government',
+      content: 'We measured that global sea level rose by 20 centimetres between 1901 and 2018.',
+      published_at: null,
+    },
+    {
+      id: 'd',
+      url: 'https://blog.example/w',
+      title: 'D',
+      domain: 'blog.example',
+      source_type: 'blog',
+      content: 'Global sea level rose by 35 centimetres between 1901 and 2018.',
+      published_at: null,
+    },
+  ];
+  const claims: ClaimInput[] = sources.map((s, i) => ({
+    id: `claim-${s.id}`,
+    source_id: s.id,
+    claim_text: s.content,
+    evidence_span: s.content,
+    claim_type: 'fact',
+    confidence: 0.8,
+    round: 1,
+    position: i,
+  }));
+
+  it('scores every claim in [0, 1] from independence, proximity, support, contradiction, directness and date', () => {
+    const scores = scoreEvidence({ claims, sources, timeSensitivity: 'low', referenceDate: reference });
+    expect(scores).toHaveLength(4);
+    for (const s of scores)
+      for (const v of [
+        s.source_independence_score,
+        s.primary_source_proximity,
+        s.cross_source_support,
+        s.contradiction_level,
+        s.evidence_directness,
+        s.date_relevance_score,
+      ]) {
+        expect(v).toBeGreaterThanOrEqual(0);
+        expect(v).toBeLessThanOrEqual(1);
+      }
+    const byId = new Map(scores.map((s) => [s.claim_id, s]));
+    // a and b share a registrable domain: one independence group; with c that is two groups.
+    expect(registrableDomain('news.bbc.co.uk')).toBe('bbc.co.uk');
+    expect(byId.get('claim-a')!.source_independence_score).toBe(0.75);
+    expect(byId.get('claim-c')!.evidence_type).toBe('primary_report');
+    expect(byId.get('claim-d')!.evidence_type).toBe('secondary_report');
+    expect(byId.get('claim-d')!.contradiction_level).toBeGreaterThan(byId.get('claim-a')!.contradiction_level);
+    expect(byId.get('claim-d')!.cross_source_support).toBe(0);
+    expect(buildEvidenceGraph(claims, sources).contradictions).toHaveLength(1);
+  });
+
+  it('never depends on depth: the same evidence gives identical scores whatever the run budget', async () => {
+    const { createEvidenceEngine } = await import('@research/engine');
+    const { createMetrics, createSilentLogger } = await import('@research/observability');
+    const { DEPTH_BUDGETS, loadConfig } = await import('@research/core');
+    const engine = createEvidenceEngine({
+      config: loadConfig({}),
+      logger: createSilentLogger(),
+      metrics: createMetrics({ defaultMetrics: false }),
+      web: { name: 'none', search: async () => [], fetch: async () => [] },
+      llm: null,
+    });
+    const snapshot = {
+      plan: extractivePlan({ query: 'sea level rise', language: 'en', extraQueries: [], referenceDate: reference }),
+      searchResults: [],
+      sources: sources.map((s, i) => ({
+        ...s,
+        run_id: 'r',
+        round: 1,
+        position: i,
+        retrieved_at: reference,
+        language: 'en',
+      })),
+      claims: claims.map((c) => ({ ...c, run_id: 'r' })),
+      evidence: [],
+    };
+    const scoresAt = (depth: 'quick' | 'normal' | 'deep') =>
+      engine.compare(
+        {
+          run: { id: 'r', depth, created_at: reference, language: 'en', query: 'sea level rise' } as never,
+          budget: DEPTH_BUDGETS[depth],
+          round: 1,
+          rounds: { quick: 1, normal: 2, deep: 3 }[depth],
+          signal: new AbortController().signal,
+          logger: createSilentLogger(),
+          metrics: createMetrics({ defaultMetrics: false }),
+          usage: {},
+          notes: [],
+        },
+        snapshot,
+      );
+    const quick = await scoresAt('quick');
+    expect(await scoresAt('normal')).toEqual(quick);
+    expect(await scoresAt('deep')).toEqual(quick);
+  });
+});

@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppConfig, SearchResultDraft } from '@research/core';
+import type { WebAccess } from '@research/engine';
+import { fetchStep } from '@research/pipeline';
+import type { FakeWebPage } from '../fakes/fake-web';
+
+export const DATA_DIR = '/work/shared/data';
+
+export interface HotpotItem {
+  _id: string;
+  answer: string;
+  question: string;
+  supporting_facts: Array<[string, number]>;
+  context: Array<[string, string[]]>;
+}
+
+export function hotpotItems(): HotpotItem[] {
+  return JSON.parse(
+    fs.readFileSync(path.join(DATA_DIR, 'qa/hotpotqa-dev/hotpot_dev_distractor.json'), 'utf8'),
+  ) as HotpotItem[];
+}
+
+function slug(title: string): string {
+  return `/${title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-')}`;
+}
+
+/** Every paragraph of a question as a page; the pages are spread over 24 loopback hosts (127.0.0.10-33). */
+export function hotpotPages(items: HotpotItem[]): FakeWebPage[] {
+  const pages: FakeWebPage[] = [];
+  const seen = new Set<string>();
+  for (const item of items) {
+    for (const [title, sentences] of item.context) {
+      if (seen.has(title)) continue;
+      seen.add(title);
+      pages.push({
+        host: `127.0.0.${10 + (pages.length % 24)}`,
+        path: slug(title),
+        title,
+        paragraphs: [sentences.join('').trim()],
+      });
+    }
+  }
+  return pages;
+}
+
+export const PLANTED_QUERY =
+  'How many tons of carbon dioxide do human activities emit per year compared with volcanoes?';
+export const PLANTED_TRUE =
+  'Human activities emit about 29 billion tons of carbon dioxide per year, while volcanoes emit between 0.2 and 0.3 billion tons.';
+export const PLANTED_FALSE =
+  'Human activities emit about 9 billion tons of carbon dioxide per year, while volcanoes emit between 0.2 and 0.3 billion tons.';
+
+/**
+ * Climate-fever evidence about CO2 emissions as pages on two hosts, plus a planted page on a third
+ * host that states a different number for the same quantity.
+ */
+export function plantedContradictionPages(): FakeWebPage[] {
+  return [
+    {
+      host: '127.0.0.2',
+      path: '/carbon-dioxide',
+      title: 'Carbon dioxide',
+      paragraphs: [
+        'Carbon dioxide is a chemical compound with the formula CO2.',
+        PLANTED_TRUE,
+        'Carbon dioxide mole fractions in the atmosphere have gone up by approximately 35 percent since the 1900s, rising from 280 parts per million by volume to 387 parts per million in 2009.',
+      ],
+      publishedDate: '2019-05-01',
+    },
+    {
+      host: '127.0.0.3',
+      path: '/volcano-emissions',
+      title: 'Volcanic carbon dioxide emissions',
+      paragraphs: [
+        'Volcanic activity releases about 130 to 230 teragrams (145 million to 255 million short tons) of carbon dioxide each year.',
+        'In the modern era, emissions to the atmosphere from volcanoes are approximately 0.645 billion tonnes of CO2 per year, whereas humans contribute 29 billion tonnes of CO2 each year.',
+      ],
+      publishedDate: '2018-03-10',
+    },
+    {
+      host: '127.0.0.4',
+      path: '/emissions-myths',
+      title: 'Human and volcanic carbon dioxide',
+      paragraphs: [
+        'A widely shared article compares human and volcanic output of greenhouse gases.',
+        PLANTED_FALSE,
+        'The article does not name its sources for these figures.',
+      ],
+      publishedDate: '2020-01-20',
+    },
+  ];
+}
+
+/**
+ * The web access used by engine tests: a SearxNG-shaped loopback search and the pipeline's page fetcher
+ * (loopback allowed), with the same budget rules as the plain web access.
+ */
+export function loopbackWebAccess(searchUrl: string, config: Pick<AppConfig, 'crawler'>): WebAccess {
+  return {
+    name: 'loopback',
+    async search(ctx, queries) {
+      const allowance = Math.max(0, ctx.budget.max_search_queries - (ctx.usage.search_queries ?? 0));
+      const chosen = queries.slice(0, allowance);
+      if (queries.length > chosen.length)
+        ctx.notes.push(`budget:search_queries:${ctx.budget.max_search_queries}:${queries.length - chosen.length}`);
+      const answers = await Promise.all(
+        chosen.map(async (q) => {
+          ctx.usage.search_queries = (ctx.usage.search_queries ?? 0) + 1;
+          ctx.metrics.searchQueries('searxng');
+          const url = `${searchUrl}?q=${encodeURIComponent(q.query)}&format=json`;
+          const response = await fetch(url, { signal: ctx.signal });
+          const body = (await response.json()) as {
+            results: Array<{ url: string; title: string; content: string; publishedDate: string | null }>;
+          };
+          return body.results.map((r, i): SearchResultDraft => ({
+            query: q.query,
+            url: r.url,
+            title: r.title,
+            snippet: r.content,
+            published_at: r.publishedDate,
+            provider: 'searxng',
+            rank: i + 1,
+          }));
+        }),
+      );
+      return answers.flat();
+    },
+    async fetch(ctx, hits, known) {
+      const drafts = await fetchStep(
+        ctx,
+        {
+          plan: null,
+          searchResults: hits.map((h) => ({ ...h, round: ctx.round })),
+          sources: [...known],
+          claims: [],
+          evidence: [],
+        },
+        { timeoutMs: config.crawler.timeoutMs, allowPrivateNetworks: true, trustedOrigin: '' },
+      );
+      const byUrl = new Map(hits.map((h) => [h.url, h]));
+      return drafts.map((d) => ({ ...d, published_at: byUrl.get(d.url)?.published_at ?? null }));
+    },
+  };
+}

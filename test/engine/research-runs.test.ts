@@ -1,0 +1,261 @@
+import { normalizeWhitespace, type AppConfig, type Depth, type ReportBody } from '@research/core';
+import type { Database, RunRow } from '@research/database';
+import { createEvidenceEngine, createLlmClient, createPlainWebAccess, type WebAccess } from '@research/engine';
+import { createMetrics, createSilentLogger, type Metrics } from '@research/observability';
+import { createResearchRunner, type RunnerJob } from '@research/pipeline';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { startFakeLlm, plausibleResponder, type FakeLlm } from '../fakes/fake-llm';
+import { startFakeWeb, type FakeWeb } from '../fakes/fake-web';
+import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
+import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
+import { metricValue } from '../worker/metrics-reading';
+import { insertTestRun, runRow, testConfig } from '../worker/worker-fixtures';
+import {
+  PLANTED_FALSE,
+  PLANTED_QUERY,
+  PLANTED_TRUE,
+  hotpotItems,
+  hotpotPages,
+  loopbackWebAccess,
+  plantedContradictionPages,
+  type HotpotItem,
+} from './engine-support';
+
+function job(): RunnerJob {
+  return { id: 'job', attempt: 1, maxAttempts: 3, signal: new AbortController().signal };
+}
+
+interface Outcome {
+  run: RunRow;
+  sources: Array<{ id: string; url: string; title: string | null; content: string }>;
+  claims: Array<{ id: string; source_id: string; evidence_span: string; claim_text: string }>;
+  evidence: Array<{ claim_id: string }>;
+  report: ReportBody & { research_id: string };
+  metrics: Metrics;
+}
+
+async function research(
+  db: Database,
+  engineFor: (metrics: Metrics) => ReturnType<typeof createEvidenceEngine>,
+  options: { query: string; depth?: Depth; language?: string; budget?: Record<string, number> },
+): Promise<Outcome> {
+  const metrics = createMetrics({ defaultMetrics: false });
+  const runner = createResearchRunner({
+    db,
+    engine: engineFor(metrics),
+    metrics,
+    logger: createSilentLogger(),
+    pollIntervalMs: 200,
+  });
+  const inserted = await insertTestRun(db, {
+    query: options.query,
+    depth: options.depth ?? 'quick',
+    language: options.language ?? 'en',
+    ...(options.budget ? { budget: options.budget } : {}),
+  });
+  await runner({ research_id: inserted.id }, job());
+  const run = await runRow(db, inserted.id);
+  const sources = await db.selectFrom('sources').selectAll().where('run_id', '=', run.id).execute();
+  const claims = await db.selectFrom('claims').selectAll().where('run_id', '=', run.id).execute();
+  const evidence = await db.selectFrom('evidence_scores').selectAll().where('run_id', '=', run.id).execute();
+  const report = await db.selectFrom('reports').selectAll().where('run_id', '=', run.id).executeTakeFirst();
+  return { run, sources, claims, evidence, report: report?.report as Outcome['report'], metrics };
+}
+
+/** The properties every finished run has, whatever the engine. */
+function expectSoundRun(o: Outcome): void {
+  expect(o.run.metadata).toEqual(expect.not.objectContaining({ error: expect.anything() }));
+  expect(o.run.state).toBe('completed');
+  expect(o.sources.length).toBeGreaterThan(0);
+  expect(o.claims.length).toBeGreaterThan(0);
+  expect(o.evidence.map((e) => e.claim_id).sort()).toEqual(o.claims.map((c) => c.id).sort());
+  const byId = new Map(o.sources.map((s) => [s.id, s]));
+  // Grounding: every claim's span is found in its source's text.
+  const grounded = o.claims.filter((c) =>
+    normalizeWhitespace(byId.get(c.source_id)?.content ?? '').includes(normalizeWhitespace(c.evidence_span)),
+  );
+  expect(grounded.length / o.claims.length).toBe(1);
+  expect(o.report.findings.length).toBeGreaterThan(0);
+  for (const finding of o.report.findings) {
+    expect(finding.source_ids.length).toBeGreaterThan(0);
+    for (const id of finding.source_ids) expect(byId.has(id)).toBe(true);
+    expect(finding.confidence).toBeGreaterThanOrEqual(0);
+    expect(finding.confidence).toBeLessThanOrEqual(1);
+  }
+  // Every summary sentence ends citing findings that exist (split after the citations: source sentences
+  // hold abbreviations like "U.S." that no simple splitter gets right).
+  for (const sentence of o.report.summary.split(/(?<=\]\.)\s+/)) {
+    const cited = [...sentence.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+    expect(sentence).toMatch(/(\[\d+\])+\.$/);
+    for (const n of cited) expect(n).toBeLessThanOrEqual(o.report.findings.length);
+  }
+  expect(o.report.source_statistics).toMatchObject({ total_sources: o.sources.length });
+  expect(o.report.methodology.length).toBeGreaterThan(50);
+}
+
+function reportText(report: ReportBody): string {
+  return [report.summary, ...report.findings.map((f) => f.text)].join(' ').toLowerCase();
+}
+
+describe('research runs with the evidence engine', () => {
+  let t: TestDatabase;
+  let web: FakeWeb;
+  let llm: FakeLlm;
+  let config: AppConfig;
+  let webAccess: WebAccess;
+  const items = hotpotItems()
+    .filter((i) => !['yes', 'no'].includes(i.answer.toLowerCase()))
+    .slice(0, 4);
+
+  beforeAll(async () => {
+    t = await createTestDatabase('engine');
+    web = await startFakeWeb({ pages: [...hotpotPages(hotpotItems()), ...plantedContradictionPages()] });
+    llm = await startFakeLlm();
+    config = testConfig({
+      LLM_BASE_URL: llm.baseUrl,
+      LLM_MODEL: 'fake-model',
+      LLM_MAX_CONCURRENCY: '3',
+      CRAWLER_TIMEOUT_MS: '5000',
+    });
+    webAccess = loopbackWebAccess(web.searchUrl, config);
+  });
+  afterAll(async () => {
+    await llm?.close();
+    await web?.close();
+    await t?.drop();
+  });
+  afterEach(() => {
+    llm.script.length = 0;
+    llm.responder = plausibleResponder();
+  });
+
+  const extractive = (metrics: Metrics) =>
+    createEvidenceEngine({ config, logger: createSilentLogger(), metrics, web: webAccess, llm: null });
+  const withLlm = (metrics: Metrics) =>
+    createEvidenceEngine({
+      config,
+      logger: createSilentLogger(),
+      metrics,
+      web: webAccess,
+      llm: createLlmClient({ config: config.llm, metrics, logger: createSilentLogger(), retryBaseMs: 10 }),
+    });
+
+  async function hotpotRound(engineFor: typeof extractive, label: string) {
+    let answered = 0;
+    let supportingFetched = 0;
+    let supportingTotal = 0;
+    for (const item of items as HotpotItem[]) {
+      const o = await research(t.db, engineFor, { query: item.question });
+      expectSoundRun(o);
+      if (reportText(o.report).includes(item.answer.toLowerCase())) answered++;
+      const titles = new Set(o.sources.map((s) => s.title));
+      const supporting = [...new Set(item.supporting_facts.map(([title]) => title))];
+      supportingTotal += supporting.length;
+      supportingFetched += supporting.filter((s) => titles.has(s)).length;
+    }
+    console.log(
+      `${label}: answer in report ${answered}/${items.length}; supporting pages fetched ${supportingFetched}/${supportingTotal}`,
+    );
+    expect(supportingFetched / supportingTotal).toBeGreaterThanOrEqual(0.75);
+    expect(answered).toBeGreaterThanOrEqual(Math.ceil(items.length / 2));
+  }
+
+  it('completes HotpotQA questions with the extractive engine: grounded claims, cited findings, supporting pages fetched', async () => {
+    await hotpotRound(extractive, 'extractive engine');
+  });
+
+  it('completes HotpotQA questions with the LLM engine, counting requests and tokens on the run', async () => {
+    await hotpotRound(withLlm, 'LLM engine');
+    const o = await research(t.db, withLlm, { query: items[0]!.question, depth: 'normal' });
+    expectSoundRun(o);
+    const usage = o.run.usage as Record<string, number>;
+    expect(usage.llm_requests).toBeGreaterThan(2);
+    expect(usage.llm_requests).toBeLessThanOrEqual(30);
+    expect(usage.llm_tokens_input).toBeGreaterThan(0);
+    expect(usage.llm_tokens_output).toBeGreaterThan(0);
+    expect(await metricValue(o.metrics, 'llm_requests_total')).toBe(usage.llm_requests);
+    expect(o.report.methodology).toMatch(/language model/);
+    const sent = llm.requests.at(-1)!;
+    expect(sent.model).toBe('fake-model');
+    expect(sent.response_format).toMatchObject({ type: 'json_schema', json_schema: { strict: true } });
+    // No LLM_API_KEY configured: no Authorization header.
+    expect(sent.authorization).toBeNull();
+  });
+
+  it.each([
+    ['extractive', extractive],
+    ['LLM', withLlm],
+  ] as const)('reports a planted numeric contradiction in disagreements (%s engine)', async (_label, engineFor) => {
+    const o = await research(t.db, engineFor, { query: PLANTED_QUERY, language: 'de' });
+    expectSoundRun(o);
+    const views = o.report.disagreements.flatMap((d) => (d.positions ?? []).map((p) => normalizeWhitespace(p.view)));
+    expect(views.some((v) => v.includes('29 billion tons'))).toBe(true);
+    expect(views.some((v) => v.includes('about 9 billion tons'))).toBe(true);
+    expect(o.report.disagreements.some((d) => d.kind === 'numeric')).toBe(true);
+    expect(await metricValue(o.metrics, 'contradictions_detected_total')).toBeGreaterThanOrEqual(1);
+    // German run: the report's own wording is German.
+    expect(o.report.methodology).toMatch(/Recherche in 1 Runde/);
+    expect(o.report.uncertainties.join(' ')).toMatch(/Widersprüche|widersprechen/);
+    expect([PLANTED_TRUE, PLANTED_FALSE].every((s) => o.sources.some((src) => src.content.includes(s)))).toBe(true);
+  });
+
+  it('completes the run on the extractive engine when the LLM fails, and says so', async () => {
+    llm.responder = () => ({ kind: 'status', status: 500 });
+    const o = await research(t.db, withLlm, { query: items[1]!.question });
+    expectSoundRun(o);
+    expect(o.report.uncertainties.join(' ')).toMatch(/language model was not usable \(server error/);
+    expect(o.report.methodology).toMatch(/Planning: extractive engine/);
+    expect(await metricValue(o.metrics, 'llm_requests_total')).toBe(
+      (o.run.usage as Record<string, number>).llm_requests,
+    );
+  });
+
+  it('repairs LLM quotes to the real passage and drops invented ones', async () => {
+    llm.responder = plausibleResponder({ mangleQuotes: true, inventSpan: true });
+    const o = await research(t.db, withLlm, { query: items[2]!.question });
+    expectSoundRun(o);
+    expect(o.claims.some((c) => c.claim_text.includes('green cheese'))).toBe(false);
+    expect(o.report.uncertainties.join(' ')).toMatch(/could not be found in their sources were discarded/);
+  });
+
+  it('keeps to max_llm_requests across steps and rounds, falling back when it is spent', async () => {
+    const o = await research(t.db, withLlm, {
+      query: items[3]!.question,
+      depth: 'normal',
+      budget: { max_llm_requests: 3 },
+    });
+    expectSoundRun(o);
+    expect((o.run.usage as Record<string, number>).llm_requests).toBeLessThanOrEqual(3);
+    expect(o.report.uncertainties.join(' ')).toMatch(/LLM request budget spent/);
+  });
+});
+
+describe('research runs through the plain web access (MediaWiki search and page fetcher)', () => {
+  let t: TestDatabase;
+  let wiki: FakeWiki;
+
+  beforeAll(async () => {
+    t = await createTestDatabase('engineplain');
+    wiki = await startFakeWiki({ pages: PHOTOSYNTHESIS_CORPUS });
+  });
+  afterAll(async () => {
+    await wiki?.close();
+    await t?.drop();
+  });
+
+  it('completes a normal run in two rounds, the second searching for the gaps of the first', async () => {
+    const config = testConfig({ WIKIPEDIA_API_URL: wiki.apiUrl });
+    const o = await research(
+      t.db,
+      (metrics) =>
+        createEvidenceEngine({ config, logger: createSilentLogger(), metrics, web: createPlainWebAccess(config) }),
+      { query: 'How does photosynthesis convert light energy in plants?', depth: 'normal' },
+    );
+    expectSoundRun(o);
+    // The second round sent queries of its own (what it found may all be pages the first round had).
+    const notes = (o.run.checkpoint as unknown as { notes: string[] }).notes;
+    const second = notes.find((n) => n.startsWith('search:2:'));
+    expect(Number(second?.split(':')[2])).toBeGreaterThan(0);
+    expect(o.report.methodology).toMatch(/2 round\(s\)/);
+  });
+});

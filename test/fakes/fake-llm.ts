@@ -1,0 +1,257 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One scripted answer of the fake server. */
+export type FakeLlmReply =
+  | { kind: 'json'; content: unknown; delayMs?: number }
+  | { kind: 'raw'; content: string; delayMs?: number }
+  | { kind: 'status'; status: number; retryAfterSeconds?: number; delayMs?: number }
+  | { kind: 'hang' };
+
+export interface FakeLlmRequest {
+  model: string;
+  messages: Array<{ role: string; content: string }>;
+  response_format?: { type: string; json_schema?: { name: string; schema: unknown; strict?: boolean } };
+  authorization: string | null;
+  /** json_schema name: research_plan, claims or report. */
+  schemaName: string;
+  receivedAt: number;
+  /** When the answer was sent (0 while pending or when the client went away). */
+  answeredAt: number;
+}
+
+export interface FakeLlm {
+  /** As LLM_BASE_URL: `${origin}/v1`. */
+  readonly baseUrl: string;
+  readonly requests: FakeLlmRequest[];
+  /** Replies used first, in order, before the responder. */
+  readonly script: FakeLlmReply[];
+  /** Answers requests the script does not cover (default: the plausible responder below). */
+  responder: (request: FakeLlmRequest) => FakeLlmReply;
+  /** Added to every answer (ms). */
+  latencyMs: number;
+  /** Largest number of requests in flight at once so far. */
+  readonly maxInFlight: number;
+  close(): Promise<void>;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const SMALL = new Set(
+  'the a an and or of to in on for with by from at as is are was were be been what which who how does do did same ' +
+    'der die das und oder ist sind war wie was wer welche'.split(' '),
+);
+
+function terms(text: string): Set<string> {
+  return new Set((text.toLowerCase().match(WORD) ?? []).filter((w) => w.length >= 3 && !SMALL.has(w)));
+}
+
+function line(messages: FakeLlmRequest['messages'], prefix: string): string {
+  const user = messages.find((m) => m.role === 'user')?.content ?? '';
+  return (
+    user
+      .split('\n')
+      .find((l) => l.startsWith(prefix))
+      ?.slice(prefix.length)
+      .trim() ?? ''
+  );
+}
+
+function passageOf(messages: FakeLlmRequest['messages']): string {
+  const user = messages.find((m) => m.role === 'user')?.content ?? '';
+  const match = /"""\n([\s\S]*)\n"""/.exec(user);
+  return match ? match[1]! : '';
+}
+
+/** Entity-like phrases of a question: runs of capitalised words. */
+function entities(question: string): string[] {
+  return [...question.matchAll(/(?:[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)+)/gu)].map((m) => m[0]);
+}
+
+/**
+ * A plausible model: plans from the question's words and names, extracts sentences of the passage that
+ * share words with the question (quoting them exactly, or with typography changed when `mangle`), and
+ * writes the report from the numbered findings, citing each.
+ */
+export function plausibleResponder(options: { mangleQuotes?: boolean; inventSpan?: boolean } = {}) {
+  return (request: FakeLlmRequest): FakeLlmReply => {
+    const question = line(request.messages, 'Question:');
+    switch (request.schemaName) {
+      case 'research_plan': {
+        const names = entities(question);
+        const key = [...terms(question)].slice(0, 5).join(' ');
+        return {
+          kind: 'json',
+          content: {
+            query_categories: ['general'],
+            sub_questions: [question, ...names.map((n) => `What is known about ${n}?`)],
+            search_queries: [
+              { query: question, dimension: 'core' },
+              ...names.map((n) => ({ query: n, dimension: 'entity' })),
+              { query: key, dimension: 'key_terms' },
+            ],
+            counter_evidence_queries: [`${key} criticism`],
+            required_fields: ['key_facts'],
+            search_dimensions: ['core', 'entity'],
+            time_sensitivity: 'none',
+            confidence: 0.8,
+          },
+        };
+      }
+      case 'claims': {
+        const wanted = terms(question);
+        const passage = passageOf(request.messages);
+        const sentences = passage
+          .split('\n')
+          .flatMap((l) => l.split(/(?<=[.!?])\s+(?=[A-Z0-9"“])/u))
+          .map((s) => s.trim())
+          .filter((s) => s.length > 30);
+        const picked = sentences.filter((s) => [...terms(s)].some((w) => wanted.has(w))).slice(0, 6);
+        const claims = picked.map((s) => ({
+          claim_text: s,
+          evidence_span: options.mangleQuotes ? s.replace(/"/g, '“').replace(/'/g, '’').toUpperCase() : s,
+          claim_type: /\d/.test(s) ? 'fact' : 'claim',
+          confidence: 0.8,
+        }));
+        if (options.inventSpan)
+          claims.push({
+            claim_text: 'The moon is made of green cheese.',
+            evidence_span: 'The moon is made of green cheese according to every astronomer.',
+            claim_type: 'fact',
+            confidence: 0.9,
+          });
+        return { kind: 'json', content: { claims } };
+      }
+      case 'report': {
+        const user = request.messages.find((m) => m.role === 'user')?.content ?? '';
+        const findings = [...user.matchAll(/^\[(\d+)\] (.*) \(sources: \d+, confidence: [\d.]+\)$/gm)].map((m) => ({
+          number: Number(m[1]),
+          text: m[2]!,
+        }));
+        const summary = findings
+          .slice(0, 3)
+          .map((f) => `${f.text.replace(/[.!?]+$/, '')} [${f.number}].`)
+          .join(' ');
+        return { kind: 'json', content: { summary: summary || 'Nothing found [1].', findings } };
+      }
+      default:
+        return { kind: 'status', status: 400 };
+    }
+  };
+}
+
+/**
+ * A loopback OpenAI-compatible server: `POST /v1/chat/completions` answers in the chat completion shape
+ * (choices[0].message.content, usage.prompt_tokens / completion_tokens ≈ characters / 4), from a script of
+ * replies (JSON, malformed text, HTTP errors with Retry-After, slowness, hanging) and then a responder;
+ * `GET /v1/models` lists the model.
+ */
+export async function startFakeLlm(options: { latencyMs?: number; model?: string } = {}): Promise<FakeLlm> {
+  const model = options.model ?? 'fake-model';
+  let inFlight = 0;
+  const state = {
+    requests: [] as FakeLlmRequest[],
+    script: [] as FakeLlmReply[],
+    responder: plausibleResponder(),
+    latencyMs: options.latencyMs ?? 0,
+    maxInFlight: 0,
+  };
+  const sockets = new Set<import('node:net').Socket>();
+
+  const wait = (ms: number, res: http.ServerResponse) =>
+    new Promise<void>((resolve) => {
+      if (ms <= 0) return resolve();
+      const timer = setTimeout(resolve, ms);
+      res.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://fake');
+      if (req.method === 'GET' && url.pathname === '/v1/models') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ object: 'list', data: [{ id: model, object: 'model', owned_by: 'fake' }] }));
+        return;
+      }
+      if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') {
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'not found' } }));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Omit<
+        FakeLlmRequest,
+        'authorization' | 'schemaName' | 'receivedAt' | 'answeredAt'
+      >;
+      const request: FakeLlmRequest = {
+        ...body,
+        authorization: req.headers.authorization ?? null,
+        schemaName: body.response_format?.json_schema?.name ?? '',
+        receivedAt: Date.now(),
+        answeredAt: 0,
+      };
+      state.requests.push(request);
+      inFlight++;
+      state.maxInFlight = Math.max(state.maxInFlight, inFlight);
+      try {
+        res.once('finish', () => {
+          request.answeredAt = Date.now();
+        });
+        const reply = state.script.shift() ?? state.responder(request);
+        if (reply.kind === 'hang') {
+          await new Promise<void>((resolve) => res.once('close', () => resolve()));
+          return;
+        }
+        await wait(state.latencyMs + (reply.delayMs ?? 0), res);
+        if (res.destroyed) return;
+        if (reply.kind === 'status') {
+          res.writeHead(reply.status, {
+            'content-type': 'application/json',
+            ...(reply.retryAfterSeconds !== undefined ? { 'retry-after': String(reply.retryAfterSeconds) } : {}),
+          });
+          res.end(JSON.stringify({ error: { message: `status ${reply.status}`, type: 'server_error' } }));
+          return;
+        }
+        const content = reply.kind === 'json' ? JSON.stringify(reply.content) : reply.content;
+        const promptChars = request.messages.reduce((n, m) => n + m.content.length, 0);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            id: `chatcmpl-${state.requests.length}`,
+            object: 'chat.completion',
+            created: Math.floor(Date.now() / 1000),
+            model,
+            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+            usage: {
+              prompt_tokens: Math.ceil(promptChars / 4),
+              completion_tokens: Math.ceil(content.length / 4),
+              total_tokens: Math.ceil(promptChars / 4) + Math.ceil(content.length / 4),
+            },
+          }),
+        );
+      } finally {
+        inFlight--;
+      }
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return Object.assign(state, {
+    baseUrl: `${origin}/v1`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  });
+}

@@ -1,0 +1,137 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeWebPage {
+  /** Loopback address the page lives on (127.0.0.2, 127.0.0.3, …): one registrable "domain" each. */
+  host: string;
+  path: string;
+  title: string;
+  paragraphs: string[];
+  publishedDate?: string;
+}
+
+export interface FakeWeb {
+  /** SearxNG-shaped search: `GET ${searchUrl}?q=…&format=json`. */
+  readonly searchUrl: string;
+  /** The URL a page is served at. */
+  urlOf(page: FakeWebPage): string;
+  pageLatencyMs: number;
+  searchLatencyMs: number;
+  readonly requests: { search: number; pages: number; queries: string[] };
+  close(): Promise<void>;
+}
+
+const SMALL = new Set('the and with for into from are was were what which who how does did same has have'.split(' '));
+
+function terms(text: string): string[] {
+  return [
+    ...new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3 && !SMALL.has(w))),
+  ];
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function pageHtml(page: FakeWebPage): string {
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(page.title)}</title></head>
+<body><nav><a href="/">Home</a></nav><main><h1>${escapeHtml(page.title)}</h1>
+${page.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+</main><footer>Footer text of the site.</footer></body></html>`;
+}
+
+/**
+ * A loopback web: every page is served over HTTP on its own loopback host (so pages on 127.0.0.2 and
+ * 127.0.0.3 are different domains), and a search engine on 127.0.0.1 answers in SearxNG's JSON shape
+ * (`results[]` with url, title, content, publishedDate). A page matches a query holding at least half of
+ * its terms; more matched terms rank higher.
+ */
+export async function startFakeWeb(options: { pages: FakeWebPage[]; pageLatencyMs?: number }): Promise<FakeWeb> {
+  const state = {
+    pageLatencyMs: options.pageLatencyMs ?? 0,
+    searchLatencyMs: 0,
+    requests: { search: 0, pages: 0, queries: [] as string[] },
+  };
+  const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const hosts = [...new Set(options.pages.map((p) => p.host))];
+  const servers: http.Server[] = [];
+  const ports = new Map<string, number>();
+
+  for (const host of hosts) {
+    const server = http.createServer((req, res) => {
+      void (async () => {
+        const url = new URL(req.url ?? '/', 'http://fake');
+        state.requests.pages++;
+        await delay(state.pageLatencyMs);
+        if (url.pathname === '/robots.txt') {
+          res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+          return;
+        }
+        const page = options.pages.find((p) => p.host === host && p.path === url.pathname);
+        if (!page) {
+          res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not found</body></html>');
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pageHtml(page));
+      })().catch(() => res.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, host, resolve));
+    ports.set(host, (server.address() as AddressInfo).port);
+    servers.push(server);
+  }
+  const urlOf = (page: FakeWebPage) => `http://${page.host}:${ports.get(page.host)}${page.path}`;
+
+  const search = http.createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://fake');
+      if (url.pathname !== '/search' || url.searchParams.get('format') !== 'json') {
+        res.writeHead(404).end();
+        return;
+      }
+      state.requests.search++;
+      await delay(state.searchLatencyMs);
+      const q = url.searchParams.get('q') ?? '';
+      state.requests.queries.push(q);
+      const wanted = terms(q);
+      const results = options.pages
+        .map((page) => {
+          const text = `${page.title} ${page.paragraphs.join(' ')}`.toLowerCase();
+          const title = page.title.toLowerCase();
+          const hits = wanted.filter((t) => text.includes(t)).length;
+          const inTitle = wanted.filter((t) => title.includes(t)).length;
+          return { page, hits, inTitle };
+        })
+        .filter((m) => wanted.length > 0 && m.hits / wanted.length >= 0.5)
+        .sort((a, b) => b.hits - a.hits || b.inTitle - a.inTitle || a.page.title.localeCompare(b.page.title))
+        .slice(0, 10)
+        .map(({ page }) => ({
+          url: urlOf(page),
+          title: page.title,
+          content: page.paragraphs[0]?.slice(0, 200) ?? '',
+          publishedDate: page.publishedDate ?? null,
+          engine: 'fake',
+        }));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ query: q, number_of_results: results.length, results }));
+    })().catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => search.listen(0, '127.0.0.1', resolve));
+  servers.push(search);
+  const searchUrl = `http://127.0.0.1:${(search.address() as AddressInfo).port}/search`;
+
+  return Object.assign(state, {
+    searchUrl,
+    urlOf,
+    close: async () => {
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              s.closeAllConnections();
+              s.close(() => resolve());
+            }),
+        ),
+      );
+    },
+  });
+}

@@ -1,0 +1,144 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A request as the fake saw it. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** One scripted answer in place of the provider's normal one. */
+export type ScriptedAnswer =
+  | { status: number; headers?: Record<string, string>; body?: string | object; delayMs?: number }
+  /** Answer normally, but only after this delay (ms). */
+  | { normalAfterMs: number }
+  /** Close the socket without an answer. */
+  | 'drop';
+
+export interface FakeDocument {
+  url: string;
+  title: string;
+  text: string;
+  /** Provider-specific date text (MediaWiki timestamp, Brave page_age, …). */
+  date?: string;
+}
+
+export interface FakeProviderServer {
+  readonly origin: string;
+  readonly requests: RecordedRequest[];
+  /** Queues answers for the next requests, in order; when the queue is empty the fake answers normally. */
+  script(...answers: ScriptedAnswer[]): void;
+  close(): Promise<void>;
+}
+
+export type NormalAnswer = { status: number; headers?: Record<string, string>; body: string | object };
+
+/** Documents holding any of the query's terms, most matching terms first (a crude relevance order). */
+export function matchDocuments(documents: FakeDocument[], query: string): FakeDocument[] {
+  const terms = [...new Set((query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => t.length >= 3))];
+  return documents
+    .map((doc) => {
+      const text = `${doc.title} ${doc.text}`.toLowerCase();
+      return { doc, hits: terms.filter((t) => text.includes(t)).length };
+    })
+    .filter((m) => m.hits > 0)
+    .sort((a, b) => b.hits - a.hits)
+    .map((m) => m.doc);
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** Wraps the query's terms in `tag` inside already-escaped HTML (how engines highlight snippets). */
+export function highlight(html: string, query: string, open: string, close: string): string {
+  let out = html;
+  for (const term of (query.match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => t.length >= 3)) {
+    out = out.replace(new RegExp(`\\b(${term})\\b`, 'gi'), `${open}$1${close}`);
+  }
+  return out;
+}
+
+/**
+ * A loopback HTTP server for one search provider: `normal` answers in the provider's documented shape,
+ * scripted answers (errors, rate limits, slowness, dropped connections) replace it request by request.
+ */
+export async function startScriptedProviderServer(
+  normal: (request: RecordedRequest) => NormalAnswer,
+): Promise<FakeProviderServer> {
+  const queue: ScriptedAnswer[] = [];
+  const requests: RecordedRequest[] = [];
+  const delay = (ms: number, res: http.ServerResponse) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      timer.unref();
+      res.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  const send = (
+    res: http.ServerResponse,
+    answer: { status: number; headers?: Record<string, string>; body?: string | object },
+  ) => {
+    const body =
+      answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+    const headers = {
+      'content-type': typeof answer.body === 'object' ? 'application/json' : 'text/plain; charset=utf-8',
+      ...answer.headers,
+    };
+    res.writeHead(answer.status, headers).end(body);
+  };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const url = new URL(req.url ?? '/', 'http://fake');
+        const recorded: RecordedRequest = {
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          query: url.searchParams,
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        };
+        requests.push(recorded);
+        const scripted = queue.shift();
+        if (scripted === 'drop') {
+          req.socket.destroy();
+          return;
+        }
+        if (scripted && 'normalAfterMs' in scripted) {
+          await delay(scripted.normalAfterMs, res);
+          if (res.destroyed || res.writableEnded) return;
+          send(res, normal(recorded));
+          return;
+        }
+        if (scripted) {
+          if (scripted.delayMs) await delay(scripted.delayMs, res);
+          if (res.destroyed || res.writableEnded) return;
+          send(res, scripted);
+          return;
+        }
+        send(res, normal(recorded));
+      })().catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    requests,
+    script: (...answers) => queue.push(...answers),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
