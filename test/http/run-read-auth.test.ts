@@ -90,6 +90,46 @@ describe('reads of one run (key and run in one statement)', () => {
     });
   });
 
+  it('answers each of many concurrent reads with its own run and its own key', async () => {
+    // Concurrent lookups share statements; every answer must still be the one for its own pair.
+    const revoked = await t.createUser('concurrent-revoked');
+    await revokeApiKey(t.db, revoked.keyId);
+    const keys = [t.owner.key, t.other.key, t.admin.key, revoked.key, `${t.owner.key.slice(0, -4)}AAAA`];
+    const runs = await Promise.all(
+      Array.from({ length: 12 }, (_, n) => insertTestRun(t.db, { owner: t.owner.id, query: `Parallel ${n}` })),
+    );
+    const ids = [...runs, hiddenId, UNKNOWN_ID, NOT_A_UUID];
+    const server = t.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const cases = ids.flatMap((id) => keys.map((key) => ({ id, key })));
+      const answers = await Promise.all(
+        cases.map(async ({ id, key }) => {
+          const res = await fetch(`http://127.0.0.1:${port}/v1/research/${id}/status`, {
+            headers: { 'X-API-Key': key },
+          });
+          return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+        }),
+      );
+      cases.forEach(({ id, key }, n) => {
+        const answer = answers[n]!;
+        if (key === revoked.key) {
+          expect(answer).toEqual({ status: 401, body: { detail: 'API key has been revoked.' } });
+        } else if (key.endsWith('AAAA')) {
+          expect(answer).toEqual({ status: 401, body: { detail: 'Invalid API key.' } });
+        } else if (runs.includes(id)) {
+          expect(answer.status).toBe(200);
+          expect(answer.body).toMatchObject({ research_id: id, query: `Parallel ${runs.indexOf(id)}` });
+        } else {
+          expect(answer).toEqual({ status: 404, body: { detail: `Research run ${id} not found` } });
+        }
+      });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('sees a run hidden between two requests as gone', async () => {
     const id = await insertTestRun(t.db, { owner: t.owner.id });
     await read(`/v1/research/${id}/status`, t.owner.key).expect(200);

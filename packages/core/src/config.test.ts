@@ -34,7 +34,7 @@ describe('loadConfig', () => {
       AUDIO_BASE_URL: 'http://audio/v1',
     });
     expect(c.llm.baseUrl).toBe('http://llm.local/v1');
-    expect(c.vision).toEqual({ baseUrl: 'http://llm.local/v1', model: 'v' });
+    expect(c.vision).toMatchObject({ baseUrl: 'http://llm.local/v1', model: 'v' });
     expect(c.audio.baseUrl).toBe('http://audio/v1');
   });
 

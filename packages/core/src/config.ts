@@ -38,6 +38,12 @@ const envSchema = z.object({
   VISION_MODEL: optionalText,
   AUDIO_BASE_URL: urlText(['http', 'https']),
   AUDIO_MODEL: optionalText,
+  // Vision and audio knobs beyond CONTRACT 2: keys (default: LLM_API_KEY when the LLM's base URL is used) and limits.
+  VISION_API_KEY: optionalText,
+  AUDIO_API_KEY: optionalText,
+  VISION_MAX_IMAGE_BYTES: positiveInt(5 * 1024 * 1024),
+  AUDIO_MAX_BYTES: positiveInt(25 * 1024 * 1024),
+  AUDIO_MAX_DURATION_SECONDS: positiveInt(600),
   SEARCH_PROVIDER: z.enum(['wikipedia', 'searxng', 'brave', 'tavily', 'local']).default('wikipedia'),
   SEARXNG_URL: urlText(['http', 'https']),
   BRAVE_API_KEY: optionalText,
@@ -95,8 +101,24 @@ export interface AppConfig {
     readonly maxConcurrency: number;
     readonly timeoutMs: number;
   };
-  readonly vision: { readonly baseUrl: string | undefined; readonly model: string | undefined };
-  readonly audio: { readonly baseUrl: string | undefined; readonly model: string | undefined };
+  readonly vision: {
+    readonly baseUrl: string | undefined;
+    readonly model: string | undefined;
+    /** Bearer key; LLM_API_KEY when VISION_BASE_URL is unset (the LLM's endpoint is used). */
+    readonly apiKey: string | undefined;
+    /** Largest image analysed (decoded base64 or downloaded). */
+    readonly maxImageBytes: number;
+  };
+  readonly audio: {
+    readonly baseUrl: string | undefined;
+    readonly model: string | undefined;
+    /** Bearer key; LLM_API_KEY when AUDIO_BASE_URL is unset (the LLM's endpoint is used). */
+    readonly apiKey: string | undefined;
+    /** Largest audio file transcribed (upload or download). */
+    readonly maxBytes: number;
+    /** Longest audio transcribed, in seconds. */
+    readonly maxDurationSeconds: number;
+  };
   readonly search: {
     readonly provider: Env['SEARCH_PROVIDER'];
     readonly searxngUrl: string | undefined;
@@ -177,10 +199,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     vision: {
       baseUrl: (e.VISION_BASE_URL ?? e.LLM_BASE_URL)?.replace(/\/+$/, ''),
       model: e.VISION_MODEL,
+      apiKey: e.VISION_API_KEY ?? (e.VISION_BASE_URL ? undefined : e.LLM_API_KEY),
+      maxImageBytes: e.VISION_MAX_IMAGE_BYTES,
     },
     audio: {
       baseUrl: (e.AUDIO_BASE_URL ?? e.LLM_BASE_URL)?.replace(/\/+$/, ''),
       model: e.AUDIO_MODEL,
+      apiKey: e.AUDIO_API_KEY ?? (e.AUDIO_BASE_URL ? undefined : e.LLM_API_KEY),
+      maxBytes: e.AUDIO_MAX_BYTES,
+      maxDurationSeconds: e.AUDIO_MAX_DURATION_SECONDS,
     },
     search: {
       provider: e.SEARCH_PROVIDER,

@@ -84,6 +84,28 @@ export interface UrlValidation {
   reason?: string;
 }
 
+export interface ValidateUrlOptions {
+  /** Also ask the origin's robots.txt (when CRAWLER_RESPECT_ROBOTS is on); costs one guarded request per origin. */
+  robots?: boolean;
+}
+
+/** An image or audio file fetched through the guard (the vision and audio routes). */
+export interface FetchedMedia {
+  /** The URL that answered, after redirects, normalised. */
+  url: string;
+  /** One of IMAGE_MEDIA_TYPES or AUDIO_MEDIA_TYPES. */
+  mediaType: string;
+  body: Buffer;
+  bytes: number;
+}
+
+export interface FetchMediaOptions {
+  kind: 'image' | 'audio';
+  /** Byte cap (default: the crawler's page cap). */
+  maxBytes?: number;
+  signal?: AbortSignal;
+}
+
 /** Knobs beyond the environment, for tests and the benchmark. */
 export interface CrawlerOptions {
   resolver?: Resolver;
@@ -115,7 +137,12 @@ export interface CrawlerDeps {
 
 /** The crawler: URL validation, guarded fetching, extraction and run-budgeted source collection. */
 export interface Crawler {
-  validateUrl(url: string): Promise<UrlValidation>;
+  validateUrl(url: string, options?: ValidateUrlOptions): Promise<UrlValidation>;
+  /**
+   * One image (png, jpeg, gif, webp) or audio file through the same guard, robots rules and politeness as
+   * pages, with a byte cap; any other content type is refused before its body is read.
+   */
+  fetchMedia(url: string, options: FetchMediaOptions): Promise<FetchedMedia>;
   fetchDocument(url: string, options?: FetchDocumentOptions): Promise<FetchedDocument>;
   fetchSources(urls: string[], budget: RunCrawlBudget, options?: FetchSourcesOptions): Promise<FetchSourcesResult>;
   close(): Promise<void>;
@@ -279,16 +306,47 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
     return toFetched(document, page.finalUrl, requestedUrl, at, page.bytes, false);
   }
 
-  async function validateUrl(url: string): Promise<UrlValidation> {
+  async function validateUrl(url: string, validateOptions: ValidateUrlOptions = {}): Promise<UrlValidation> {
     let normalized: string | null = null;
     try {
       normalized = normalizeUrl(url);
       await resolveCheckedAddresses(bareHostname(new URL(normalized)), resolver, policy);
+      if (validateOptions.robots && config.crawler.respectRobots) await assertRobotsAllow(robots, normalized);
       return { allowed: true, normalized_url: normalized };
     } catch (error) {
       if (!isCrawlError(error)) throw error;
       return { allowed: false, normalized_url: normalized, reason: error.reason };
     }
+  }
+
+  async function fetchMedia(url: string, mediaOptions: FetchMediaOptions): Promise<FetchedMedia> {
+    const requestedUrl = normalizeUrl(url);
+    const respectRobots = config.crawler.respectRobots;
+    const host = parseCrawlUrl(requestedUrl).host;
+    const delay = respectRobots ? await robots.crawlDelayMs(requestedUrl).catch(() => undefined) : undefined;
+    const page = await politeness.schedule(
+      host,
+      () =>
+        fetchPage(requestedUrl, {
+          agents,
+          policy,
+          userAgent,
+          timeoutMs: config.crawler.timeoutMs,
+          maxBytes: mediaOptions.maxBytes ?? maxPageBytes,
+          maxRedirects,
+          signal: mediaOptions.signal,
+          accept: [mediaOptions.kind],
+          acceptHeader: mediaOptions.kind === 'image' ? 'image/png,image/jpeg,image/gif,image/webp' : 'audio/*',
+          beforeHop: respectRobots ? (hop) => assertRobotsAllow(robots, hop) : undefined,
+        }),
+      delay,
+    );
+    return {
+      url: page.finalUrl,
+      mediaType: page.contentType.split(';')[0]!.trim().toLowerCase(),
+      body: page.body,
+      bytes: page.bytes,
+    };
   }
 
   async function fetchSources(
@@ -409,6 +467,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
 
   return {
     validateUrl,
+    fetchMedia,
     fetchDocument,
     fetchSources,
     async close() {

@@ -4,8 +4,31 @@ import { CrawlError, isCrawlError } from './crawl-error';
 import { checkLiteralHost, type GuardedAgents } from './safe-agent';
 import { bareHostname, isForbiddenHostname, normalizeUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
 
-/** Content kinds the crawler reads; anything else is refused before its body is downloaded. */
-export type ContentKind = 'html' | 'pdf' | 'text';
+/**
+ * Content kinds the crawler reads; anything else is refused before its body is downloaded. `image` and
+ * `audio` are only accepted when a caller asks for them (the vision and audio routes' guarded media
+ * fetch), never for pages.
+ */
+export type ContentKind = 'html' | 'pdf' | 'text' | 'image' | 'audio';
+
+/** Raster image types the guarded media fetch accepts (no SVG: it is scriptable XML, not a picture). */
+export const IMAGE_MEDIA_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** Audio types the guarded media fetch accepts (what OpenAI-compatible transcription servers read). */
+export const AUDIO_MEDIA_TYPES: ReadonlySet<string> = new Set([
+  'audio/mpeg',
+  'audio/mp3',
+  'audio/mp4',
+  'audio/m4a',
+  'audio/x-m4a',
+  'audio/wav',
+  'audio/x-wav',
+  'audio/wave',
+  'audio/ogg',
+  'audio/webm',
+  'audio/flac',
+  'audio/x-flac',
+]);
 
 export const DEFAULT_MAX_PAGE_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_MAX_REDIRECTS = 5;
@@ -20,8 +43,10 @@ export interface FetchPageOptions {
   maxRedirects?: number;
   signal?: AbortSignal;
   acceptLanguage?: string;
-  /** Content kinds accepted (default: all three). `robots.txt` asks for text only. */
+  /** Content kinds accepted (default: html, pdf, text). `robots.txt` asks for text only. */
   accept?: readonly ContentKind[];
+  /** The Accept request header (default: documents). */
+  acceptHeader?: string;
   /** Called with every chunk's size before it is kept; returning false aborts the download (run budget). */
   onBytes?: (bytes: number) => boolean;
   /** Return non-2xx answers (robots.txt needs their status) instead of refusing them. */
@@ -54,6 +79,8 @@ export function contentKindOf(mediaType: string): ContentKind | null | undefined
   if (HTML_TYPES.has(type)) return 'html';
   if (type === 'application/pdf' || type === 'application/x-pdf') return 'pdf';
   if (type === 'text/plain') return 'text';
+  if (IMAGE_MEDIA_TYPES.has(type)) return 'image';
+  if (AUDIO_MEDIA_TYPES.has(type)) return 'audio';
   return null;
 }
 
@@ -152,7 +179,7 @@ export async function fetchPage(rawUrl: string, options: FetchPageOptions): Prom
           signal,
           headers: {
             'User-Agent': options.userAgent,
-            Accept: 'text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8',
+            Accept: options.acceptHeader ?? 'text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8',
             ...(options.acceptLanguage ? { 'Accept-Language': options.acceptLanguage } : {}),
           },
         });

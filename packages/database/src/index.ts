@@ -11,3 +11,5 @@ export { MIGRATIONS } from './migrations';
 export * from './repositories/pipeline.repository';
 export * from './repositories/authenticated-reads.repository';
 export { preparedQuery, runPreparedQuery, type PreparedQuery } from './prepared';
+export * from './repositories/claim-graph.repository';
+export * from './repositories/run-edits.repository';

@@ -1,30 +1,23 @@
-import {
-  normalizeWhitespace,
-  planSchema,
-  type AppConfig,
-  type ClaimDraft,
-  type EvidenceDraft,
-  type Plan,
-  type ReportBody,
-  type SearchResultDraft,
-  type SourceDraft,
+import type {
+  AppConfig,
+  ClaimDraft,
+  EvidenceDraft,
+  Plan,
+  ReportBody,
+  SearchResultDraft,
+  SourceDraft,
 } from '@research/core';
-import type { EvidenceRow, SearchResultRow } from '@research/database';
+import type { SearchResultRow } from '@research/database';
 import type { Logger, Metrics } from '@research/observability';
 import type { ResearchEngine, RunSnapshot, StepContext } from '@research/pipeline';
-import { chunkText } from './claims/chunking';
-import { CLAIMS_PER_SOURCE, extractClaims, planTerms } from './claims/extractive-claims';
-import { groundSpan } from './claims/grounding';
+import { analyzeSources } from './claims/analyze-sources';
+import { planTerms } from './claims/extractive-claims';
+import { compareEvidence } from './compare/compare-evidence';
 import { buildEvidenceGraph, type EvidenceGraph } from './compare/evidence-graph';
-import { scoreEvidence } from './compare/evidence-scores';
-import { stableId } from './ids';
-import { LlmFailure, createLlmClient, type LlmClient } from './llm/llm-client';
+import { createLlmClient, type LlmClient } from './llm/llm-client';
 import { note } from './notes';
-import { extractivePlan } from './plan/extractive-planner';
-import * as claimsPrompt from './prompts/claims.v1';
-import * as planPrompt from './prompts/plan.v1';
-import { llmReport } from './report/llm-report';
-import { buildReport, rankFindings } from './report/report-builder';
+import { planResearch } from './plan/plan-research';
+import { evidenceDraftsOf, synthesizeReport } from './report/synthesize-report';
 import { findGaps, gapQueries } from './rounds/gap-analysis';
 import type { PlannedQuery, WebAccess } from './web/web-access';
 
@@ -38,10 +31,7 @@ export interface EvidenceEngineOptions {
   llm?: LlmClient | null;
 }
 
-/** LLM chunks analysed per source at most; the rest of a long source goes to the extractive engine. */
-export const MAX_LLM_CHUNKS_PER_SOURCE = 4;
-/** Claims kept per source from the LLM. */
-export const MAX_LLM_CLAIMS_PER_SOURCE = 12;
+export { MAX_LLM_CHUNKS_PER_SOURCE, MAX_LLM_CLAIMS_PER_SOURCE } from './claims/analyze-sources';
 
 function extraQueries(ctx: StepContext): string[] {
   const extra = ctx.run.extra_queries;
@@ -90,26 +80,9 @@ function graphOf(snapshot: RunSnapshot): EvidenceGraph {
   return buildEvidenceGraph(snapshot.claims, snapshot.sources);
 }
 
-function evidenceDrafts(rows: EvidenceRow[]): EvidenceDraft[] {
-  return rows.map((e) => ({
-    claim_id: e.claim_id,
-    evidence_type: e.evidence_type === 'primary_report' ? 'primary_report' : 'secondary_report',
-    source_independence_score: e.source_independence_score,
-    primary_source_proximity: e.primary_source_proximity,
-    cross_source_support: e.cross_source_support,
-    contradiction_level: e.contradiction_level,
-    evidence_directness: e.evidence_directness,
-    date_relevance_score: e.date_relevance_score,
-  }));
-}
-
 /** Interleaves hits by rank (every query's first hit, then every second hit…), in stored order. */
 function byRank(hits: SearchResultRow[]): SearchResultRow[] {
   return [...hits].sort((a, b) => a.rank - b.rank || a.position - b.position);
-}
-
-function failureKind(error: unknown): string {
-  return error instanceof LlmFailure ? error.kind : 'error';
 }
 
 /**
@@ -132,44 +105,18 @@ export function createEvidenceEngine(options: EvidenceEngineOptions): ResearchEn
   const REPORT_RESERVE = llm ? 1 : 0;
 
   async function plan(ctx: StepContext): Promise<Plan> {
-    const extra = extraQueries(ctx);
-    const fallback = extractivePlan({
+    const result = await planResearch(llm, ctx, {
       query: ctx.run.query,
       language: ctx.run.language,
-      extraQueries: extra,
+      extraQueries: extraQueries(ctx),
       referenceDate: ctx.run.created_at,
     });
-    if (!llm) {
-      ctx.notes.push(note.engine('plan', ctx.round, 'extractive'));
-      return fallback;
+    if (result.fallback) {
+      ctx.logger.warn('LLM planning failed; using the extractive planner', { reason: result.fallbackReason });
+      ctx.notes.push(note.fallback('plan', ctx.round, result.fallback));
     }
-    try {
-      const answer = await llm.complete(ctx, {
-        name: planPrompt.name,
-        system: planPrompt.system,
-        user: planPrompt.user({ query: ctx.run.query, language: ctx.run.language, extraQueries: extra }),
-        schema: planPrompt.schema,
-        maxTokens: 1500,
-      });
-      const searchQueries = dedupeQueries([
-        ...answer.search_queries,
-        ...extra.map((q) => ({ query: q.trim().slice(0, 300), dimension: 'user' })),
-      ]);
-      const result = planSchema.parse({
-        query: ctx.run.query,
-        language: ctx.run.language,
-        ...answer,
-        search_queries: searchQueries,
-        search_dimensions: [...new Set([...answer.search_dimensions, ...searchQueries.map((q) => q.dimension)])],
-      });
-      ctx.notes.push(note.engine('plan', ctx.round, 'llm'));
-      return result;
-    } catch (error) {
-      if (ctx.signal.aborted || !(error instanceof LlmFailure)) throw error;
-      ctx.logger.warn('LLM planning failed; using the extractive planner', { reason: error.message });
-      ctx.notes.push(note.fallback('plan', ctx.round, error.kind), note.engine('plan', ctx.round, 'extractive'));
-      return fallback;
-    }
+    ctx.notes.push(note.engine('plan', ctx.round, result.mode));
+    return result.plan;
   }
 
   async function search(ctx: StepContext, snapshot: RunSnapshot): Promise<SearchResultDraft[]> {
@@ -249,122 +196,33 @@ export function createEvidenceEngine(options: EvidenceEngineOptions): ResearchEn
   }
 
   async function analyze(ctx: StepContext, snapshot: RunSnapshot): Promise<ClaimDraft[]> {
-    const language = ctx.run.language;
-    const terms = planTerms(snapshot.plan, ctx.run.query);
     const sources = snapshot.sources.filter((s) => s.round === ctx.round);
-    const runId = ctx.run.id;
+    const result = await analyzeSources(llm, ctx, {
+      runId: ctx.run.id,
+      question: ctx.run.query,
+      subQuestions: snapshot.plan?.sub_questions ?? [],
+      language: ctx.run.language,
+      terms: planTerms(snapshot.plan, ctx.run.query),
+      sources,
+      llmAllowance: Math.max(0, ctx.budget.max_llm_requests - (ctx.usage.llm_requests ?? 0) - REPORT_RESERVE),
+    });
     if (!llm) {
       ctx.notes.push(note.engine('analyze', ctx.round, 'extractive'));
-      return sources.flatMap((s) => extractClaims({ runId, sourceId: s.id, text: s.content, language, terms }));
+      return result.claims;
     }
-
-    // Chunk sizes leave room for the instructions and the question in every prompt.
-    const framing =
-      claimsPrompt.system.length +
-      claimsPrompt.user({
-        question: ctx.run.query,
-        subQuestions: snapshot.plan?.sub_questions ?? [],
-        title: '',
-        passage: '',
-      }).length +
-      200;
-    const chunkChars = ctx.budget.max_context_per_llm_call - framing;
-    let llmAllowance = Math.max(0, ctx.budget.max_llm_requests - (ctx.usage.llm_requests ?? 0) - REPORT_RESERVE);
-    const work = sources.map((source) => {
-      const chunks = chunkText(source.content, chunkChars, language);
-      return chunks.map((text, i) => {
-        const useLlm = chunkChars >= 200 && i < MAX_LLM_CHUNKS_PER_SOURCE && llmAllowance > 0;
-        if (useLlm) llmAllowance--;
-        return { source, text, chunks: chunks.length, useLlm };
-      });
-    });
-    const fallbacks = new Map<string, number>();
-    const addFallback = (kind: string) => fallbacks.set(kind, (fallbacks.get(kind) ?? 0) + 1);
-    let llmChunks = 0;
-    let extractiveChunks = 0;
-    let ungrounded = 0;
-
-    const perSource = await Promise.all(
-      work.map(async (chunks) => {
-        const results = await Promise.all(
-          chunks.map(async ({ source, text, chunks: count, useLlm }): Promise<ClaimDraft[]> => {
-            const extractive = () => {
-              extractiveChunks++;
-              return extractClaims({
-                runId,
-                sourceId: source.id,
-                text,
-                language,
-                terms,
-                limit: Math.max(2, Math.ceil(CLAIMS_PER_SOURCE / count)),
-              });
-            };
-            if (!useLlm) {
-              if (chunkChars < 200) addFallback('context');
-              else addFallback('budget');
-              return extractive();
-            }
-            try {
-              const answer = await llm.complete(ctx, {
-                name: claimsPrompt.name,
-                system: claimsPrompt.system,
-                user: claimsPrompt.user({
-                  question: ctx.run.query,
-                  subQuestions: snapshot.plan?.sub_questions ?? [],
-                  title: source.title ?? source.url,
-                  passage: text,
-                }),
-                schema: claimsPrompt.schema,
-                maxTokens: 3000,
-              });
-              llmChunks++;
-              const drafts: ClaimDraft[] = [];
-              for (const c of answer.claims) {
-                // Grounded in the chunk first (the passage the model read), then anywhere in the source.
-                const span =
-                  groundSpan(c.evidence_span, text, language) ?? groundSpan(c.evidence_span, source.content, language);
-                if (!span) {
-                  ungrounded++;
-                  continue;
-                }
-                const claimText = normalizeWhitespace(c.claim_text);
-                drafts.push({
-                  id: stableId(runId, source.id, span, claimText),
-                  source_id: source.id,
-                  claim_text: claimText,
-                  evidence_span: span,
-                  claim_type: c.claim_type,
-                  confidence: Math.round(c.confidence * 100) / 100,
-                });
-              }
-              return drafts;
-            } catch (error) {
-              if (ctx.signal.aborted || !(error instanceof LlmFailure)) throw error;
-              addFallback(failureKind(error));
-              ctx.logger.warn('LLM claim extraction failed for a passage; using the extractive engine', {
-                source_id: source.id,
-                reason: error.message,
-              });
-              return extractive();
-            }
-          }),
-        );
-        const seen = new Set<string>();
-        return results
-          .flat()
-          .filter((c) => !seen.has(c.id) && seen.add(c.id))
-          .slice(0, MAX_LLM_CLAIMS_PER_SOURCE * Math.max(1, Math.min(chunks.length, MAX_LLM_CHUNKS_PER_SOURCE)));
-      }),
-    );
-    for (const [kind, count] of fallbacks) ctx.notes.push(note.fallback('analyze', ctx.round, kind, count));
-    if (ungrounded > 0) ctx.notes.push(note.droppedClaims(ctx.round, ungrounded));
-    const mode = llmChunks > 0 && extractiveChunks > 0 ? 'mixed' : llmChunks > 0 ? 'llm' : 'extractive';
-    if (sources.length > 0) ctx.notes.push(note.engine('analyze', ctx.round, mode));
-    return perSource.flat();
+    for (const [kind, count] of result.fallbacks) ctx.notes.push(note.fallback('analyze', ctx.round, kind, count));
+    if (result.ungrounded > 0) ctx.notes.push(note.droppedClaims(ctx.round, result.ungrounded));
+    if (sources.length > 0) ctx.notes.push(note.engine('analyze', ctx.round, result.mode));
+    return result.claims;
   }
 
   async function compare(ctx: StepContext, snapshot: RunSnapshot): Promise<EvidenceDraft[]> {
-    const graph = graphOf(snapshot);
+    const { graph, evidence } = compareEvidence({
+      claims: snapshot.claims,
+      sources: snapshot.sources,
+      plan: snapshot.plan,
+      referenceDate: ctx.run.created_at,
+    });
     const round = new Map(snapshot.claims.map((c) => [c.id, c.round]));
     // Each contradiction is counted once: in the round its newer claim arrived.
     const fresh = graph.contradictions.filter(
@@ -372,59 +230,23 @@ export function createEvidenceEngine(options: EvidenceEngineOptions): ResearchEn
     ).length;
     if (fresh > 0) ctx.metrics.contradictionsDetected(fresh);
     if (ctx.round === 1) ctx.notes.push(note.engine('compare', ctx.round, 'deterministic'));
-    return scoreEvidence(
-      {
-        claims: snapshot.claims,
-        sources: snapshot.sources,
-        timeSensitivity: snapshot.plan?.time_sensitivity ?? 'none',
-        referenceDate: ctx.run.created_at,
-      },
-      graph,
-    );
+    return evidence;
   }
 
   async function synthesize(ctx: StepContext, snapshot: RunSnapshot): Promise<ReportBody> {
-    const graph = graphOf(snapshot);
-    const evidence = evidenceDrafts(snapshot.evidence);
-    const gaps = snapshot.plan ? findGaps(snapshot.plan, ctx.run.query, graph) : null;
-    const base = {
+    return synthesizeReport(llm, ctx, {
       query: ctx.run.query,
       language: ctx.run.language,
       plan: snapshot.plan,
-      graph,
-      evidence,
-      gaps,
+      graph: graphOf(snapshot),
+      evidence: evidenceDraftsOf(snapshot.evidence),
+      round: ctx.round,
       rounds: ctx.rounds,
       queriesSent: ctx.usage.search_queries ?? 0,
+      notes: ctx.notes,
       generatedAt: new Date(),
-    };
-    const ranked = rankFindings(base);
-    const final = ctx.round >= ctx.rounds;
-    if (!final) return buildReport({ ...base, notes: ctx.notes }, ranked);
-    if (!llm || ranked.length === 0) {
-      ctx.notes.push(note.engine('synthesize', ctx.round, 'extractive'));
-      return buildReport({ ...base, notes: ctx.notes }, ranked);
-    }
-    const draft = buildReport({ ...base, notes: ctx.notes }, ranked);
-    try {
-      const written = await llmReport(llm, ctx, {
-        query: ctx.run.query,
-        language: ctx.run.language,
-        ranked,
-        base: draft,
-      });
-      ctx.notes.push(note.engine('synthesize', ctx.round, 'llm'));
-      const body = buildReport({ ...base, notes: ctx.notes }, ranked);
-      return { ...body, summary: written.summary, findings: written.findings };
-    } catch (error) {
-      if (ctx.signal.aborted || !(error instanceof LlmFailure)) throw error;
-      ctx.logger.warn('LLM report writing failed; using the extractive report', { reason: error.message });
-      ctx.notes.push(
-        note.fallback('synthesize', ctx.round, error.kind),
-        note.engine('synthesize', ctx.round, 'extractive'),
-      );
-      return buildReport({ ...base, notes: ctx.notes }, ranked);
-    }
+      final: ctx.round >= ctx.rounds,
+    });
   }
 
   return { name: llm ? 'evidence-llm' : 'evidence-extractive', plan, search, fetch, analyze, compare, synthesize };

@@ -37,3 +37,17 @@ export { sentences } from './text/sentences';
 export * as planPromptV1 from './prompts/plan.v1';
 export * as claimsPromptV1 from './prompts/claims.v1';
 export * as reportPromptV1 from './prompts/report.v1';
+export { planResearch, type PlanResearchInput, type PlanResearchResult } from './plan/plan-research';
+export {
+  analyzeSources,
+  MAX_LLM_CHUNKS_PER_SOURCE,
+  MAX_LLM_CLAIMS_PER_SOURCE,
+  type AnalyzableSource,
+  type AnalyzeSourcesInput,
+  type AnalyzeSourcesResult,
+} from './claims/analyze-sources';
+export { compareEvidence } from './compare/compare-evidence';
+export { synthesizeReport, evidenceDraftsOf, type SynthesizeReportInput } from './report/synthesize-report';
+export type { ClaimRelation, RelationKind } from './compare/evidence-graph';
+export { stableId } from './ids';
+export * as visionPromptV1 from './prompts/vision.v1';

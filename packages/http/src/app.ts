@@ -5,8 +5,10 @@ import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { requestContext } from './middleware/request-context';
 import { createAdminRouter } from './routes/admin.routes';
 import { createDocsRouter } from './routes/docs.routes';
+import { createMountedRouter } from './routes/mounted.routes';
 import { createResearchRouter } from './routes/research.routes';
 import { createSystemRouter } from './routes/system.routes';
+import { createResearchTools } from './services/research-tools';
 
 /**
  * The HTTP application over a context of real parts. No side effects until the caller listens:
@@ -25,6 +27,8 @@ export function createApp(ctx: AppContext): Express {
   // public routes (their paths do not overlap).
   app.use('/v1/research', createResearchRouter(ctx));
   app.use('/v1/admin', createAdminRouter(ctx));
+  // SPEC 1.8 / 4.14: search, crawler, planner, run analysis, vision and audio, each under its prefix.
+  app.use(createMountedRouter(ctx, ctx.tools ?? createResearchTools(ctx)));
 
   // Public: system endpoints and, under DEBUG only, the API description.
   app.use(createSystemRouter(ctx));

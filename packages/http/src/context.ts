@@ -3,6 +3,7 @@ import type { PasswordHasher } from '@research/auth';
 import type { Database } from '@research/database';
 import type { Logger, Metrics, MetricSnapshot } from '@research/observability';
 import type { ResearchQueue } from '@research/queue';
+import type { ResearchTools } from './services/research-tools';
 
 /** Everything the HTTP app needs, built by the runtime (real parts in production and in tests). */
 export interface AppContext {
@@ -18,4 +19,9 @@ export interface AppContext {
   readonly fleetSnapshots: () => Promise<MetricSnapshot[]>;
   /** Called after a run is committed and could not be enqueued: the reconciler will pick it up. */
   readonly onEnqueueFailed?: (researchId: string, error: unknown) => void;
+  /**
+   * Search providers, crawler and LLM clients of the mounted route groups. The runtime passes them (and
+   * closes them at stop); without them createApp builds them lazily from config on first use.
+   */
+  readonly tools?: ResearchTools;
 }

@@ -9,3 +9,10 @@ export { loggerOf, principalOf, requestIdOf, scopeOf, type RequestLocals, type R
 export { parseBody, parseQuery, boundedText, integerParam, validationError } from './validation';
 export { buildOpenApiDocument } from './openapi/openapi-document';
 export { isUuid } from './ids';
+export {
+  createResearchTools,
+  SEARCH_PROVIDERS,
+  type ResearchTools,
+  type ResearchToolsDeps,
+  type SearchProviderName,
+} from './services/research-tools';

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import axios from 'axios';
 import type { AppConfig } from '@research/core';
-import { createApp, type AppContext } from '@research/http';
+import { createApp, createResearchTools, type AppContext } from '@research/http';
 import { readFleetSnapshots } from '@research/observability';
 import { createBullResearchQueue, type ResearchQueue } from '@research/queue';
 import { ensureInitialAdmin } from './initial-admin';
@@ -59,6 +59,8 @@ export function buildAppContext(services: Services, queue: ResearchQueue): AppCo
     metrics: services.metrics,
     logger: services.logger,
     passwords: services.passwords,
+    // The mounted route groups' search providers, crawler and LLM clients: one set per process.
+    tools: createResearchTools({ config, logger: services.logger, metrics: services.metrics, db: services.db }),
     fleetSnapshots: redis ? () => readFleetSnapshots(redis, config.redisPrefix, instanceId) : async () => [],
   };
 }
@@ -75,12 +77,14 @@ export async function startApiRuntime(config: AppConfig): Promise<Stoppable> {
     prefix: config.redisPrefix,
     logger: services.logger,
   });
-  const server = await listen(createApp(buildAppContext(services, queue)), config);
+  const ctx = buildAppContext(services, queue);
+  const server = await listen(createApp(ctx), config);
   services.logger.info('API listening', { host: config.host, port: config.port });
   void llmPreflight(services);
   return {
     async stop() {
       await closeServer(server);
+      await ctx.tools?.close();
       await queue.close();
       await services.close();
     },

@@ -28,7 +28,8 @@ export async function startAllRuntime(config: AppConfig): Promise<Stoppable> {
     queue = inProcess.queue;
     worker = inProcess;
   }
-  const server = await listen(createApp(buildAppContext(services, queue)), config);
+  const ctx = buildAppContext(services, queue);
+  const server = await listen(createApp(ctx), config);
   services.logger.info('service listening', {
     host: config.host,
     port: config.port,
@@ -39,6 +40,7 @@ export async function startAllRuntime(config: AppConfig): Promise<Stoppable> {
   return {
     async stop() {
       await closeServer(server);
+      await ctx.tools?.close();
       await worker.stop();
       await queue.close();
       await services.close();

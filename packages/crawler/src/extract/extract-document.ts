@@ -1,3 +1,4 @@
+import { CrawlError } from '../crawl-error';
 import { extractHtml } from './html';
 import { extractPdf } from './pdf';
 import { extractText } from './text';
@@ -12,5 +13,9 @@ export async function extractDocument(task: ExtractionTask): Promise<ExtractedDo
       return extractPdf(task.body);
     case 'text':
       return extractText(task.body, task.contentType);
+    case 'image':
+    case 'audio':
+      // Media is fetched for the vision and audio routes only; it is never a document.
+      throw new CrawlError('unsupported_type', 'Images and audio are not read as documents.');
   }
 }

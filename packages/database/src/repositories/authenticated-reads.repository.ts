@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { preparedQuery, runPreparedQuery } from '../prepared';
+import { batchedQuery, runBatchedLookup } from '../prepared';
 import type { DB } from '../schema';
 import type { ApiKeyWithUser } from './api-keys.repository';
 import type { RunWithProtection } from './runs.repository';
@@ -29,20 +29,6 @@ export type VisibleRunRead = Pick<
   | 'is_deletion_protected'
 >;
 
-const apiKeyCredentials = preparedQuery(
-  'api_key_credentials',
-  `select k.id, k.user_id, k.salt, k.key_hash, k.expires_at, k.revoked_at, u.username, u.is_admin
-from api_keys k
-join users u on u.id = k.user_id
-where k.id = $1`,
-);
-
-/** The key `keyId` with its user, as authentication checks it (every keyed request reads this). */
-export async function findApiKeyCredentials(db: Db, keyId: string): Promise<ApiKeyCredentialRow | undefined> {
-  const [row] = await runPreparedQuery<ApiKeyCredentialRow>(db, apiKeyCredentials, [keyId]);
-  return row;
-}
-
 // Key columns carry an `auth_` prefix so they cannot collide with the run's columns.
 interface KeyAndRunRow extends Omit<VisibleRunRead, 'id'> {
   id: string | null;
@@ -70,12 +56,14 @@ const RUN_COLUMNS: Record<Exclude<keyof VisibleRunRead, 'is_deletion_protected'>
   metadata: true,
 };
 
-// The statement behind every run-scoped read. The run side is a LEFT JOIN, so a known key always yields
-// its row; the run columns are null when the run is unknown, hidden, or no id was given. The protection
-// flag is findVisibleRun's.
-const keyAndVisibleRun = preparedQuery(
+// The statement behind every keyed request: the key with its user and, for the reads of one run, the
+// run. It answers a batch of lookups (see runBatchedLookup): `l` holds one (key id, run id) pair per
+// lookup. Each join is on a primary key, so a lookup has at most one row; a known key always has its
+// row (the run side is a LEFT JOIN whose columns are null when the run is unknown, hidden, or no run id
+// was given). The protection flag is findVisibleRun's.
+const keyAndVisibleRun = batchedQuery(
   'key_and_visible_run',
-  `select
+  `select l.i,
   k.user_id as auth_user_id, k.salt as auth_salt, k.key_hash as auth_key_hash,
   k.expires_at as auth_expires_at, k.revoked_at as auth_revoked_at,
   u.username as auth_username, u.is_admin as auth_is_admin,
@@ -83,23 +71,24 @@ const keyAndVisibleRun = preparedQuery(
     .map((column) => `r.${column}`)
     .join(', ')},
   coalesce(rr.password_hash is not null, false) as is_deletion_protected
-from api_keys k
+from unnest($1::text[], $2::uuid[]) with ordinality as l(key_id, run_id, i)
+join api_keys k on k.id = l.key_id
 join users u on u.id = k.user_id
-left join research_runs r on r.id = $2::uuid and not r.is_hidden
-left join retention_records rr on rr.research_id = r.id
-where k.id = $1`,
+left join research_runs r on r.id = l.run_id and not r.is_hidden
+left join retention_records rr on rr.research_id = r.id`,
 );
 
 /**
  * The key `keyId` with its user, and the non-hidden run `runId` with its protection flag, in one
- * statement (one round trip for an authenticated read of a run). `runId` must be a UUID or null.
+ * statement (one round trip for an authenticated read of a run, shared with the lookups of concurrent
+ * requests). `runId` must be a UUID or null.
  */
 export async function findApiKeyAndVisibleRun(
   db: Db,
   keyId: string,
   runId: string | null,
 ): Promise<{ key: ApiKeyCredentialRow | undefined; run: VisibleRunRead | undefined }> {
-  const [row] = await runPreparedQuery<KeyAndRunRow>(db, keyAndVisibleRun, [keyId, runId]);
+  const row = await runBatchedLookup<KeyAndRunRow>(db, keyAndVisibleRun, [keyId, runId]);
   if (!row) return { key: undefined, run: undefined };
   const key: ApiKeyCredentialRow = {
     id: keyId,
@@ -127,4 +116,9 @@ export async function findApiKeyAndVisibleRun(
     is_deletion_protected: row.is_deletion_protected,
   };
   return { key, run };
+}
+
+/** The key `keyId` with its user, as authentication checks it (the same statement, without a run). */
+export async function findApiKeyCredentials(db: Db, keyId: string): Promise<ApiKeyCredentialRow | undefined> {
+  return (await findApiKeyAndVisibleRun(db, keyId, null)).key;
 }

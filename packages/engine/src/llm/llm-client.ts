@@ -30,6 +30,8 @@ export interface LlmRequest<T> {
   user: string;
   schema: z.ZodType<T>;
   maxTokens?: number;
+  /** Images sent with the user message as image parts (vision models); not counted in the prompt size. */
+  images?: ReadonlyArray<{ mediaType: string; base64: string }>;
 }
 
 export interface LlmClient {
@@ -54,9 +56,11 @@ export interface LlmClientOptions {
   maxRetryAfterMs?: number;
 }
 
+type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
 interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
-  content: string;
+  content: string | ContentPart[];
 }
 
 const chatResponseSchema = z.object({
@@ -103,8 +107,15 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** The prompt's size in characters: what max_context_per_llm_call bounds (a conservative token proxy). */
-export function promptSize(messages: Array<{ content: string }>): number {
-  return messages.reduce((n, m) => n + m.content.length, 0);
+export function promptSize(messages: Array<{ content: string | ContentPart[] }>): number {
+  return messages.reduce(
+    (n, m) =>
+      n +
+      (typeof m.content === 'string'
+        ? m.content.length
+        : m.content.reduce((k, part) => k + (part.type === 'text' ? part.text.length : 0), 0)),
+    0,
+  );
 }
 
 function parseJsonContent(content: string): unknown {
@@ -235,7 +246,18 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
     async complete<T>(ctx: LlmCallContext, request: LlmRequest<T>): Promise<T> {
       const messages: ChatMessage[] = [
         { role: 'system', content: request.system },
-        { role: 'user', content: request.user },
+        {
+          role: 'user',
+          content: request.images?.length
+            ? [
+                { type: 'text', text: request.user },
+                ...request.images.map((image): ContentPart => ({
+                  type: 'image_url',
+                  image_url: { url: `data:${image.mediaType};base64,${image.base64}` },
+                })),
+              ]
+            : request.user,
+        },
       ];
       if (promptSize(messages) > ctx.budget.max_context_per_llm_call) {
         throw new LlmFailure(

@@ -34,7 +34,8 @@ function clientStatus(error: unknown): number | undefined {
 /** Status and `detail` for any error: AppErrors say what they mean, client errors get a fixed text, the rest is a 500. */
 export function classifyError(error: unknown): { status: number; detail: string } {
   if (isAppError(error)) {
-    return error.status >= 500
+    // A 503 says which dependency is missing or failing (its text is written for clients); other 5xx hide theirs.
+    return error.status >= 500 && error.code !== 'unavailable'
       ? { status: error.status, detail: INTERNAL_ERROR_DETAIL }
       : { status: error.status, detail: error.message };
   }

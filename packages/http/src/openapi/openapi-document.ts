@@ -22,6 +22,7 @@ import {
   sourcesResponseSchema,
 } from '../routes/research.schemas';
 import { healthResponseSchema, providersResponseSchema, readinessResponseSchema } from '../routes/system.schemas';
+import { registerMountedRoutes } from './mounted-routes.openapi';
 
 type Responses = RouteConfig['responses'];
 
@@ -213,6 +214,8 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
     },
   });
 
+  registerMountedRoutes(registry, secured);
+
   return new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',
     info: {
@@ -225,6 +228,10 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
       { name: 'system', description: 'Liveness, readiness, providers and metrics (no key).' },
       { name: 'research', description: 'Research runs (X-API-Key).' },
       { name: 'admin', description: 'Hidden runs (administrators).' },
+      { name: 'search', description: 'Web search through the configured providers (X-API-Key).' },
+      { name: 'crawler', description: 'The guarded crawler (X-API-Key).' },
+      { name: 'analysis', description: 'Planner, claims, clustering, evidence and synthesis of runs (X-API-Key).' },
+      { name: 'media', description: 'Vision and audio providers (X-API-Key).' },
     ],
   });
 }

@@ -25,7 +25,7 @@ export async function getVisibleRun(db: Database, id: string): Promise<RunWithPr
   return visibleRunOr404(isUuid(id) ? await findVisibleRun(db, id) : undefined, id);
 }
 
-/** One page of non-hidden runs, newest first, and their total: one count query and one page query. */
+/** One page of non-hidden runs, newest first, and their total (from the counter the database keeps). */
 export async function listRuns(
   db: Database,
   page: { limit: number; offset: number },

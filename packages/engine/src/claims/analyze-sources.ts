@@ -1,0 +1,160 @@
+import { normalizeWhitespace, type ClaimDraft } from '@research/core';
+import { stableId } from '../ids';
+import { LlmFailure, type LlmCallContext, type LlmClient } from '../llm/llm-client';
+import * as claimsPrompt from '../prompts/claims.v1';
+import { chunkText } from './chunking';
+import { CLAIMS_PER_SOURCE, extractClaims, type PlanTerms } from './extractive-claims';
+import { groundSpan } from './grounding';
+
+/** LLM chunks analysed per source at most; the rest of a long source goes to the extractive engine. */
+export const MAX_LLM_CHUNKS_PER_SOURCE = 4;
+/** Claims kept per source from the LLM. */
+export const MAX_LLM_CLAIMS_PER_SOURCE = 12;
+
+/** The parts of a source claim extraction reads. */
+export interface AnalyzableSource {
+  id: string;
+  url: string;
+  title: string | null;
+  content: string;
+}
+
+export interface AnalyzeSourcesInput {
+  runId: string;
+  question: string;
+  subQuestions: readonly string[];
+  language: string;
+  terms: PlanTerms;
+  sources: readonly AnalyzableSource[];
+  /** LLM requests this call may start (the rest of the passages go to the extractive engine). */
+  llmAllowance: number;
+}
+
+export interface AnalyzeSourcesResult {
+  claims: ClaimDraft[];
+  /** `llm`, `extractive` or `mixed`: which engine read the passages. */
+  mode: 'llm' | 'extractive' | 'mixed';
+  /** Passages the extractive engine read instead of the LLM, by reason (budget, context, http, …). */
+  fallbacks: Map<string, number>;
+  /** LLM claims dropped because their evidence span is not in the source. */
+  ungrounded: number;
+}
+
+/**
+ * Claim extraction over sources: with an LLM, each source is cut into passages that fit the context
+ * budget and the first MAX_LLM_CHUNKS_PER_SOURCE passages (within `llmAllowance`) are read by the LLM,
+ * keeping only claims whose evidence span is grounded in the source; every other passage, and every
+ * passage whose LLM call fails, is read by the extractive engine. Without an LLM the whole source is
+ * read extractively. The pipeline's analyze step and `POST /research/{id}/claims` both call this.
+ */
+export async function analyzeSources(
+  llm: LlmClient | null,
+  ctx: LlmCallContext & { logger?: { warn(message: string, meta?: object): unknown } },
+  input: AnalyzeSourcesInput,
+): Promise<AnalyzeSourcesResult> {
+  const { runId, language, terms } = input;
+  const fallbacks = new Map<string, number>();
+  if (!llm) {
+    return {
+      claims: input.sources.flatMap((s) => extractClaims({ runId, sourceId: s.id, text: s.content, language, terms })),
+      mode: 'extractive',
+      fallbacks,
+      ungrounded: 0,
+    };
+  }
+
+  // Chunk sizes leave room for the instructions and the question in every prompt.
+  const framing =
+    claimsPrompt.system.length +
+    claimsPrompt.user({ question: input.question, subQuestions: input.subQuestions, title: '', passage: '' }).length +
+    200;
+  const chunkChars = ctx.budget.max_context_per_llm_call - framing;
+  let llmAllowance = Math.max(0, input.llmAllowance);
+  const work = input.sources.map((source) => {
+    const chunks = chunkText(source.content, chunkChars, language);
+    return chunks.map((text, i) => {
+      const useLlm = chunkChars >= 200 && i < MAX_LLM_CHUNKS_PER_SOURCE && llmAllowance > 0;
+      if (useLlm) llmAllowance--;
+      return { source, text, chunks: chunks.length, useLlm };
+    });
+  });
+  const addFallback = (kind: string) => fallbacks.set(kind, (fallbacks.get(kind) ?? 0) + 1);
+  let llmChunks = 0;
+  let extractiveChunks = 0;
+  let ungrounded = 0;
+
+  const perSource = await Promise.all(
+    work.map(async (chunks) => {
+      const results = await Promise.all(
+        chunks.map(async ({ source, text, chunks: count, useLlm }): Promise<ClaimDraft[]> => {
+          const extractive = () => {
+            extractiveChunks++;
+            return extractClaims({
+              runId,
+              sourceId: source.id,
+              text,
+              language,
+              terms,
+              limit: Math.max(2, Math.ceil(CLAIMS_PER_SOURCE / count)),
+            });
+          };
+          if (!useLlm) {
+            if (chunkChars < 200) addFallback('context');
+            else addFallback('budget');
+            return extractive();
+          }
+          try {
+            const answer = await llm.complete(ctx, {
+              name: claimsPrompt.name,
+              system: claimsPrompt.system,
+              user: claimsPrompt.user({
+                question: input.question,
+                subQuestions: input.subQuestions,
+                title: source.title ?? source.url,
+                passage: text,
+              }),
+              schema: claimsPrompt.schema,
+              maxTokens: 3000,
+            });
+            llmChunks++;
+            const drafts: ClaimDraft[] = [];
+            for (const c of answer.claims) {
+              // Grounded in the chunk first (the passage the model read), then anywhere in the source.
+              const span =
+                groundSpan(c.evidence_span, text, language) ?? groundSpan(c.evidence_span, source.content, language);
+              if (!span) {
+                ungrounded++;
+                continue;
+              }
+              const claimText = normalizeWhitespace(c.claim_text);
+              drafts.push({
+                id: stableId(runId, source.id, span, claimText),
+                source_id: source.id,
+                claim_text: claimText,
+                evidence_span: span,
+                claim_type: c.claim_type,
+                confidence: Math.round(c.confidence * 100) / 100,
+              });
+            }
+            return drafts;
+          } catch (error) {
+            if (ctx.signal.aborted || !(error instanceof LlmFailure)) throw error;
+            addFallback(error.kind);
+            ctx.logger?.warn('LLM claim extraction failed for a passage; using the extractive engine', {
+              source_id: source.id,
+              reason: error.message,
+            });
+            return extractive();
+          }
+        }),
+      );
+      const seen = new Set<string>();
+      return results
+        .flat()
+        .filter((c) => !seen.has(c.id) && seen.add(c.id))
+        .slice(0, MAX_LLM_CLAIMS_PER_SOURCE * Math.max(1, Math.min(chunks.length, MAX_LLM_CHUNKS_PER_SOURCE)));
+    }),
+  );
+  const mode = llmChunks > 0 && extractiveChunks > 0 ? 'mixed' : llmChunks > 0 ? 'llm' : 'extractive';
+  return { claims: perSource.flat(), mode, fallbacks, ungrounded };
+}

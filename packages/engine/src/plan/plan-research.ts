@@ -1,0 +1,77 @@
+import { planSchema, type Plan } from '@research/core';
+import { LlmFailure, type LlmCallContext, type LlmClient, type LlmFailureKind } from '../llm/llm-client';
+import * as planPrompt from '../prompts/plan.v1';
+import { extractivePlan } from './extractive-planner';
+
+export interface PlanResearchInput {
+  query: string;
+  language: string;
+  /** The user's extra search queries (blank ones already removed). */
+  extraQueries: readonly string[];
+  /** Time sensitivity and dates are judged from here (the run's creation time). */
+  referenceDate: Date;
+}
+
+export interface PlanResearchResult {
+  plan: Plan;
+  /** Which planner wrote the plan. */
+  mode: 'llm' | 'extractive';
+  /** Set when the LLM was asked and failed (the extractive plan was used instead). */
+  fallback?: LlmFailureKind;
+  /** The LLM failure's message, for the log (never shown to clients). */
+  fallbackReason?: string;
+}
+
+function dedupeQueries(queries: Array<{ query: string; dimension: string }>) {
+  const seen = new Set<string>();
+  return queries.filter((q) => {
+    const key = q.query.trim().toLowerCase();
+    if (!key || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * The planner: the LLM's plan validated against planSchema (the user's extra queries appended), or the
+ * extractive plan without an LLM or when the LLM call fails. One code path for the pipeline's plan step
+ * and `POST /research/planner`. Aborts and non-LLM errors propagate.
+ */
+export async function planResearch(
+  llm: LlmClient | null,
+  ctx: LlmCallContext,
+  input: PlanResearchInput,
+): Promise<PlanResearchResult> {
+  const fallback = () =>
+    extractivePlan({
+      query: input.query,
+      language: input.language,
+      extraQueries: [...input.extraQueries],
+      referenceDate: input.referenceDate,
+    });
+  if (!llm) return { plan: fallback(), mode: 'extractive' };
+  try {
+    const answer = await llm.complete(ctx, {
+      name: planPrompt.name,
+      system: planPrompt.system,
+      user: planPrompt.user({ query: input.query, language: input.language, extraQueries: input.extraQueries }),
+      schema: planPrompt.schema,
+      maxTokens: 1500,
+    });
+    const searchQueries = dedupeQueries([
+      ...answer.search_queries,
+      ...input.extraQueries.map((q) => ({ query: q.trim().slice(0, 300), dimension: 'user' })),
+    ]);
+    const plan = planSchema.parse({
+      query: input.query,
+      language: input.language,
+      ...answer,
+      search_queries: searchQueries,
+      search_dimensions: [...new Set([...answer.search_dimensions, ...searchQueries.map((q) => q.dimension)])],
+    });
+    return { plan, mode: 'llm' };
+  } catch (error) {
+    if (ctx.signal.aborted || !(error instanceof LlmFailure)) throw error;
+    return { plan: fallback(), mode: 'extractive', fallback: error.kind, fallbackReason: error.message };
+  }
+}

@@ -1,0 +1,187 @@
+import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type { z } from 'zod';
+import { audioUploadBodySchema, audioUrlBodySchema, transcriptionResponseSchema } from '../routes/audio.schemas';
+import { errorResponseSchema } from '../routes/common.schemas';
+import {
+  crawledDocumentSchema,
+  crawlerBatchBodySchema,
+  crawlerBatchResponseSchema,
+  crawlerFetchBodySchema,
+  validateUrlBodySchema,
+  validateUrlResponseSchema,
+} from '../routes/crawler.schemas';
+import { plannerBodySchema, plannerResponseSchema } from '../routes/planner.schemas';
+import { claimsResponseSchema, evidenceResponseSchema, reportResponseSchema } from '../routes/research.schemas';
+import {
+  clusterClaimsResponseSchema,
+  clustersResponseSchema,
+  extractClaimsBodySchema,
+  extractClaimsResponseSchema,
+  relationsResponseSchema,
+  runIdPathSchema,
+} from '../routes/run-analysis.schemas';
+import { searchBodySchema, searchResponseSchema } from '../routes/search.schemas';
+import { visionBodySchema, visionResponseSchema } from '../routes/vision.schemas';
+
+type Responses = RouteConfig['responses'];
+
+const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
+const error = (description: string) => json(errorResponseSchema, description);
+const body = (schema: z.ZodType) => ({ body: { required: true, content: { 'application/json': { schema } } } });
+
+const KEYED: Responses = {
+  401: error('Missing, invalid, expired or revoked API key.'),
+  400: error('Unparseable JSON.'),
+  413: error('Body larger than 1 MiB.'),
+  422: error('A field breaks its rule: `<field>: <reason>`.'),
+};
+const RUN_READ: Responses = {
+  401: error('Missing, invalid, expired or revoked API key.'),
+  404: error('Unknown, hidden or malformed run id: `Research run <id> not found`.'),
+};
+const RUN_WRITE: Responses = {
+  ...RUN_READ,
+  403: error('`You may only manage your own research runs.`'),
+  409: error('The run is still running; its records can be changed once it has ended.'),
+};
+
+/** SPEC 4.14's mounted route groups, with the zod schemas that validate them. */
+export function registerMountedRoutes(registry: OpenAPIRegistry, security: RouteConfig['security']): void {
+  const route = (config: Omit<RouteConfig, 'security'>) => registry.registerPath({ ...config, security });
+
+  route({
+    method: 'post',
+    path: '/search',
+    summary: 'Search the web through a configured provider',
+    tags: ['search'],
+    request: body(searchBodySchema),
+    responses: {
+      200: json(searchResponseSchema, 'Normalised, de-duplicated results.'),
+      ...KEYED,
+      503: error('The provider failed after its retries (`Search provider <name> …`).'),
+    },
+  });
+
+  route({
+    method: 'post',
+    path: '/crawler/fetch',
+    summary: 'Fetch and extract one page (SSRF guard, robots.txt, byte cap)',
+    tags: ['crawler'],
+    request: body(crawlerFetchBodySchema),
+    responses: {
+      200: json(crawledDocumentSchema, 'Extracted text and metadata (never raw bytes).'),
+      ...KEYED,
+      422: error('A bad field, or a URL that cannot be read: `url: <reason>: <message>`.'),
+      429: error('The caller has too many crawler, vision or audio requests in flight.'),
+    },
+  });
+  route({
+    method: 'post',
+    path: '/crawler/fetch/batch',
+    summary: 'Fetch up to 10 pages; each gets its document or its error',
+    tags: ['crawler'],
+    request: body(crawlerBatchBodySchema),
+    responses: { 200: json(crawlerBatchResponseSchema, 'One result per URL, in order.'), ...KEYED },
+  });
+  route({
+    method: 'post',
+    path: '/crawler/validate-url',
+    summary: 'Whether the crawler would fetch a URL, and why not',
+    tags: ['crawler'],
+    request: body(validateUrlBodySchema),
+    responses: { 200: json(validateUrlResponseSchema, 'Normalised URL and verdict.'), ...KEYED },
+  });
+
+  route({
+    method: 'post',
+    path: '/research/planner',
+    summary: 'Plan a question as the pipeline would (no run is created)',
+    tags: ['analysis'],
+    request: body(plannerBodySchema),
+    responses: {
+      200: json(plannerResponseSchema, 'The validated plan.'),
+      ...KEYED,
+      400: error("Unparseable JSON, or `Ungültige Tiefe '<depth>'. …`"),
+    },
+  });
+
+  const run = (
+    method: RouteConfig['method'],
+    suffix: string,
+    summary: string,
+    responses: Responses,
+    extra: Partial<RouteConfig['request']> = {},
+  ) =>
+    route({
+      method,
+      path: `/research/{run_id}${suffix}`,
+      summary,
+      tags: ['analysis'],
+      request: { params: runIdPathSchema, ...extra },
+      responses: { ...(method === 'get' ? RUN_READ : RUN_WRITE), ...responses },
+    });
+  run('get', '/claims', 'Claims of a run', { 200: json(claimsResponseSchema, 'As GET /v1/research/{id}/claims.') });
+  run(
+    'post',
+    '/claims',
+    'Extract claims from a source of the run, or from given text and URL, and store them',
+    {
+      200: json(extractClaimsResponseSchema, 'The claims extracted (new and already stored).'),
+      ...KEYED,
+      ...RUN_WRITE,
+    },
+    body(extractClaimsBodySchema),
+  );
+  run('post', '/cluster-claims', 'Cluster the run’s claims and store clusters and relations', {
+    200: json(clusterClaimsResponseSchema, 'The stored clusters.'),
+  });
+  run('get', '/clusters', 'Stored claim clusters', { 200: json(clustersResponseSchema, 'Clusters in order.') });
+  run('get', '/claim-relations', 'Stored claim relations', {
+    200: json(relationsResponseSchema, 'supports, refines and contradicts relations.'),
+  });
+  run('get', '/evidence', 'Evidence scores of a run', { 200: json(evidenceResponseSchema, 'One score per claim.') });
+  run('post', '/evidence', 'Recompute and store the evidence scores', {
+    200: json(evidenceResponseSchema, 'The new scores (also on /v1/research/{id}/evidence).'),
+  });
+  run('get', '/synthesis', 'Report of a run', { 200: json(reportResponseSchema, 'As GET /v1/research/{id}/report.') });
+  run('post', '/synthesis', 'Write and store the run’s report from its current evidence', {
+    200: json(reportResponseSchema, 'The new report (also on /v1/research/{id}/report).'),
+  });
+
+  route({
+    method: 'post',
+    path: '/vision/analyze',
+    summary: 'Describe an image and list the claims it supports',
+    description: 'JSON bodies up to what a base64 image of VISION_MAX_IMAGE_BYTES needs are accepted here.',
+    tags: ['media'],
+    request: body(visionBodySchema),
+    responses: {
+      200: json(visionResponseSchema, 'Description and grounded claims.'),
+      ...KEYED,
+      413: error('The image is larger than VISION_MAX_IMAGE_BYTES.'),
+      503: error('Vision is not configured, or the provider gave no usable answer.'),
+    },
+  });
+  route({
+    method: 'post',
+    path: '/audio/transcribe',
+    summary: 'Transcribe an uploaded or linked audio file',
+    tags: ['media'],
+    request: {
+      body: {
+        required: true,
+        content: {
+          'multipart/form-data': { schema: audioUploadBodySchema },
+          'application/json': { schema: audioUrlBodySchema },
+        },
+      },
+    },
+    responses: {
+      200: json(transcriptionResponseSchema, 'Text, language and duration.'),
+      ...KEYED,
+      413: error('The audio is larger than AUDIO_MAX_BYTES.'),
+      422: error('A bad field, or audio longer than AUDIO_MAX_DURATION_SECONDS.'),
+      503: error('Audio is not configured, or the provider failed.'),
+    },
+  });
+}

@@ -1,0 +1,24 @@
+import type { Router } from 'express';
+import { AppError, Details, isDepth } from '@research/core';
+import { requestSignal } from '../request-signal';
+import { scopeOf } from '../request-scope';
+import { planQuestion } from '../services/planner.service';
+import type { ResearchTools } from '../services/research-tools';
+import { parseBody } from '../validation';
+import { plannerBodySchema, type PlannerResponse } from './planner.schemas';
+
+/** `POST /research/planner` on the `/research` router (key check and body parsing mounted there). */
+export function addPlannerRoutes(router: Router, tools: ResearchTools): void {
+  router.post('/planner', async (req, res) => {
+    const input = parseBody(plannerBodySchema, req.body, { required: true });
+    if (!isDepth(input.depth)) throw new AppError('bad_request', Details.invalidDepth(input.depth));
+    const result = await planQuestion(tools, scopeOf(res), { ...input, depth: input.depth }, requestSignal(res));
+    res.json({
+      query: input.query,
+      depth: input.depth,
+      language: input.language,
+      plan: result.plan,
+      engine: result.mode,
+    } satisfies PlannerResponse);
+  });
+}

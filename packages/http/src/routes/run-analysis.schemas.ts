@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { boundedText } from '../validation';
+import { claimSchema, evidenceScoreSchema } from './research.schemas';
+import { isoTimestamp } from './common.schemas';
+
+const researchId = z.string().meta({ format: 'uuid', example: '0d9c1a52-6a0e-4c1e-9f1b-3f2a8d4c5e61' });
+
+/** A run id in the path of the mounted run routes (`run_id`); malformed answers 404 like unknown. */
+export const runIdPathSchema = z.object({
+  run_id: z.string().meta({
+    format: 'uuid',
+    description: 'The research_id of the run',
+    example: '0d9c1a52-6a0e-4c1e-9f1b-3f2a8d4c5e61',
+  }),
+});
+
+/** POST /research/{run_id}/claims: one of the run's sources, or given text with the URL it comes from. */
+export const extractClaimsBodySchema = z
+  .object({
+    source_id: boundedText(1, 200).optional().meta({ description: "One of the run's sources." }),
+    text: boundedText(1, 200_000, { notBlank: true })
+      .optional()
+      .meta({ description: 'Text to extract from (stored as a new source of the run with `url`).' }),
+    url: boundedText(1, 2048).optional().meta({ description: 'Where `text` comes from (required with `text`).' }),
+    title: boundedText(1, 500).nullable().optional().meta({ description: 'Title of the new source.' }),
+    language: boundedText(1, 64)
+      .optional()
+      .meta({ description: "Language of the text; default the source's or run's." }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.source_id === undefined && body.text === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['source_id'], message: 'give source_id, or text with url' });
+    } else if (body.source_id !== undefined && body.text !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['text'], message: 'give either source_id or text, not both' });
+    } else if (body.text !== undefined && body.url === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'Required with text' });
+    } else if (body.url !== undefined && !/^https?:\/\//i.test(body.url.trim())) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'must be an http or https URL' });
+    }
+  })
+  .meta({
+    id: 'ExtractClaimsRequest',
+    example: {
+      text: 'Eine Studie von 2021 ergab 13 % mehr Produktivität im Homeoffice.',
+      url: 'https://example.org/studie',
+    },
+  });
+export type ExtractClaimsBody = z.output<typeof extractClaimsBodySchema>;
+
+export const extractClaimsResponseSchema = z
+  .object({
+    research_id: researchId,
+    source_id: z.string(),
+    claims: z.array(claimSchema),
+    total: z.number().int(),
+    created: z.number().int().meta({ description: 'Claims new to the run (the others were already stored).' }),
+    engine: z.enum(['llm', 'extractive', 'mixed']),
+  })
+  .meta({ id: 'ExtractClaimsResponse' });
+export type ExtractClaimsResponse = z.infer<typeof extractClaimsResponseSchema>;
+
+export const clusterSchema = z
+  .object({
+    id: z.string(),
+    position: z.number().int().meta({ description: '1-based, in the order of the first claim.' }),
+    representative_claim_id: z.string(),
+    claim_ids: z.array(z.string()),
+    size: z.number().int(),
+    source_ids: z.array(z.string()),
+    independent_groups: z
+      .number()
+      .int()
+      .meta({ description: 'Independent source groups behind the cluster (same domain or copied text = one).' }),
+  })
+  .meta({ id: 'ClaimCluster' });
+
+export const clustersResponseSchema = z
+  .object({
+    research_id: researchId,
+    clusters: z.array(clusterSchema),
+    total: z.number().int(),
+    computed_at: isoTimestamp('When the clusters were computed; null before the first clustering.').nullable(),
+  })
+  .meta({ id: 'ClaimClustersResponse' });
+export type ClustersResponse = z.infer<typeof clustersResponseSchema>;
+
+export const clusterClaimsResponseSchema = clustersResponseSchema
+  .extend({ relations: z.number().int().meta({ description: 'Claim relations stored.' }) })
+  .meta({ id: 'ClusterClaimsResponse' });
+export type ClusterClaimsResponse = z.infer<typeof clusterClaimsResponseSchema>;
+
+export const relationSchema = z
+  .object({
+    claim_id: z.string(),
+    related_claim_id: z.string(),
+    relation: z.enum(['supports', 'refines', 'contradicts']).or(z.string()).meta({
+      description:
+        '`supports` (same proposition), `refines` (claim_id adds detail to related_claim_id), `contradicts`.',
+    }),
+    contradiction_kind: z.string().nullable(),
+    detail: z.string().nullable(),
+  })
+  .meta({ id: 'ClaimRelation' });
+
+export const relationsResponseSchema = z
+  .object({ research_id: researchId, relations: z.array(relationSchema), total: z.number().int() })
+  .meta({ id: 'ClaimRelationsResponse' });
+export type RelationsResponse = z.infer<typeof relationsResponseSchema>;
+
+export { evidenceScoreSchema };

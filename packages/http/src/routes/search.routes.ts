@@ -1,0 +1,34 @@
+import { Router } from 'express';
+import type { AppContext } from '../context';
+import { jsonBody } from '../middleware/body-parsing';
+import { requireApiKey } from '../middleware/authenticate';
+import { requestSignal } from '../request-signal';
+import type { ResearchTools } from '../services/research-tools';
+import { searchOnce } from '../services/search.service';
+import { parseBody } from '../validation';
+import { searchBodySchema, type SearchResponse } from './search.schemas';
+
+/** `POST /search`: one query through a configured search provider. */
+export function createSearchRouter(ctx: AppContext, tools: ResearchTools): Router {
+  const router = Router();
+  // The key is checked per route, so an unknown path stays a 404 without one (as elsewhere).
+  router.post('/', requireApiKey(ctx), jsonBody(), async (req, res) => {
+    const input = parseBody(searchBodySchema, req.body, { required: true });
+    const { provider, hits } = await searchOnce(tools, ctx.metrics, input, requestSignal(res));
+    res.json({
+      query: input.query,
+      provider,
+      language: input.language,
+      results: hits.map((h) => ({
+        url: h.url,
+        title: h.title,
+        snippet: h.snippet,
+        published_at: h.published_at,
+        provider: h.provider,
+        rank: h.rank,
+      })),
+      total: hits.length,
+    } satisfies SearchResponse);
+  });
+  return router;
+}

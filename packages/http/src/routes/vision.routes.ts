@@ -1,0 +1,42 @@
+import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { AppError } from '@research/core';
+import type { AppContext } from '../context';
+import { requireApiKey } from '../middleware/authenticate';
+import { scopeOf } from '../request-scope';
+import { requestSignal } from '../request-signal';
+import type { ResearchTools } from '../services/research-tools';
+import { analyzeImage, assertVisionConfigured } from '../services/vision.service';
+import { parseBody } from '../validation';
+import { visionBodySchema, type VisionResponse } from './vision.schemas';
+
+/**
+ * `POST /vision/analyze`. Its JSON body may exceed the service's 1 MiB (CONTRACT 4) by what a base64
+ * image of VISION_MAX_IMAGE_BYTES needs: the one route besides audio uploads with a larger body.
+ */
+export function createVisionRouter(ctx: AppContext, tools: ResearchTools): Router {
+  const router = Router();
+  const limit = Math.ceil((ctx.config.vision.maxImageBytes * 4) / 3) + 64 * 1024;
+  const body = express.json({ limit, strict: false, type: ['application/json', '+json'] });
+  // body-parser's 413 names the service-wide limit; this route's is larger.
+  const bodyLimitText: ErrorRequestHandler = (error, _req, _res, next) => {
+    const type = (error as { type?: unknown } | null)?.type;
+    next(
+      type === 'entity.too.large'
+        ? new AppError('payload_too_large', `Request body too large (limit ${limit} bytes).`)
+        : error,
+    );
+  };
+  // Without a model nothing is read: 503 before a large body is parsed.
+  const configured: RequestHandler = (_req, _res, next) => {
+    assertVisionConfigured(ctx.config);
+    next();
+  };
+  // The key is checked for this path only, so an unknown path stays a 404 without one (as elsewhere).
+  router.use('/analyze', requireApiKey(ctx), configured, body, bodyLimitText);
+  router.post('/analyze', async (req, res) => {
+    const input = parseBody(visionBodySchema, req.body, { required: true });
+    const result = await analyzeImage(tools, ctx.config, scopeOf(res), input, requestSignal(res));
+    res.json(result satisfies VisionResponse);
+  });
+  return router;
+}

@@ -1,0 +1,88 @@
+import { AppError } from '@research/core';
+import { isCrawlError, type CrawlErrorReason, type FetchedDocument, type UrlValidation } from '@research/crawler';
+import type { ResearchTools } from './research-tools';
+
+/** URLs one batch request may name. */
+export const MAX_BATCH_URLS = 10;
+/** Bytes one batch request may download over all its URLs. */
+export const MAX_BATCH_BYTES = 10 * 1024 * 1024;
+/** Pages of one batch fetched at once. */
+export const BATCH_CONCURRENCY = 4;
+
+/** A crawl error as the crawler routes show it: a stable reason code and a safe message. */
+export interface CrawlFailure {
+  reason: CrawlErrorReason;
+  message: string;
+}
+
+function failureOf(error: unknown): CrawlFailure {
+  if (isCrawlError(error)) return { reason: error.reason, message: error.message };
+  return { reason: 'network', message: 'The page could not be fetched.' };
+}
+
+/** One URL fetched and extracted like a pipeline source (guard, robots, byte cap, page cache). */
+export async function fetchOne(
+  tools: ResearchTools,
+  callerId: string,
+  input: { url: string; language?: string },
+  signal: AbortSignal,
+): Promise<FetchedDocument> {
+  try {
+    return await tools.limitOutbound(callerId, () =>
+      tools.crawler().fetchDocument(input.url, { signal, language: input.language }),
+    );
+  } catch (error) {
+    if (!isCrawlError(error)) throw error;
+    const failure = failureOf(error);
+    // The URL the caller gave cannot be read: a 422 on the field, with the crawler's reason code.
+    throw new AppError('validation', `url: ${failure.reason}: ${failure.message}`);
+  }
+}
+
+export type BatchItem =
+  { url: string; ok: true; document: FetchedDocument } | { url: string; ok: false; error: CrawlFailure };
+
+/**
+ * Several URLs, each fetched like fetchOne, a few at a time, within one byte budget for the request.
+ * Partial success: every URL gets its document or its error, in the order given.
+ */
+export async function fetchBatch(
+  tools: ResearchTools,
+  callerId: string,
+  input: { urls: string[]; language?: string },
+  signal: AbortSignal,
+): Promise<BatchItem[]> {
+  let bytes = 0;
+  const onBytes = (n: number) => {
+    if (bytes + n > MAX_BATCH_BYTES) return false;
+    bytes += n;
+    return true;
+  };
+  const results: BatchItem[] = new Array(input.urls.length);
+  let next = 0;
+  await tools.limitOutbound(callerId, async () => {
+    await Promise.all(
+      Array.from({ length: Math.min(BATCH_CONCURRENCY, input.urls.length) }, async () => {
+        while (next < input.urls.length) {
+          const index = next++;
+          const url = input.urls[index]!;
+          try {
+            const document = await tools
+              .crawler()
+              .fetchDocument(url, { signal, language: input.language, onBytes, cacheOnly: bytes >= MAX_BATCH_BYTES });
+            results[index] = { url, ok: true, document };
+          } catch (error) {
+            if (!isCrawlError(error)) throw error;
+            results[index] = { url, ok: false, error: failureOf(error) };
+          }
+        }
+      }),
+    );
+  });
+  return results;
+}
+
+/** Whether the crawler would fetch a URL: scheme, credentials, address range (after DNS) and robots.txt. */
+export function validateOne(tools: ResearchTools, callerId: string, url: string): Promise<UrlValidation> {
+  return tools.limitOutbound(callerId, () => tools.crawler().validateUrl(url, { robots: true }));
+}

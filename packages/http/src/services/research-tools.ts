@@ -1,0 +1,150 @@
+import { AppError, type AppConfig } from '@research/core';
+import { createCrawler, type Crawler } from '@research/crawler';
+import type { Database } from '@research/database';
+import { createLlmClient, type LlmClient } from '@research/engine';
+import type { Logger, Metrics } from '@research/observability';
+import { createSearchProvider, type SearchProvider } from '@research/search';
+
+/** The search providers the service knows (SEARCH_PROVIDER's values). */
+export const SEARCH_PROVIDERS = ['wikipedia', 'searxng', 'brave', 'tavily', 'local'] as const;
+export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number];
+
+/** Outbound work (crawler, vision, audio) one caller may have in flight at once. */
+export const OUTBOUND_PER_CALLER = 4;
+/** Outbound work of the mounted routes the process does at once (more callers wait their turn). */
+export const OUTBOUND_PER_PROCESS = 16;
+
+/**
+ * The pipeline's own parts, for the mounted routes: the search providers, the guarded crawler and the
+ * LLM client, built lazily from the same config and factories the worker uses, so a route calls the
+ * same code as the pipeline. `close()` releases what was built.
+ */
+export interface ResearchTools {
+  /** The provider `name` (default SEARCH_PROVIDER); 422 when that provider has no settings here. */
+  searchProvider(name?: SearchProviderName): SearchProvider;
+  /** Whether a provider has what it needs (URL, key, folder) in this service's configuration. */
+  isSearchProviderConfigured(name: SearchProviderName): boolean;
+  crawler(): Crawler;
+  /** The planner/claims/report LLM (LLM_BASE_URL), or null: the extractive engine. */
+  llm(): LlmClient | null;
+  /** The vision model as an LLM client (VISION_BASE_URL + VISION_MODEL), or null when not configured. */
+  vision(): LlmClient | null;
+  /** Runs outbound work under the per-caller and per-process limits; 429 when the caller has too much in flight. */
+  limitOutbound<T>(callerId: string, task: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface ResearchToolsDeps {
+  config: AppConfig;
+  logger: Logger;
+  metrics: Metrics;
+  db?: Database;
+  /** Parts built elsewhere (tests, a process sharing the worker's): used instead of building them. */
+  crawler?: Crawler;
+  llm?: LlmClient | null;
+}
+
+/** The 429 of a caller over its share: http-errors' shape, answered by the one error handler. */
+function tooManyRequests(): Error {
+  return Object.assign(new Error('Too Many Requests'), { status: 429, expose: true });
+}
+
+/** Builds the route's tools over a process's config; nothing opens until a route first needs it. */
+export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
+  const { config, logger, metrics } = deps;
+  const providers = new Map<SearchProviderName, SearchProvider>();
+  let crawler: Crawler | undefined = deps.crawler;
+  const ownCrawler = deps.crawler === undefined;
+  let llm: LlmClient | null | undefined = deps.llm;
+  let vision: LlmClient | null | undefined;
+  const perCaller = new Map<string, number>();
+  let inFlight = 0;
+  const waiting: Array<() => void> = [];
+
+  function isSearchProviderConfigured(name: SearchProviderName): boolean {
+    const s = config.search;
+    switch (name) {
+      case 'wikipedia':
+        return true;
+      case 'searxng':
+        return Boolean(s.searxngUrl);
+      case 'brave':
+        return Boolean(s.braveApiKey);
+      case 'tavily':
+        return Boolean(s.tavilyApiKey);
+      case 'local':
+        return Boolean(s.localCorpusDir);
+    }
+  }
+
+  return {
+    isSearchProviderConfigured,
+    searchProvider(name = config.search.provider) {
+      const existing = providers.get(name);
+      if (existing) return existing;
+      if (!isSearchProviderConfigured(name)) {
+        throw new AppError('validation', `provider: ${name} is not configured on this service`);
+      }
+      // The same factory the worker uses, with only the provider's name changed.
+      const provider = createSearchProvider({ ...config, search: { ...config.search, provider: name } }, { logger });
+      providers.set(name, provider);
+      return provider;
+    },
+    crawler() {
+      crawler ??= createCrawler({ config, logger, metrics, db: deps.db });
+      return crawler;
+    },
+    llm() {
+      if (llm === undefined) {
+        llm = config.llm.baseUrl ? createLlmClient({ config: config.llm, metrics, logger }) : null;
+      }
+      return llm;
+    },
+    vision() {
+      if (vision === undefined) {
+        const { baseUrl, model, apiKey } = config.vision;
+        vision =
+          baseUrl && model
+            ? createLlmClient({
+                config: {
+                  baseUrl,
+                  model,
+                  apiKey,
+                  maxConcurrency: config.llm.maxConcurrency,
+                  timeoutMs: config.llm.timeoutMs,
+                },
+                metrics,
+                logger: logger.child({ subsystem: 'vision' }),
+              })
+            : null;
+      }
+      return vision;
+    },
+    async limitOutbound(callerId, task) {
+      const mine = perCaller.get(callerId) ?? 0;
+      if (mine >= OUTBOUND_PER_CALLER) throw tooManyRequests();
+      perCaller.set(callerId, mine + 1);
+      try {
+        if (inFlight < OUTBOUND_PER_PROCESS) inFlight++;
+        // A finishing task hands its slot straight to the next waiter, so the count never overshoots.
+        else await new Promise<void>((resolve) => waiting.push(resolve));
+        try {
+          return await task();
+        } finally {
+          const next = waiting.shift();
+          if (next) next();
+          else inFlight--;
+        }
+      } finally {
+        const left = (perCaller.get(callerId) ?? 1) - 1;
+        if (left > 0) perCaller.set(callerId, left);
+        else perCaller.delete(callerId);
+      }
+    },
+    async close() {
+      if (ownCrawler && crawler) await crawler.close();
+      await Promise.all([...providers.values()].map((p) => p.close?.()));
+      providers.clear();
+    },
+  };
+}

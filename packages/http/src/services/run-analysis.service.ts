@@ -1,0 +1,333 @@
+import crypto from 'node:crypto';
+import {
+  AppError,
+  DEPTH_BUDGETS,
+  Details,
+  ROUNDS_BY_DEPTH,
+  isDepth,
+  isRunning,
+  planSchema,
+  type Plan,
+  type ReportBody,
+} from '@research/core';
+import type { Principal } from '@research/auth';
+import { classifySourceType, normalizeUrl, registrableDomain } from '@research/crawler';
+import {
+  deleteClaimGraph,
+  existingClaimIds,
+  findRunById,
+  findRunForEdit,
+  findRunSource,
+  insertClaims,
+  insertSources,
+  listClaimClusters,
+  listClaimRelations,
+  listClaims,
+  listEvidence,
+  listSources,
+  nextRunPositions,
+  refreshRunCounts,
+  replaceClaimGraph,
+  replaceEvidence,
+  upsertReport,
+  type ClaimClusterRow,
+  type ClaimRelationRow,
+  type ClaimRow,
+  type Database,
+  type EvidenceRow,
+  type ReportRow,
+  type RunRow,
+  type SourceRow,
+} from '@research/database';
+import {
+  MAX_LLM_CHUNKS_PER_SOURCE,
+  analyzeSources,
+  compareEvidence,
+  evidenceDraftsOf,
+  planTerms,
+  stableId,
+  synthesizeReport,
+  type EvidenceGraph,
+} from '@research/engine';
+import { isUuid } from '../ids';
+import type { RequestScope } from '../request-scope';
+import type { ResearchTools } from './research-tools';
+
+type Ctx = { db: Database };
+/** A connection or a transaction (what the repositories take). */
+type Db = Parameters<typeof findRunForEdit>[0];
+
+/** The 409 of a write to a run the pipeline still works on. */
+export function runStillRunning(id: string): AppError {
+  return new AppError(
+    'conflict',
+    `Research run ${id} is still running; its claims, evidence and report can be changed once it has ended.`,
+  );
+}
+
+function mayManage(managerUserId: string | null, actor: Principal): boolean {
+  return actor.isAdmin || (managerUserId !== null && managerUserId === actor.userId);
+}
+
+/**
+ * The checks of a write under /research/{id}, in /v1's order: unknown, malformed or hidden is 404, a
+ * caller who is neither the owner nor an administrator 403, a run still running 409.
+ */
+async function checkEditable(db: Db, id: string, actor: Principal, lock: boolean) {
+  const run = isUuid(id) ? await findRunForEdit(db, id, { lock }) : undefined;
+  if (!run || run.is_hidden) throw new AppError('not_found', Details.runNotFound(id));
+  if (!mayManage(run.manager_user_id, actor)) throw new AppError('forbidden', Details.notOwner);
+  if (isRunning(run.state)) throw runStillRunning(id);
+  return run;
+}
+
+/** Runs `edit` in a transaction holding the run's row lock, after the write checks passed again. */
+function inEditTransaction<T>(
+  ctx: Ctx,
+  id: string,
+  actor: Principal,
+  edit: (trx: Db, run: RunRow) => Promise<T>,
+): Promise<T> {
+  return ctx.db.transaction().execute(async (trx) => {
+    await checkEditable(trx, id, actor, true);
+    const run = await findRunById(trx, id);
+    return edit(trx, run!);
+  });
+}
+
+function planOf(run: Pick<RunRow, 'plan'>): Plan | null {
+  const parsed = run.plan ? planSchema.safeParse(run.plan) : undefined;
+  return parsed?.success ? parsed.data : null;
+}
+
+/** LLM use of one request: the run's depth budget per call, a fresh request count. */
+function callContext(run: Pick<RunRow, 'depth'>, signal: AbortSignal, scope: RequestScope) {
+  const budget = DEPTH_BUDGETS[isDepth(run.depth) ? run.depth : 'normal'];
+  return { usage: {} as Record<string, number>, budget, signal, logger: scope.logger };
+}
+
+export type ClaimsInput =
+  { source_id: string; language?: string } | { text: string; url: string; title?: string | null; language?: string };
+
+export interface ClaimsResult {
+  runId: string;
+  sourceId: string;
+  claims: ClaimRow[];
+  created: number;
+  mode: 'llm' | 'extractive' | 'mixed';
+}
+
+/**
+ * Extracts claims from one of the run's sources, or from given text with its URL (stored as a new
+ * source of the run), with the pipeline's claim extraction, and appends the new ones to the run's claims
+ * (re-extracting the same text finds the same claims and adds nothing). The run's clusters and relations
+ * no longer describe its claims afterwards and are removed; evidence is recomputed on request.
+ */
+export async function extractRunClaims(
+  ctx: Ctx,
+  tools: ResearchTools,
+  scope: RequestScope,
+  id: string,
+  input: ClaimsInput,
+  signal: AbortSignal,
+): Promise<ClaimsResult> {
+  await checkEditable(ctx.db, id, scope.actor, false);
+  const run = (await findRunById(ctx.db, id))!;
+  let source: SourceRow;
+  let isNew = false;
+  if ('source_id' in input) {
+    const found = await findRunSource(ctx.db, run.id, input.source_id);
+    if (!found) throw new AppError('validation', `source_id: the run has no source ${input.source_id}`);
+    source = found;
+  } else {
+    let url: string;
+    try {
+      url = normalizeUrl(input.url);
+    } catch {
+      throw new AppError('validation', 'url: must be an http or https URL');
+    }
+    isNew = true;
+    source = {
+      id: crypto.randomUUID(),
+      run_id: run.id,
+      round: 0,
+      position: 0,
+      url,
+      title: input.title ?? null,
+      domain: registrableDomain(url),
+      source_type: classifySourceType(url),
+      retrieved_at: new Date(),
+      content: input.text,
+      published_at: null,
+      language: input.language ?? null,
+    };
+  }
+
+  const plan = planOf(run);
+  const result = await analyzeSources(tools.llm(), callContext(run, signal, scope), {
+    runId: run.id,
+    question: run.query,
+    subQuestions: plan?.sub_questions ?? [],
+    language: input.language ?? source.language ?? run.language,
+    terms: planTerms(plan, run.query),
+    sources: [source],
+    llmAllowance: MAX_LLM_CHUNKS_PER_SOURCE,
+  });
+
+  return inEditTransaction(ctx, id, scope.actor, async (trx) => {
+    const positions = await nextRunPositions(trx, run.id);
+    const round = Math.max(1, positions.round);
+    if (isNew) {
+      source = { ...source, round, position: positions.source };
+      await insertSources(trx, [source]);
+    }
+    const existing = await existingClaimIds(
+      trx,
+      result.claims.map((c) => c.id),
+    );
+    const fresh = result.claims
+      .filter((c) => !existing.has(c.id))
+      .map((c, i) => ({
+        id: c.id,
+        run_id: run.id,
+        source_id: c.source_id,
+        round: isNew ? round : source.round,
+        position: positions.claim + i,
+        claim_text: c.claim_text,
+        evidence_span: c.evidence_span,
+        claim_type: c.claim_type,
+        confidence: c.confidence,
+      }));
+    if (fresh.length > 0) {
+      await insertClaims(trx, fresh);
+      await deleteClaimGraph(trx, run.id);
+    }
+    await refreshRunCounts(trx, run.id);
+    const stored = await listClaims(trx, run.id);
+    const ids = new Set(result.claims.map((c) => c.id));
+    return {
+      runId: run.id,
+      sourceId: source.id,
+      claims: stored.filter((c) => ids.has(c.id)),
+      created: fresh.length,
+      mode: result.mode,
+    };
+  });
+}
+
+function graphRecords(runId: string, graph: EvidenceGraph) {
+  return {
+    clusters: graph.clusters.map((cluster) => ({
+      id: stableId(runId, 'cluster', String(cluster.index)),
+      position: cluster.index,
+      representative_claim_id: cluster.claimIds[0]!,
+      source_ids: cluster.sourceIds,
+      independent_groups: cluster.groups,
+      claim_ids: cluster.claimIds,
+    })),
+    relations: graph.relations.map((r) => ({
+      claim_id: r.a,
+      related_claim_id: r.b,
+      relation: r.kind,
+      contradiction_kind: r.contradiction?.kind ?? null,
+      detail: r.contradiction?.detail ?? null,
+    })),
+  };
+}
+
+function compareRun(run: RunRow, claims: ClaimRow[], sources: SourceRow[]) {
+  return compareEvidence({ claims, sources, plan: planOf(run), referenceDate: run.created_at });
+}
+
+/**
+ * Clusters the run's claims with the pipeline's evidence graph (same proposition across sources =
+ * one cluster; supports, refines and contradicts relations) and stores clusters and relations,
+ * replacing earlier ones. Runs under the run's row lock: the result describes exactly the stored claims.
+ */
+export function clusterRunClaims(
+  ctx: Ctx,
+  scope: RequestScope,
+  id: string,
+): Promise<{ runId: string; clusters: ClaimClusterRow[]; relations: number }> {
+  return inEditTransaction(ctx, id, scope.actor, async (trx, run) => {
+    const [claims, sources] = await Promise.all([listClaims(trx, run.id), listSources(trx, run.id)]);
+    const { graph } = compareRun(run, claims, sources);
+    const records = graphRecords(run.id, graph);
+    await replaceClaimGraph(trx, run.id, { ...records, computedAt: new Date() });
+    return { runId: run.id, clusters: await listClaimClusters(trx, run.id), relations: records.relations.length };
+  });
+}
+
+/**
+ * Recomputes one evidence score per claim with the pipeline's deterministic scoring and replaces the
+ * run's evidence (what GET /v1/research/{id}/evidence shows).
+ */
+export function rescoreRunEvidence(ctx: Ctx, scope: RequestScope, id: string): Promise<EvidenceRow[]> {
+  return inEditTransaction(ctx, id, scope.actor, async (trx, run) => {
+    const [claims, sources] = await Promise.all([listClaims(trx, run.id), listSources(trx, run.id)]);
+    const { evidence } = compareRun(run, claims, sources);
+    await replaceEvidence(
+      trx,
+      run.id,
+      evidence.map((e) => ({ ...e, run_id: run.id })),
+    );
+    return listEvidence(trx, run.id);
+  });
+}
+
+interface StoredCheckpoint {
+  rounds?: number;
+  notes?: unknown;
+}
+
+/**
+ * Writes the run's report from its current claims, sources and stored evidence with the pipeline's
+ * report writer (LLM wording when configured, else extractive) and stores it, replacing the old one
+ * (what GET /v1/research/{id}/report shows).
+ */
+export async function synthesizeRunReport(
+  ctx: Ctx,
+  tools: ResearchTools,
+  scope: RequestScope,
+  id: string,
+  signal: AbortSignal,
+): Promise<{ run: RunRow; row: ReportRow }> {
+  await checkEditable(ctx.db, id, scope.actor, false);
+  const run = (await findRunById(ctx.db, id))!;
+  const [claims, sources, evidence] = await Promise.all([
+    listClaims(ctx.db, run.id),
+    listSources(ctx.db, run.id),
+    listEvidence(ctx.db, run.id),
+  ]);
+  const checkpoint = (run.checkpoint ?? {}) as StoredCheckpoint;
+  const rounds = checkpoint.rounds ?? ROUNDS_BY_DEPTH[isDepth(run.depth) ? run.depth : 'normal'];
+  const notes = Array.isArray(checkpoint.notes)
+    ? checkpoint.notes.filter((n): n is string => typeof n === 'string')
+    : [];
+  const generatedAt = new Date();
+  const body: ReportBody = await synthesizeReport(tools.llm(), callContext(run, signal, scope), {
+    query: run.query,
+    language: run.language,
+    plan: planOf(run),
+    graph: compareRun(run, claims, sources).graph,
+    evidence: evidenceDraftsOf(evidence),
+    round: rounds,
+    rounds,
+    queriesSent: run.usage?.search_queries ?? 0,
+    // The pipeline's notes say which engines ran; this call's own note replaces the old synthesize note.
+    notes: notes.filter((n) => !n.startsWith('engine:synthesize:') && !n.startsWith('fallback:synthesize:')),
+    generatedAt,
+    final: true,
+  });
+  await inEditTransaction(ctx, id, scope.actor, (trx) => upsertReport(trx, run.id, body, generatedAt));
+  return { run, row: { run_id: run.id, report: body, generated_at: generatedAt } };
+}
+
+/** Read helpers of the run-scoped routes (any authenticated caller, like /v1 reads). */
+export function getRunClusters(db: Database, runId: string): Promise<ClaimClusterRow[]> {
+  return listClaimClusters(db, runId);
+}
+
+export function getRunClaimRelations(db: Database, runId: string): Promise<ClaimRelationRow[]> {
+  return listClaimRelations(db, runId);
+}

@@ -1,0 +1,36 @@
+import type { SearchResultDraft } from '@research/core';
+import type { Metrics } from '@research/observability';
+import { runSearches } from '@research/search';
+import type { ResearchTools, SearchProviderName } from './research-tools';
+
+export interface SearchInput {
+  query: string;
+  provider?: SearchProviderName;
+  language: string;
+  max_results: number;
+}
+
+/**
+ * One query through a configured provider, the way the pipeline's search step sends it (runSearches:
+ * normalised, de-duplicated hits, search_queries_total counted). A provider that fails after its
+ * retries is a 503 naming the provider.
+ */
+export async function searchOnce(
+  tools: ResearchTools,
+  metrics: Metrics,
+  input: SearchInput,
+  signal: AbortSignal,
+): Promise<{ provider: string; hits: SearchResultDraft[] }> {
+  const provider = tools.searchProvider(input.provider);
+  const result = await runSearches({
+    provider,
+    queries: [input.query],
+    budget: { maxQueries: 1, used: 0 },
+    language: input.language,
+    limit: input.max_results,
+    signal,
+    metrics,
+  });
+  if (result.allFailed) throw result.lastError;
+  return { provider: provider.name, hits: result.hits.slice(0, input.max_results) };
+}

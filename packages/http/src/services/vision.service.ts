@@ -1,0 +1,136 @@
+import { AppError, normalizeWhitespace, type AppConfig } from '@research/core';
+import { isCrawlError } from '@research/crawler';
+import { LlmFailure, groundSpan, visionPromptV1 } from '@research/engine';
+import type { RequestScope } from '../request-scope';
+import type { ResearchTools } from './research-tools';
+
+export const VISION_NOT_CONFIGURED =
+  'Vision is not configured on this service (set VISION_MODEL, and VISION_BASE_URL or LLM_BASE_URL).';
+
+/** 503 when no vision model is configured (checked before a large body is read). */
+export function assertVisionConfigured(config: AppConfig): void {
+  if (!config.vision.baseUrl || !config.vision.model) throw new AppError('unavailable', VISION_NOT_CONFIGURED);
+}
+
+export interface VisionInput {
+  image_url?: string;
+  image_base64?: string;
+  prompt?: string | null;
+  language: string;
+}
+
+export interface VisionResult {
+  description: string;
+  claims: Array<{ claim_text: string; evidence_span: string; claim_type: string; confidence: number }>;
+  model: string;
+  media_type: string;
+  bytes: number;
+}
+
+/** The image type from its first bytes (a declared type is never trusted). */
+export function sniffImageType(body: Buffer): string | null {
+  if (body.length >= 8 && body.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'image/png';
+  if (body.length >= 3 && body[0] === 0xff && body[1] === 0xd8 && body[2] === 0xff) return 'image/jpeg';
+  if (body.length >= 6 && /^GIF8[79]a$/.test(body.subarray(0, 6).toString('latin1'))) return 'image/gif';
+  if (
+    body.length >= 12 &&
+    body.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    body.subarray(8, 12).toString('latin1') === 'WEBP'
+  )
+    return 'image/webp';
+  return null;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Decodes `image_base64` (optionally a data: URL) within the size limit. */
+function decodeBase64(text: string, maxBytes: number): Buffer {
+  const payload = text.replace(/^data:[\w/+.-]+;base64,/, '').replace(/\s+/g, '');
+  if (payload.length === 0 || payload.length % 4 === 1 || !BASE64.test(payload)) {
+    throw new AppError('validation', 'image_base64: must be base64-encoded image data');
+  }
+  // Checked before decoding, so an oversized payload is never held twice.
+  if (Math.floor((payload.length * 3) / 4) - (payload.match(/=+$/)?.[0].length ?? 0) > maxBytes) {
+    throw new AppError('payload_too_large', `image_base64: the image is larger than ${maxBytes} bytes`);
+  }
+  return Buffer.from(payload, 'base64');
+}
+
+async function loadImage(
+  tools: ResearchTools,
+  config: AppConfig,
+  callerId: string,
+  input: VisionInput,
+  signal: AbortSignal,
+): Promise<{ body: Buffer; field: string }> {
+  const maxBytes = config.vision.maxImageBytes;
+  if (input.image_base64 !== undefined)
+    return { body: decodeBase64(input.image_base64, maxBytes), field: 'image_base64' };
+  try {
+    const media = await tools.limitOutbound(callerId, () =>
+      tools.crawler().fetchMedia(input.image_url!, { kind: 'image', maxBytes, signal }),
+    );
+    return { body: media.body, field: 'image_url' };
+  } catch (error) {
+    if (!isCrawlError(error)) throw error;
+    if (error.reason === 'too_large')
+      throw new AppError('payload_too_large', `image_url: the image is larger than ${maxBytes} bytes`);
+    throw new AppError('validation', `image_url: ${error.reason}: ${error.message}`);
+  }
+}
+
+/**
+ * Analyses one image with the vision model: a description and the claims it supports, each claim kept
+ * only when its evidence span occurs in the description (the pipeline's grounding). The image comes as
+ * base64 or from a URL fetched through the crawler's guard; either way it must be a PNG, JPEG, GIF or
+ * WebP within VISION_MAX_IMAGE_BYTES.
+ */
+export async function analyzeImage(
+  tools: ResearchTools,
+  config: AppConfig,
+  scope: RequestScope,
+  input: VisionInput,
+  signal: AbortSignal,
+): Promise<VisionResult> {
+  const vision = tools.vision();
+  if (!vision) throw new AppError('unavailable', VISION_NOT_CONFIGURED);
+  const { body, field } = await loadImage(tools, config, scope.actor.userId, input, signal);
+  const mediaType = sniffImageType(body);
+  if (!mediaType) throw new AppError('validation', `${field}: must be a PNG, JPEG, GIF or WebP image`);
+
+  let answer: visionPromptV1.VisionAnswer;
+  try {
+    answer = await tools.limitOutbound(scope.actor.userId, () =>
+      vision.complete(
+        { usage: {}, budget: { max_llm_requests: 2, max_context_per_llm_call: 16_000 }, signal },
+        {
+          name: visionPromptV1.name,
+          system: visionPromptV1.system,
+          user: visionPromptV1.user({ prompt: input.prompt ?? null, language: input.language }),
+          schema: visionPromptV1.schema,
+          maxTokens: 2000,
+          images: [{ mediaType, base64: body.toString('base64') }],
+        },
+      ),
+    );
+  } catch (error) {
+    if (!(error instanceof LlmFailure) || signal.aborted) throw error;
+    scope.logger.warn('vision provider failed', { kind: error.kind, reason: error.message });
+    throw new AppError('unavailable', `The vision provider gave no usable answer (${error.kind}).`);
+  }
+  const description = answer.description.trim();
+  const claims = answer.claims.flatMap((c) => {
+    const span = groundSpan(c.evidence_span, description, input.language);
+    if (!span) return [];
+    return [
+      {
+        claim_text: normalizeWhitespace(c.claim_text),
+        evidence_span: span,
+        claim_type: c.claim_type,
+        confidence: Math.round(c.confidence * 100) / 100,
+      },
+    ];
+  });
+  return { description, claims, model: vision.model, media_type: mediaType, bytes: body.length };
+}

@@ -1,0 +1,46 @@
+import type { Express } from 'express';
+import { createCrawler } from '@research/crawler';
+import { createApp, createResearchTools, type ResearchTools } from '@research/http';
+import { createSilentLogger } from '@research/observability';
+import { buildTestApp, type TestApp, type TestAppOptions } from '../support';
+
+export interface MountedTestApp {
+  readonly t: TestApp;
+  readonly app: Express;
+  readonly tools: ResearchTools;
+  close(): Promise<void>;
+}
+
+/**
+ * The test app (real Postgres, Redis, keys for owner/other/admin) with the mounted routes' tools built
+ * from the same config: a crawler extracting on one pool thread (the compiled worker; jsdom cannot load under jest) without politeness delays (no
+ * pool to leak between files), everything else as the service builds it.
+ */
+export async function buildMountedApp(label: string, options: TestAppOptions = {}): Promise<MountedTestApp> {
+  const t = await buildTestApp(label, options);
+  const crawler = createCrawler({
+    config: t.ctx.config,
+    logger: createSilentLogger(),
+    metrics: t.ctx.metrics,
+    db: t.db,
+    options: { extraction: { threads: 1 }, politenessDelayMs: 0, robotsTtlMs: 1000 },
+  });
+  const tools = createResearchTools({
+    config: t.ctx.config,
+    logger: t.ctx.logger,
+    metrics: t.ctx.metrics,
+    db: t.db,
+    crawler,
+  });
+  const app = createApp({ ...t.ctx, tools });
+  return {
+    t,
+    app,
+    tools,
+    async close() {
+      await tools.close();
+      await crawler.close();
+      await t.close();
+    },
+  };
+}
