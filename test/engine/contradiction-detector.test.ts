@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { detectContradiction } from '@research/engine';
 
-const DATA = '/work/shared/data';
+const DATA = path.resolve(__dirname, '..', '..', '..', 'shared', 'data');
 
 interface Pair {
   a: string;

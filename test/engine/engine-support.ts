@@ -5,7 +5,7 @@ import type { WebAccess } from '@research/engine';
 import { fetchStep } from '@research/pipeline';
 import type { FakeWebPage } from '../fakes/fake-web';
 
-export const DATA_DIR = '/work/shared/data';
+export const DATA_DIR = path.resolve(__dirname, '..', '..', '..', 'shared', 'data');
 
 export interface HotpotItem {
   _id: string;
