@@ -1,4 +1,4 @@
-import { AppError, type AppConfig } from '@research/core';
+import { AppError, Semaphore, type AppConfig } from '@research/core';
 import { createCrawler, type Crawler } from '@research/crawler';
 import type { Database } from '@research/database';
 import { createLlmClient, type LlmClient } from '@research/engine';
@@ -58,8 +58,7 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
   let llm: LlmClient | null | undefined = deps.llm;
   let vision: LlmClient | null | undefined;
   const perCaller = new Map<string, number>();
-  let inFlight = 0;
-  const waiting: Array<() => void> = [];
+  const outbound = new Semaphore(OUTBOUND_PER_PROCESS);
 
   function isSearchProviderConfigured(name: SearchProviderName): boolean {
     const s = config.search;
@@ -125,16 +124,7 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
       if (mine >= OUTBOUND_PER_CALLER) throw tooManyRequests();
       perCaller.set(callerId, mine + 1);
       try {
-        if (inFlight < OUTBOUND_PER_PROCESS) inFlight++;
-        // A finishing task hands its slot straight to the next waiter, so the count never overshoots.
-        else await new Promise<void>((resolve) => waiting.push(resolve));
-        try {
-          return await task();
-        } finally {
-          const next = waiting.shift();
-          if (next) next();
-          else inFlight--;
-        }
+        return await outbound.run(task);
       } finally {
         const left = (perCaller.get(callerId) ?? 1) - 1;
         if (left > 0) perCaller.set(callerId, left);
