@@ -6,12 +6,8 @@ const config: Config = {
   testEnvironment: 'node',
   roots: ['<rootDir>/packages', '<rootDir>/apps', '<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: {
-    '^.+\\.ts$': [
-      '@swc/jest',
-      { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
-    ],
-  },
+  // ts-jest in transpile-only mode: types are checked once by `npm run typecheck`, not per test file.
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
   moduleNameMapper: { '^@research/([^/]+)$': '<rootDir>/packages/$1/src' },
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
