@@ -42,6 +42,8 @@ function serve(script, env) {
 }
 
 function stop(child) {
+  // Already gone (the bare server is stopped before the real one is measured): no 'exit' will come again.
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.removeAllListeners('exit');
     child.once('exit', resolve);
