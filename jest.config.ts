@@ -7,7 +7,13 @@ const config: Config = {
   roots: ['<rootDir>/packages', '<rootDir>/apps', '<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   // ts-jest in transpile-only mode: types are checked once by `npm run typecheck`, not per test file.
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+  // CommonJS output turns `await import()` into require(), which Jest's module registry can serve.
+  transform: {
+    '^.+\\.ts$': [
+      'ts-jest',
+      { isolatedModules: true, diagnostics: false, tsconfig: { module: 'commonjs', moduleResolution: 'node10' } },
+    ],
+  },
   moduleNameMapper: { '^@research/([^/]+)$': '<rootDir>/packages/$1/src' },
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
