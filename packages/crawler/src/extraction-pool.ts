@@ -57,7 +57,7 @@ export function createExtractionPool(options: ExtractionPoolOptions = {}): Extra
     maxThreads: threads,
     idleTimeout: 60_000,
     // A hostile page must not take the process's memory with it: the thread dies, the task fails.
-    resourceLimits: { maxOldGenerationSizeMb: 768 },
+    resourceLimits: { maxOldGenerationSizeMb: 768, maxYoungGenerationSizeMb: 96 },
   });
   return {
     mode: 'pool',

@@ -33,6 +33,7 @@ export {
 export { scoreEvidence, claimStrength, type ScoringInput } from './compare/evidence-scores';
 export { findGaps, gapQueries, type Gaps } from './rounds/gap-analysis';
 export { buildReport, rankFindings } from './report/report-builder';
+export { englishFallback, hasReportText, reportText, REPORT_LANGUAGES, type ReportText } from './report/report-text';
 export { sentences } from './text/sentences';
 export * as planPromptV1 from './prompts/plan.v1';
 export * as claimsPromptV1 from './prompts/claims.v1';
@@ -50,4 +51,5 @@ export { compareEvidence } from './compare/compare-evidence';
 export { synthesizeReport, evidenceDraftsOf, type SynthesizeReportInput } from './report/synthesize-report';
 export type { ClaimRelation, RelationKind } from './compare/evidence-graph';
 export { stableId } from './ids';
+export { parseNotes, type ParsedNotes } from './notes';
 export * as visionPromptV1 from './prompts/vision.v1';

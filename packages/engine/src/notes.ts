@@ -9,6 +9,7 @@ export const note = {
   fallback: (step: string, round: number, kind: string, count = 1) => `fallback:${step}:${round}:${kind}:${count}`,
   search: (round: number, sent: number, hits: number) => `search:${round}:${sent}:${hits}`,
   fetch: (round: number, candidates: number, accepted: number) => `fetch:${round}:${candidates}:${accepted}`,
+  downloadBudget: (max: number) => `budget:download_bytes:${max}`,
   droppedClaims: (round: number, count: number) => `ungrounded:${round}:${count}`,
 };
 
@@ -18,11 +19,16 @@ export interface ParsedNotes {
   searches: Array<{ round: number; sent: number; hits: number }>;
   fetches: Array<{ round: number; candidates: number; accepted: number }>;
   searchBudget: { max: number; dropped: number } | null;
+  /** max_total_download_bytes when the download budget cut a fetch short. */
+  downloadBudget: number | null;
   searchFailures: Array<{ round: number; failed: number; total: number }>;
   ungrounded: number;
   /** Notes not written by the engine (kept as they are). */
   other: string[];
 }
+
+/** The sentence the plain page fetcher (packages/pipeline fetch.step.ts) writes when the download budget ends. */
+const PLAIN_DOWNLOAD_BUDGET = /^Download budget of (\d+) bytes reached/;
 
 /** Reads the notes of a run back into structure; the last note of a kind per step and round wins. */
 export function parseNotes(notes: readonly string[]): ParsedNotes {
@@ -32,6 +38,7 @@ export function parseNotes(notes: readonly string[]): ParsedNotes {
     searches: [],
     fetches: [],
     searchBudget: null,
+    downloadBudget: null,
     searchFailures: [],
     ungrounded: 0,
     other: [],
@@ -58,6 +65,7 @@ export function parseNotes(notes: readonly string[]): ParsedNotes {
       case 'budget':
         if (p[1] === 'search_queries')
           out.searchBudget = { max: num(2), dropped: (out.searchBudget?.dropped ?? 0) + num(3) };
+        else if (p[1] === 'download_bytes') out.downloadBudget = num(2);
         break;
       case 'search_failures':
         out.searchFailures.push({ round: num(1), failed: num(2), total: num(3) });
@@ -65,8 +73,12 @@ export function parseNotes(notes: readonly string[]): ParsedNotes {
       case 'ungrounded':
         out.ungrounded += num(2);
         break;
-      default:
-        if (!out.other.includes(text)) out.other.push(text);
+      default: {
+        // The plain fetcher's English sentence is rendered in the run's language like the engine's codes.
+        const plainBudget = PLAIN_DOWNLOAD_BUDGET.exec(text);
+        if (plainBudget) out.downloadBudget = Number(plainBudget[1]);
+        else if (!out.other.includes(text)) out.other.push(text);
+      }
     }
   }
   return out;

@@ -1,4 +1,7 @@
 import type { Express } from 'express';
+import type { AppConfig } from '@research/core';
+import type { LlmClient } from '@research/engine';
+import type { Metrics } from '@research/observability';
 import { createCrawler } from '@research/crawler';
 import { createApp, createResearchTools, type ResearchTools } from '@research/http';
 import { createSilentLogger } from '@research/observability';
@@ -16,7 +19,13 @@ export interface MountedTestApp {
  * from the same config: a crawler extracting on one pool thread (the compiled worker; jsdom cannot load under jest) without politeness delays (no
  * pool to leak between files), everything else as the service builds it.
  */
-export async function buildMountedApp(label: string, options: TestAppOptions = {}): Promise<MountedTestApp> {
+export async function buildMountedApp(
+  label: string,
+  options: TestAppOptions & {
+    /** The LLM client the tools use (e.g. with short retry waits); default: built from the config. */
+    llm?: (config: AppConfig, metrics: Metrics) => LlmClient | null;
+  } = {},
+): Promise<MountedTestApp> {
   const t = await buildTestApp(label, options);
   const crawler = createCrawler({
     config: t.ctx.config,
@@ -31,6 +40,7 @@ export async function buildMountedApp(label: string, options: TestAppOptions = {
     metrics: t.ctx.metrics,
     db: t.db,
     crawler,
+    ...(options.llm ? { llm: options.llm(t.ctx.config, t.ctx.metrics) } : {}),
   });
   const app = createApp({ ...t.ctx, tools });
   return {

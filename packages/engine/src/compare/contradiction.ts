@@ -73,6 +73,10 @@ function numericDisagreement(a: string, b: string): string | null {
   return null;
 }
 
+/** The `detail` codes of a negation contradiction (the report words them in the run's language). */
+export const NEGATION_FIRST = 'first denies';
+export const NEGATION_SECOND = 'second denies';
+
 /**
  * The contradiction detector of the compare step, for two statements of different sources:
  * - numeric: both state a quantity of the same unit and no value agrees (beyond NUMERIC_TOLERANCE);
@@ -103,7 +107,7 @@ export function detectContradiction(a: string, b: string): Contradiction | null 
   }
 
   if (negated(a) !== negated(b)) {
-    return { kind: 'negation', detail: negated(a) ? 'first denies' : 'second denies' };
+    return { kind: 'negation', detail: negated(a) ? NEGATION_FIRST : NEGATION_SECOND };
   }
 
   const wa = new Set(words(a));

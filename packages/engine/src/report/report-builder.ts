@@ -1,10 +1,11 @@
 import type { EvidenceDraft, Finding, Plan, ReportBody } from '@research/core';
+import { NEGATION_FIRST } from '../compare/contradiction';
 import { claimStrength } from '../compare/evidence-scores';
 import type { Cluster, EvidenceGraph } from '../compare/evidence-graph';
 import { parseNotes } from '../notes';
 import type { Gaps } from '../rounds/gap-analysis';
 import { contentTerms, overlapCount, round2, termSet } from '../text/tokens';
-import { reportText } from './report-text';
+import { englishFallback, hasReportText, reportText } from './report-text';
 
 /** Findings a report lists at most, and how many of them the summary states. */
 export const MAX_FINDINGS = 10;
@@ -115,7 +116,11 @@ export function buildReport(input: ReportInput, ranked = rankFindings(input)): R
     return {
       claim: claims.get(c.claimA)!.claim_text,
       kind: c.contradiction.kind,
-      detail: c.contradiction.detail,
+      // Numbers, years and verdict words are the sources' own; only the negation detail is wording.
+      detail:
+        c.contradiction.kind === 'negation'
+          ? t.negationDetail(c.contradiction.detail === NEGATION_FIRST)
+          : c.contradiction.detail,
       positions,
       ...(findingNumber.has(c.a.index) || findingNumber.has(c.b.index)
         ? {
@@ -138,6 +143,7 @@ export function buildReport(input: ReportInput, ranked = rankFindings(input)): R
   for (const q of input.gaps?.unsupportedSubQuestions ?? []) uncertainties.push(t.unsupportedSubQuestion(q));
   if (graph.contradictions.length > 0) uncertainties.push(t.contradictions(graph.contradictions.length));
   if (notes.searchBudget) uncertainties.push(t.searchBudget(notes.searchBudget.max, notes.searchBudget.dropped));
+  if (notes.downloadBudget !== null) uncertainties.push(t.downloadBudget(notes.downloadBudget));
   for (const f of notes.searchFailures) uncertainties.push(t.searchFailures(f.round, f.failed, f.total));
   const fallbackByStep = new Map<string, { step: string; round: number; kind: string; count: number }>();
   for (const f of notes.fallbacks) {
@@ -148,7 +154,9 @@ export function buildReport(input: ReportInput, ranked = rankFindings(input)): R
   for (const f of fallbackByStep.values())
     uncertainties.push(t.llmFallback(t.steps[f.step] ?? f.step, f.round, t.reasons[f.kind] ?? f.kind, f.count));
   if (notes.ungrounded > 0) uncertainties.push(t.ungrounded(notes.ungrounded));
+  // Notes written by other parts as plain sentences pass through as they are.
   uncertainties.push(...notes.other);
+  if (!hasReportText(input.language)) uncertainties.push(englishFallback(input.language));
 
   const sources = [...graph.sources.values()];
   const byType: Record<string, number> = {};

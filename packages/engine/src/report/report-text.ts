@@ -8,11 +8,14 @@ export interface ReportText {
   unansweredField: (field: string) => string;
   unsupportedSubQuestion: (q: string) => string;
   searchBudget: (max: number, dropped: number) => string;
+  downloadBudget: (max: number) => string;
   llmFallback: (step: string, round: number, reason: string, count: number) => string;
   searchFailures: (round: number, failed: number, total: number) => string;
   ungrounded: (n: number) => string;
   noSources: string;
   contradictions: (n: number) => string;
+  /** The `detail` of a negation disagreement: which of the two statements denies the other. */
+  negationDetail: (firstDenies: boolean) => string;
   fieldNames: Record<string, string>;
   steps: Record<string, string>;
   modes: Record<string, string>;
@@ -40,12 +43,14 @@ const EN: ReportText = {
   unsupportedSubQuestion: (q) => `The sub-question "${q}" remains without evidence.`,
   searchBudget: (max, dropped) =>
     `The budget of ${max} search queries ran out; ${dropped} planned queries were not sent.`,
+  downloadBudget: (max) => `The download budget of ${max} bytes ran out; some pages were not fetched.`,
   llmFallback: (step, round, reason, count) =>
     `${step} (round ${round}): the language model was not usable (${reason}${count > 1 ? `, ${count} times` : ''}); the extractive engine was used instead.`,
   searchFailures: (round, failed, total) => `In round ${round}, ${failed} of ${total} search queries failed.`,
   ungrounded: (n) => `${n} claims whose quotes could not be found in their sources were discarded.`,
   noSources: 'No source could be retrieved.',
   contradictions: (n) => `${n} contradiction(s) between sources were found; see disagreements.`,
+  negationDetail: (firstDenies) => (firstDenies ? 'the first statement denies it' : 'the second statement denies it'),
   fieldNames: {
     key_facts: 'key facts',
     figures: 'figures',
@@ -89,12 +94,14 @@ const DE: ReportText = {
   unsupportedSubQuestion: (q) => `Die Teilfrage „${q}“ bleibt ohne Beleg.`,
   searchBudget: (max, dropped) =>
     `Das Budget von ${max} Suchanfragen war erschöpft; ${dropped} geplante Anfragen wurden nicht gesendet.`,
+  downloadBudget: (max) => `Das Download-Budget von ${max} Bytes war erschöpft; einige Seiten wurden nicht abgerufen.`,
   llmFallback: (step, round, reason, count) =>
     `${step} (Runde ${round}): Das Sprachmodell war nicht nutzbar (${reason}${count > 1 ? `, ${count}-mal` : ''}); stattdessen wurde das extraktive Verfahren verwendet.`,
   searchFailures: (round, failed, total) => `In Runde ${round} schlugen ${failed} von ${total} Suchanfragen fehl.`,
   ungrounded: (n) => `${n} Aussagen, deren Zitate in ihren Quellen nicht auffindbar waren, wurden verworfen.`,
   noSources: 'Es konnte keine Quelle abgerufen werden.',
   contradictions: (n) => `Zwischen den Quellen wurden ${n} Widersprüche gefunden; siehe Abweichungen.`,
+  negationDetail: (firstDenies) => (firstDenies ? 'die erste Aussage verneint es' : 'die zweite Aussage verneint es'),
   fieldNames: {
     key_facts: 'zentrale Fakten',
     figures: 'Zahlen',
@@ -131,44 +138,196 @@ const DE: ReportText = {
 };
 
 const FR: ReportText = {
-  ...EN,
   noFindings: "Aucune affirmation sourcée n'a été trouvée sur cette question.",
   disagreementSentence: (topics, cites) => `Les sources divergent sur ${topics} ${cites}.`,
   singleSource: (n) => `Le constat [${n}] repose sur une seule source.`,
   unansweredField: (f) => `Aucune affirmation sourcée n'a été trouvée pour « ${f} ».`,
   unsupportedSubQuestion: (q) => `La sous-question « ${q} » reste sans preuve.`,
+  searchBudget: (max, dropped) =>
+    `Le budget de ${max} requêtes de recherche était épuisé ; ${dropped} requêtes prévues n'ont pas été envoyées.`,
+  downloadBudget: (max) =>
+    `Le budget de téléchargement de ${max} octets était épuisé ; certaines pages n'ont pas été récupérées.`,
+  llmFallback: (step, round, reason, count) =>
+    `${step} (tour ${round}) : le modèle de langue n'était pas utilisable (${reason}${count > 1 ? `, ${count} fois` : ''}) ; le procédé extractif a été utilisé à sa place.`,
+  searchFailures: (round, failed, total) =>
+    `Au tour ${round}, ${failed} requêtes de recherche sur ${total} ont échoué.`,
+  ungrounded: (n) => `${n} affirmations dont les citations sont introuvables dans leurs sources ont été écartées.`,
   noSources: "Aucune source n'a pu être récupérée.",
   contradictions: (n) => `${n} contradiction(s) entre sources trouvée(s) ; voir les désaccords.`,
+  negationDetail: (firstDenies) => (firstDenies ? 'la première le nie' : 'la seconde le nie'),
+  fieldNames: {
+    key_facts: 'faits essentiels',
+    figures: 'chiffres',
+    dates: 'dates',
+    definition: 'définition',
+    causes: 'causes',
+    comparison: 'comparaison',
+    verdict: 'verdict',
+  },
+  steps: {
+    plan: 'Planification',
+    analyze: 'Extraction des affirmations',
+    compare: 'Comparaison',
+    synthesize: 'Rapport',
+  },
+  modes: {
+    llm: 'modèle de langue',
+    extractive: 'procédé extractif',
+    mixed: 'modèle de langue et procédé extractif',
+    deterministic: 'règles déterministes',
+  },
+  reasons: {
+    budget: 'budget de requêtes au modèle épuisé',
+    context: 'prompt trop volumineux',
+    http: 'erreur du serveur',
+    timeout: "délai d'attente dépassé",
+    network: 'erreur réseau',
+    invalid: 'réponse invalide',
+    aborted: 'interrompu',
+  },
+  methodology: (m) =>
+    `Recherche en ${m.rounds} tour(s) avec ${m.queries} requêtes de recherche (${m.perRound}). ` +
+    `${m.fetched} sources récupérées, ${m.rejected} écartées. ${m.claims} affirmations extraites, regroupées en ` +
+    `${m.clusters} propositions, dont ${m.multiSource} étayées par plusieurs sources ; ${m.contradictions} ` +
+    `contradiction(s) trouvée(s). Procédés : ${m.engines}. Les scores de preuve proviennent d'une seule fonction ` +
+    `déterministe des preuves (indépendance des sources, proximité de la source primaire, soutien par d'autres ` +
+    `sources, contradiction, caractère direct, pertinence temporelle) ; la profondeur ne change que les budgets.`,
   round: (r) => `tour ${r}`,
 };
 
 const ES: ReportText = {
-  ...EN,
   noFindings: 'No se encontraron afirmaciones con fuentes sobre esta pregunta.',
   disagreementSentence: (topics, cites) => `Las fuentes discrepan sobre ${topics} ${cites}.`,
   singleSource: (n) => `El hallazgo [${n}] se basa en una sola fuente.`,
   unansweredField: (f) => `No se encontró ninguna afirmación con fuente para «${f}».`,
   unsupportedSubQuestion: (q) => `La subpregunta «${q}» queda sin pruebas.`,
+  searchBudget: (max, dropped) =>
+    `Se agotó el presupuesto de ${max} consultas de búsqueda; ${dropped} consultas previstas no se enviaron.`,
+  downloadBudget: (max) => `Se agotó el presupuesto de descarga de ${max} bytes; algunas páginas no se descargaron.`,
+  llmFallback: (step, round, reason, count) =>
+    `${step} (ronda ${round}): el modelo de lenguaje no se pudo usar (${reason}${count > 1 ? `, ${count} veces` : ''}); en su lugar se usó el procedimiento extractivo.`,
+  searchFailures: (round, failed, total) =>
+    `En la ronda ${round} fallaron ${failed} de ${total} consultas de búsqueda.`,
+  ungrounded: (n) => `Se descartaron ${n} afirmaciones cuyas citas no se encontraron en sus fuentes.`,
   noSources: 'No se pudo recuperar ninguna fuente.',
   contradictions: (n) => `Se encontraron ${n} contradicción(es) entre fuentes; ver desacuerdos.`,
+  negationDetail: (firstDenies) => (firstDenies ? 'la primera lo niega' : 'la segunda lo niega'),
+  fieldNames: {
+    key_facts: 'hechos clave',
+    figures: 'cifras',
+    dates: 'fechas',
+    definition: 'definición',
+    causes: 'causas',
+    comparison: 'comparación',
+    verdict: 'veredicto',
+  },
+  steps: {
+    plan: 'Planificación',
+    analyze: 'Extracción de afirmaciones',
+    compare: 'Comparación',
+    synthesize: 'Informe',
+  },
+  modes: {
+    llm: 'modelo de lenguaje',
+    extractive: 'procedimiento extractivo',
+    mixed: 'modelo de lenguaje y procedimiento extractivo',
+    deterministic: 'reglas deterministas',
+  },
+  reasons: {
+    budget: 'presupuesto de solicitudes al modelo agotado',
+    context: 'prompt demasiado grande',
+    http: 'error del servidor',
+    timeout: 'tiempo de espera agotado',
+    network: 'error de red',
+    invalid: 'respuesta no válida',
+    aborted: 'interrumpido',
+  },
+  methodology: (m) =>
+    `Investigación en ${m.rounds} ronda(s) con ${m.queries} consultas de búsqueda (${m.perRound}). ` +
+    `${m.fetched} fuentes descargadas, ${m.rejected} descartadas. ${m.claims} afirmaciones extraídas, agrupadas en ` +
+    `${m.clusters} proposiciones, ${m.multiSource} de ellas respaldadas por varias fuentes; ${m.contradictions} ` +
+    `contradicción(es) encontrada(s). Procedimientos: ${m.engines}. Las puntuaciones de evidencia provienen de una ` +
+    `única función determinista de la evidencia (independencia de las fuentes, cercanía a la fuente primaria, apoyo ` +
+    `de otras fuentes, contradicción, carácter directo, relevancia temporal); la profundidad solo cambia los presupuestos.`,
   round: (r) => `ronda ${r}`,
 };
 
 const IT: ReportText = {
-  ...EN,
   noFindings: 'Non sono state trovate affermazioni documentate su questa domanda.',
   disagreementSentence: (topics, cites) => `Le fonti non concordano su ${topics} ${cites}.`,
   singleSource: (n) => `Il risultato [${n}] si basa su una sola fonte.`,
   unansweredField: (f) => `Nessuna affermazione documentata trovata per «${f}».`,
   unsupportedSubQuestion: (q) => `La sotto-domanda «${q}» resta senza prove.`,
+  searchBudget: (max, dropped) =>
+    `Il budget di ${max} interrogazioni di ricerca è esaurito; ${dropped} interrogazioni previste non sono state inviate.`,
+  downloadBudget: (max) => `Il budget di download di ${max} byte è esaurito; alcune pagine non sono state scaricate.`,
+  llmFallback: (step, round, reason, count) =>
+    `${step} (turno ${round}): il modello linguistico non era utilizzabile (${reason}${count > 1 ? `, ${count} volte` : ''}); al suo posto è stato usato il procedimento estrattivo.`,
+  searchFailures: (round, failed, total) =>
+    `Nel turno ${round} sono fallite ${failed} interrogazioni di ricerca su ${total}.`,
+  ungrounded: (n) => `Sono state scartate ${n} affermazioni le cui citazioni non si trovano nelle loro fonti.`,
   noSources: 'Non è stato possibile recuperare alcuna fonte.',
   contradictions: (n) => `Trovate ${n} contraddizioni tra le fonti; vedere i disaccordi.`,
+  negationDetail: (firstDenies) => (firstDenies ? 'la prima lo nega' : 'la seconda lo nega'),
+  fieldNames: {
+    key_facts: 'fatti essenziali',
+    figures: 'cifre',
+    dates: 'date',
+    definition: 'definizione',
+    causes: 'cause',
+    comparison: 'confronto',
+    verdict: 'giudizio',
+  },
+  steps: {
+    plan: 'Pianificazione',
+    analyze: 'Estrazione delle affermazioni',
+    compare: 'Confronto',
+    synthesize: 'Rapporto',
+  },
+  modes: {
+    llm: 'modello linguistico',
+    extractive: 'procedimento estrattivo',
+    mixed: 'modello linguistico e procedimento estrattivo',
+    deterministic: 'regole deterministiche',
+  },
+  reasons: {
+    budget: 'budget di richieste al modello esaurito',
+    context: 'prompt troppo grande',
+    http: 'errore del server',
+    timeout: 'tempo scaduto',
+    network: 'errore di rete',
+    invalid: 'risposta non valida',
+    aborted: 'interrotto',
+  },
+  methodology: (m) =>
+    `Ricerca in ${m.rounds} turno/i con ${m.queries} interrogazioni di ricerca (${m.perRound}). ` +
+    `${m.fetched} fonti scaricate, ${m.rejected} scartate. ${m.claims} affermazioni estratte, raggruppate in ` +
+    `${m.clusters} proposizioni, di cui ${m.multiSource} sostenute da più fonti; ${m.contradictions} ` +
+    `contraddizione/i trovata/e. Procedimenti: ${m.engines}. I punteggi delle prove derivano da un'unica funzione ` +
+    `deterministica delle prove (indipendenza delle fonti, vicinanza alla fonte primaria, sostegno di altre fonti, ` +
+    `contraddizione, carattere diretto, rilevanza temporale); la profondità cambia solo i budget.`,
   round: (r) => `turno ${r}`,
 };
 
 const TEXTS: Record<LanguageCode, ReportText> = { de: DE, en: EN, fr: FR, es: ES, it: IT };
 
-/** The report wording for a run's language (English for languages without their own). */
+/** The languages whose report wording is complete (every template of ReportText, no borrowed English). */
+export const REPORT_LANGUAGES = Object.keys(TEXTS) as LanguageCode[];
+
+/**
+ * The report wording for a run's language. German (the default), English, French, Spanish and Italian
+ * each have every template; any other language falls back to English explicitly: the report builder then
+ * adds `englishFallback` to the uncertainties, so the reader learns why the wording is English.
+ */
 export function reportText(language: string): ReportText {
   return TEXTS[languageCode(language) ?? 'en'];
 }
+
+/** Whether a run's language has report templates of its own (else the report is worded in English). */
+export function hasReportText(language: string): boolean {
+  return languageCode(language) !== null;
+}
+
+/** Said (in English) when a run's language has no report templates. */
+export const englishFallback = (language: string): string =>
+  `The report's own wording is in English: there are no report templates for the language "${language}".`;

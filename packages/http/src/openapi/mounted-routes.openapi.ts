@@ -19,6 +19,7 @@ import {
   extractClaimsResponseSchema,
   relationsResponseSchema,
   runIdPathSchema,
+  synthesisResponseSchema,
 } from '../routes/run-analysis.schemas';
 import { searchBodySchema, searchResponseSchema } from '../routes/search.schemas';
 import { visionBodySchema, visionResponseSchema } from '../routes/vision.schemas';
@@ -145,7 +146,10 @@ export function registerMountedRoutes(registry: OpenAPIRegistry, security: Route
   });
   run('get', '/synthesis', 'Report of a run', { 200: json(reportResponseSchema, 'As GET /v1/research/{id}/report.') });
   run('post', '/synthesis', 'Write and store the run’s report from its current evidence', {
-    200: json(reportResponseSchema, 'The new report (also on /v1/research/{id}/report).'),
+    200: json(
+      synthesisResponseSchema,
+      'The new report (also on /v1/research/{id}/report), with `engine` and `fallbacks` of this call.',
+    ),
   });
 
   route({

@@ -19,6 +19,7 @@ export function addPlannerRoutes(router: Router, tools: ResearchTools): void {
       language: input.language,
       plan: result.plan,
       engine: result.mode,
+      fallbacks: result.fallback ? [{ step: 'plan', reason: result.fallback, count: 1 }] : [],
     } satisfies PlannerResponse);
   });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEPTHS } from '@research/core';
 import { boundedText } from '../validation';
+import { fallbacksField } from './run-analysis.schemas';
 
 /** POST /research/planner. */
 export const plannerBodySchema = z
@@ -31,6 +32,7 @@ export const plannerResponseSchema = z
     language: z.string(),
     plan: z.record(z.string(), z.unknown()).meta({ description: 'The validated plan (SPEC 2.5).' }),
     engine: z.enum(['llm', 'extractive']).meta({ description: 'Which planner wrote the plan.' }),
+    fallbacks: fallbacksField,
   })
   .meta({
     id: 'PlannerResponse',
@@ -51,6 +53,7 @@ export const plannerResponseSchema = z
         confidence: 0.7,
       },
       engine: 'extractive',
+      fallbacks: [],
     },
   });
 export type PlannerResponse = z.infer<typeof plannerResponseSchema>;

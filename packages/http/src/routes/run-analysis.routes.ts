@@ -14,11 +14,12 @@ import {
   getRunClusters,
   rescoreRunEvidence,
   synthesizeRunReport,
+  type ClaimsInput,
 } from '../services/run-analysis.service';
 import type { ResearchTools } from '../services/research-tools';
 import { parseBody } from '../validation';
 import { addPlannerRoutes } from './planner.routes';
-import { extractClaimsBodySchema, type ExtractClaimsResponse } from './run-analysis.schemas';
+import { extractClaimsBodySchema, type ExtractClaimsResponse, type SynthesisResponse } from './run-analysis.schemas';
 
 /**
  * `/research`: the planner and the analysis steps of one run (claims, clustering, evidence, synthesis).
@@ -50,10 +51,12 @@ export function createRunAnalysisRouter(ctx: AppContext, tools: ResearchTools): 
 
   router.post('/:run_id/claims', async (req, res) => {
     const input = parseBody(extractClaimsBodySchema, req.body, { required: true });
-    const claimsInput =
+    const claimsInput: ClaimsInput =
       input.source_id !== undefined
         ? { source_id: input.source_id, language: input.language }
-        : { text: input.text!, url: input.url!, title: input.title ?? null, language: input.language };
+        : input.text !== undefined
+          ? { text: input.text, url: input.url!, title: input.title ?? null, language: input.language }
+          : { fetch_url: input.url!, title: input.title ?? null, language: input.language };
     const result = await extractRunClaims(ctx, tools, scopeOf(res), req.params.run_id, claimsInput, requestSignal(res));
     const { claims, total } = presentClaims(result.runId, result.claims);
     res.json({
@@ -62,7 +65,10 @@ export function createRunAnalysisRouter(ctx: AppContext, tools: ResearchTools): 
       claims,
       total,
       created: result.created,
+      source_created: result.sourceCreated,
       engine: result.mode,
+      fallbacks: result.fallbacks.map(([reason, count]) => ({ step: 'analyze', reason, count })),
+      ungrounded_dropped: result.ungrounded,
     } satisfies ExtractClaimsResponse);
   });
 
@@ -97,9 +103,13 @@ export function createRunAnalysisRouter(ctx: AppContext, tools: ResearchTools): 
   });
 
   router.post('/:run_id/synthesis', async (req, res) => {
-    const { row } = await synthesizeRunReport(ctx, tools, scopeOf(res), req.params.run_id, requestSignal(res));
+    const result = await synthesizeRunReport(ctx, tools, scopeOf(res), req.params.run_id, requestSignal(res));
     const run = await getVisibleRun(ctx.db, req.params.run_id);
-    res.json(presentReport(run, row));
+    res.json({
+      ...presentReport(run, result.row),
+      engine: result.engine,
+      fallbacks: result.fallbacks.map((f) => ({ step: 'synthesize', reason: f.reason, count: f.count })),
+    } satisfies SynthesisResponse);
   });
 
   return router;

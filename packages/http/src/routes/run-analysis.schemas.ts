@@ -1,9 +1,29 @@
 import { z } from 'zod';
 import { boundedText } from '../validation';
-import { claimSchema, evidenceScoreSchema } from './research.schemas';
+import { claimSchema, evidenceScoreSchema, reportResponseSchema } from './research.schemas';
 import { isoTimestamp } from './common.schemas';
 
 const researchId = z.string().meta({ format: 'uuid', example: '0d9c1a52-6a0e-4c1e-9f1b-3f2a8d4c5e61' });
+
+/**
+ * A step that asked the LLM and used the extractive engine instead (the LLM failed after its retries,
+ * its answer stayed invalid after the repair retry, or the request budget was spent).
+ */
+export const fallbackSchema = z
+  .object({
+    step: z.enum(['plan', 'analyze', 'synthesize']),
+    reason: z.enum(['budget', 'context', 'http', 'timeout', 'network', 'invalid', 'aborted']).meta({
+      description:
+        '`http` server error, `timeout`, `network`, `invalid` answer, `budget` of LLM requests spent, `context` prompt too large.',
+    }),
+    count: z.number().int().meta({ description: 'LLM calls that fell back (claims: passages).' }),
+  })
+  .meta({ id: 'EngineFallback', example: { step: 'analyze', reason: 'http', count: 2 } });
+export type FallbackResponse = z.infer<typeof fallbackSchema>;
+
+export const fallbacksField = z
+  .array(fallbackSchema)
+  .meta({ description: 'Steps that fell back from the LLM to the extractive engine; empty when none did.' });
 
 /** A run id in the path of the mounted run routes (`run_id`); malformed answers 404 like unknown. */
 export const runIdPathSchema = z.object({
@@ -14,24 +34,35 @@ export const runIdPathSchema = z.object({
   }),
 });
 
-/** POST /research/{run_id}/claims: one of the run's sources, or given text with the URL it comes from. */
+/**
+ * POST /research/{run_id}/claims: one of the run's sources, given text with the URL it comes from, or
+ * only a URL (the page is fetched through the pipeline's crawler and stored as a new source).
+ */
 export const extractClaimsBodySchema = z
   .object({
     source_id: boundedText(1, 200).optional().meta({ description: "One of the run's sources." }),
     text: boundedText(1, 200_000, { notBlank: true })
       .optional()
       .meta({ description: 'Text to extract from (stored as a new source of the run with `url`).' }),
-    url: boundedText(1, 2048).optional().meta({ description: 'Where `text` comes from (required with `text`).' }),
-    title: boundedText(1, 500).nullable().optional().meta({ description: 'Title of the new source.' }),
+    url: boundedText(1, 2048).optional().meta({
+      description:
+        'Where `text` comes from (required with `text`); alone, the page to fetch through the crawler (SSRF guard, robots.txt, page cache).',
+    }),
+    title: boundedText(1, 500)
+      .nullable()
+      .optional()
+      .meta({ description: "Title of the new source (default for a fetched page: the page's own)." }),
     language: boundedText(1, 64)
       .optional()
       .meta({ description: "Language of the text; default the source's or run's." }),
   })
   .superRefine((body, ctx) => {
-    if (body.source_id === undefined && body.text === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['source_id'], message: 'give source_id, or text with url' });
+    if (body.source_id === undefined && body.text === undefined && body.url === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['source_id'], message: 'give source_id, text with url, or url' });
     } else if (body.source_id !== undefined && body.text !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['text'], message: 'give either source_id or text, not both' });
+    } else if (body.source_id !== undefined && body.url !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'give either source_id or url, not both' });
     } else if (body.text !== undefined && body.url === undefined) {
       ctx.addIssue({ code: 'custom', path: ['url'], message: 'Required with text' });
     } else if (body.url !== undefined && !/^https?:\/\//i.test(body.url.trim())) {
@@ -54,9 +85,30 @@ export const extractClaimsResponseSchema = z
     claims: z.array(claimSchema),
     total: z.number().int(),
     created: z.number().int().meta({ description: 'Claims new to the run (the others were already stored).' }),
-    engine: z.enum(['llm', 'extractive', 'mixed']),
+    source_created: z.boolean().meta({
+      description:
+        'Whether a new source was stored (given text, or a fetched page the run did not have; a URL the run already has is re-read from its stored source).',
+    }),
+    engine: z.enum(['llm', 'extractive', 'mixed']).meta({
+      description: 'Which engine read the text: `mixed` when some passages fell back to the extractive engine.',
+    }),
+    fallbacks: fallbacksField,
+    ungrounded_dropped: z.number().int().meta({
+      description: 'LLM claims dropped because their evidence span does not occur in the text (nor close to it).',
+    }),
   })
   .meta({ id: 'ExtractClaimsResponse' });
+
+/** POST /research/{run_id}/synthesis: the stored report (as /v1 shows it) and how it was written. */
+export const synthesisResponseSchema = reportResponseSchema
+  .extend({
+    engine: z.enum(['llm', 'extractive']).meta({
+      description: 'Who worded the summary and findings (the findings themselves always come from the evidence).',
+    }),
+    fallbacks: fallbacksField,
+  })
+  .meta({ id: 'SynthesisResponse' });
+export type SynthesisResponse = z.infer<typeof synthesisResponseSchema>;
 export type ExtractClaimsResponse = z.infer<typeof extractClaimsResponseSchema>;
 
 export const clusterSchema = z

@@ -44,9 +44,26 @@ export interface ResearchToolsDeps {
   llm?: LlmClient | null;
 }
 
-/** The 429 of a caller over its share: http-errors' shape, answered by the one error handler. */
+/**
+ * The 429 of a caller over its share, answered by the one error handler as `{"detail": …}` (an AppError
+ * whose status is 429: core's error codes have no 429 of their own).
+ */
+export class CallerBusyError extends AppError {
+  constructor() {
+    super(
+      'bad_request',
+      `Too many crawler, vision or audio requests in flight: at most ${OUTBOUND_PER_CALLER} per caller at once. ` +
+        'Retry when one has finished.',
+    );
+  }
+
+  override get status(): number {
+    return 429;
+  }
+}
+
 function tooManyRequests(): Error {
-  return Object.assign(new Error('Too Many Requests'), { status: 429, expose: true });
+  return new CallerBusyError();
 }
 
 /** Builds the route's tools over a process's config; nothing opens until a route first needs it. */

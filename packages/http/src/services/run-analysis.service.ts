@@ -11,7 +11,7 @@ import {
   type ReportBody,
 } from '@research/core';
 import type { Principal } from '@research/auth';
-import { classifySourceType, normalizeUrl, registrableDomain } from '@research/crawler';
+import { classifySourceType, normalizeUrl, registrableDomain, toSourceDraft } from '@research/crawler';
 import {
   deleteClaimGraph,
   existingClaimIds,
@@ -44,13 +44,16 @@ import {
   analyzeSources,
   compareEvidence,
   evidenceDraftsOf,
+  parseNotes,
   planTerms,
   stableId,
   synthesizeReport,
   type EvidenceGraph,
+  type LlmFailureKind,
 } from '@research/engine';
 import { isUuid } from '../ids';
 import type { RequestScope } from '../request-scope';
+import { fetchOne } from './crawler.service';
 import type { ResearchTools } from './research-tools';
 
 type Ctx = { db: Database };
@@ -107,21 +110,68 @@ function callContext(run: Pick<RunRow, 'depth'>, signal: AbortSignal, scope: Req
 }
 
 export type ClaimsInput =
-  { source_id: string; language?: string } | { text: string; url: string; title?: string | null; language?: string };
+  | { source_id: string; language?: string }
+  | { text: string; url: string; title?: string | null; language?: string }
+  | { fetch_url: string; title?: string | null; language?: string };
 
 export interface ClaimsResult {
   runId: string;
   sourceId: string;
   claims: ClaimRow[];
   created: number;
+  /** Whether a new source was stored (text, or a page the run did not have yet). */
+  sourceCreated: boolean;
   mode: 'llm' | 'extractive' | 'mixed';
+  /** Passages read by the extractive engine because the LLM failed for them, by reason. */
+  fallbacks: Array<[LlmFailureKind, number]>;
+  /** LLM claims dropped because their span is not in the text. */
+  ungrounded: number;
+}
+
+/** The source a `{url}` request reads: the run's own source of that page, or the page fetched now. */
+async function sourceOfPage(
+  ctx: Ctx,
+  tools: ResearchTools,
+  scope: RequestScope,
+  run: RunRow,
+  input: { fetch_url: string; title?: string | null; language?: string },
+  signal: AbortSignal,
+): Promise<{ source: SourceRow; isNew: boolean }> {
+  let url: string;
+  try {
+    url = normalizeUrl(input.fetch_url);
+  } catch {
+    throw new AppError('validation', 'url: must be an http or https URL');
+  }
+  const known = (await listSources(ctx.db, run.id)).find((s) => s.url === url);
+  if (known) return { source: known, isNew: false };
+  // The pipeline's crawler: SSRF guard (after DNS, on every redirect), robots.txt, byte cap, page cache;
+  // counted in the caller's share of outbound work (429 over it). An unreadable page is a 422 on `url`.
+  const document = await fetchOne(tools, scope.actor.userId, { url, language: input.language }, signal);
+  if (!document.content.trim()) throw new AppError('validation', 'url: empty: the page has no readable text');
+  const redirected = (await listSources(ctx.db, run.id)).find((s) => s.url === document.url);
+  if (redirected) return { source: redirected, isNew: false };
+  const draft = toSourceDraft(document);
+  return {
+    isNew: true,
+    source: {
+      ...draft,
+      run_id: run.id,
+      round: 0,
+      position: 0,
+      title: input.title ?? draft.title,
+      retrieved_at: new Date(draft.retrieved_at),
+    },
+  };
 }
 
 /**
- * Extracts claims from one of the run's sources, or from given text with its URL (stored as a new
- * source of the run), with the pipeline's claim extraction, and appends the new ones to the run's claims
- * (re-extracting the same text finds the same claims and adds nothing). The run's clusters and relations
- * no longer describe its claims afterwards and are removed; evidence is recomputed on request.
+ * Extracts claims from one of the run's sources, from given text with its URL (stored as a new source
+ * of the run), or from a page fetched by URL through the pipeline's crawler (stored as a new source,
+ * unless the run already has that page: then its stored text is read again), with the pipeline's claim
+ * extraction, and appends the new ones to the run's claims (re-extracting the same text finds the same
+ * claims and adds nothing). The run's clusters and relations no longer describe its claims afterwards
+ * and are removed; evidence is recomputed on request.
  */
 export async function extractRunClaims(
   ctx: Ctx,
@@ -139,6 +189,8 @@ export async function extractRunClaims(
     const found = await findRunSource(ctx.db, run.id, input.source_id);
     if (!found) throw new AppError('validation', `source_id: the run has no source ${input.source_id}`);
     source = found;
+  } else if ('fetch_url' in input) {
+    ({ source, isNew } = await sourceOfPage(ctx, tools, scope, run, input, signal));
   } else {
     let url: string;
     try {
@@ -178,6 +230,13 @@ export async function extractRunClaims(
     const positions = await nextRunPositions(trx, run.id);
     const round = Math.max(1, positions.round);
     if (isNew) {
+      // A concurrent request may have stored the same page meanwhile (both fetched it before the lock).
+      if ('fetch_url' in input && (await listSources(trx, run.id)).some((s) => s.url === source.url)) {
+        throw new AppError(
+          'conflict',
+          `url: another request stored ${source.url} for this run meanwhile; send it again.`,
+        );
+      }
       source = { ...source, round, position: positions.source };
       await insertSources(trx, [source]);
     }
@@ -210,7 +269,10 @@ export async function extractRunClaims(
       sourceId: source.id,
       claims: stored.filter((c) => ids.has(c.id)),
       created: fresh.length,
+      sourceCreated: isNew,
       mode: result.mode,
+      fallbacks: [...result.fallbacks] as Array<[LlmFailureKind, number]>,
+      ungrounded: result.ungrounded,
     };
   });
 }
@@ -291,7 +353,12 @@ export async function synthesizeRunReport(
   scope: RequestScope,
   id: string,
   signal: AbortSignal,
-): Promise<{ run: RunRow; row: ReportRow }> {
+): Promise<{
+  run: RunRow;
+  row: ReportRow;
+  engine: 'llm' | 'extractive';
+  fallbacks: Array<{ reason: LlmFailureKind; count: number }>;
+}> {
   await checkEditable(ctx.db, id, scope.actor, false);
   const run = (await findRunById(ctx.db, id))!;
   const [claims, sources, evidence] = await Promise.all([
@@ -305,6 +372,8 @@ export async function synthesizeRunReport(
     ? checkpoint.notes.filter((n): n is string => typeof n === 'string')
     : [];
   const generatedAt = new Date();
+  // The pipeline's notes say which engines ran; this call's own note replaces the old synthesize note.
+  const callNotes = notes.filter((n) => !n.startsWith('engine:synthesize:') && !n.startsWith('fallback:synthesize:'));
   const body: ReportBody = await synthesizeReport(tools.llm(), callContext(run, signal, scope), {
     query: run.query,
     language: run.language,
@@ -314,13 +383,17 @@ export async function synthesizeRunReport(
     round: rounds,
     rounds,
     queriesSent: run.usage?.search_queries ?? 0,
-    // The pipeline's notes say which engines ran; this call's own note replaces the old synthesize note.
-    notes: notes.filter((n) => !n.startsWith('engine:synthesize:') && !n.startsWith('fallback:synthesize:')),
+    notes: callNotes,
     generatedAt,
     final: true,
   });
   await inEditTransaction(ctx, id, scope.actor, (trx) => upsertReport(trx, run.id, body, generatedAt));
-  return { run, row: { run_id: run.id, report: body, generated_at: generatedAt } };
+  const written = parseNotes(callNotes);
+  const engine = written.engines.find((e) => e.step === 'synthesize')?.mode === 'llm' ? 'llm' : 'extractive';
+  const fallbacks = written.fallbacks
+    .filter((f) => f.step === 'synthesize')
+    .map((f) => ({ reason: f.kind as LlmFailureKind, count: f.count }));
+  return { run, row: { run_id: run.id, report: body, generated_at: generatedAt }, engine, fallbacks };
 }
 
 /** Read helpers of the run-scoped routes (any authenticated caller, like /v1 reads). */
