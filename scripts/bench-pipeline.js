@@ -8,7 +8,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const Module = require('node:module');
 const path = require('node:path');
-const swc = require('@swc/core');
+const ts = require('typescript');
 const pg = require('pg');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -19,7 +19,7 @@ const WEB_LATENCY_MS = Number(process.env.BENCH_WEB_LATENCY_MS || 20);
 const CONCURRENCY = Number(process.env.BENCH_LLM_CONCURRENCY || 4);
 const TARGET = 1.3;
 
-// Load TypeScript sources directly: @research/<pkg> → packages/<pkg>/src, .ts compiled by swc on require.
+// Load TypeScript sources directly: @research/<pkg> → packages/<pkg>/src, .ts transpiled by TypeScript on require.
 const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function (request, parent, ...rest) {
   const match = /^@research\/([^/]+)$/.exec(request);
@@ -27,12 +27,11 @@ Module._resolveFilename = function (request, parent, ...rest) {
   return resolveFilename.call(this, request, parent, ...rest);
 };
 require.extensions['.ts'] = (module, filename) => {
-  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
-    filename,
-    jsc: { target: 'es2022', parser: { syntax: 'typescript' } },
-    module: { type: 'commonjs' },
+  const { outputText } = ts.transpileModule(fs.readFileSync(filename, 'utf8'), {
+    fileName: filename,
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, esModuleInterop: true },
   });
-  module._compile(code, filename);
+  module._compile(outputText, filename);
 };
 
 async function admin(sql) {
