@@ -7,7 +7,7 @@ import { CrawlError, isCrawlError, type CrawlErrorReason } from './crawl-error';
 import { createSourceDeduper } from './dedupe';
 import type { ExtractedDocument } from './extract/document';
 import { createExtractionPool, type ExtractionPool, type ExtractionPoolOptions } from './extraction-pool';
-import { DEFAULT_MAX_PAGE_BYTES, DEFAULT_MAX_REDIRECTS, fetchPage } from './fetch-page';
+import { DEFAULT_MAX_PAGE_BYTES, DEFAULT_MAX_REDIRECTS, fetchPage, type FetchPageOptions } from './fetch-page';
 import { findCachedPage, upsertCachedPage } from './page-cache.repository';
 import { createPoliteness } from './politeness';
 import { CRAWLER_USER_AGENT, assertRobotsAllow, createRobotsCache } from './robots';
@@ -275,26 +275,12 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
       if (cached) return cached;
     }
     if (fetchOptions.cacheOnly) throw new CrawlError('budget_bytes', 'The run has no download budget left.');
-    const respectRobots = config.crawler.respectRobots;
-    const host = parseCrawlUrl(requestedUrl).host;
-    const delay = respectRobots ? await robots.crawlDelayMs(requestedUrl).catch(() => undefined) : undefined;
-    const page = await politeness.schedule(
-      host,
-      () =>
-        fetchPage(requestedUrl, {
-          agents,
-          policy,
-          userAgent,
-          timeoutMs: config.crawler.timeoutMs,
-          maxBytes: maxPageBytes,
-          maxRedirects,
-          signal: fetchOptions.signal,
-          acceptLanguage: fetchOptions.language ? `${fetchOptions.language}, *;q=0.5` : undefined,
-          onBytes: fetchOptions.onBytes,
-          beforeHop: respectRobots ? (hop) => assertRobotsAllow(robots, hop) : undefined,
-        }),
-      delay,
-    );
+    const page = await politeFetch(requestedUrl, {
+      maxBytes: maxPageBytes,
+      signal: fetchOptions.signal,
+      acceptLanguage: fetchOptions.language ? `${fetchOptions.language}, *;q=0.5` : undefined,
+      onBytes: fetchOptions.onBytes,
+    });
     const document = await pool.extract(
       { body: page.body, contentType: page.contentType, kind: page.kind, url: page.finalUrl },
       fetchOptions.signal,
@@ -319,28 +305,40 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
     }
   }
 
-  async function fetchMedia(url: string, mediaOptions: FetchMediaOptions): Promise<FetchedMedia> {
-    const requestedUrl = normalizeUrl(url);
+  /**
+   * One guarded request under the host's politeness slot and robots.txt (its crawl delay, and every
+   * redirect hop checked against it): what fetchDocument and fetchMedia share.
+   */
+  async function politeFetch(
+    requestedUrl: string,
+    request: Pick<FetchPageOptions, 'maxBytes' | 'signal' | 'acceptLanguage' | 'onBytes' | 'accept' | 'acceptHeader'>,
+  ) {
     const respectRobots = config.crawler.respectRobots;
-    const host = parseCrawlUrl(requestedUrl).host;
     const delay = respectRobots ? await robots.crawlDelayMs(requestedUrl).catch(() => undefined) : undefined;
-    const page = await politeness.schedule(
-      host,
+    return politeness.schedule(
+      parseCrawlUrl(requestedUrl).host,
       () =>
         fetchPage(requestedUrl, {
           agents,
           policy,
           userAgent,
           timeoutMs: config.crawler.timeoutMs,
-          maxBytes: mediaOptions.maxBytes ?? maxPageBytes,
           maxRedirects,
-          signal: mediaOptions.signal,
-          accept: [mediaOptions.kind],
-          acceptHeader: mediaOptions.kind === 'image' ? 'image/png,image/jpeg,image/gif,image/webp' : 'audio/*',
+          ...request,
           beforeHop: respectRobots ? (hop) => assertRobotsAllow(robots, hop) : undefined,
         }),
       delay,
     );
+  }
+
+  async function fetchMedia(url: string, mediaOptions: FetchMediaOptions): Promise<FetchedMedia> {
+    const requestedUrl = normalizeUrl(url);
+    const page = await politeFetch(requestedUrl, {
+      maxBytes: mediaOptions.maxBytes ?? maxPageBytes,
+      signal: mediaOptions.signal,
+      accept: [mediaOptions.kind],
+      acceptHeader: mediaOptions.kind === 'image' ? 'image/png,image/jpeg,image/gif,image/webp' : 'audio/*',
+    });
     return {
       url: page.finalUrl,
       mediaType: page.contentType.split(';')[0]!.trim().toLowerCase(),
