@@ -17,6 +17,8 @@ describe('API key checks', () => {
     ...overrides,
   });
   const now = Date.UTC(2026, 10, 21, 12, 0, 0);
+  // One character changed, whatever the last character of this random secret is.
+  const wrongSecret = `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
 
   it('reads the id and secret of a presented key, or refuses it before any lookup', () => {
     expect(readPresentedKey(`  ${generated.key} `)).toEqual({ id, secret });
@@ -36,7 +38,7 @@ describe('API key checks', () => {
 
   it.each([
     ['an unknown key id', () => verifyApiKey(undefined, secret, now), 'Invalid API key.'],
-    ['a wrong secret', () => verifyApiKey(row(), `${secret.slice(0, -1)}A`, now), 'Invalid API key.'],
+    ['a wrong secret', () => verifyApiKey(row(), wrongSecret, now), 'Invalid API key.'],
     [
       'a revoked key (even with the right secret)',
       () => verifyApiKey(row({ revoked_at: new Date(now - 1) }), secret, now),
@@ -49,7 +51,7 @@ describe('API key checks', () => {
     ],
     [
       'a wrong secret for a revoked key (the secret is checked first)',
-      () => verifyApiKey(row({ revoked_at: new Date(now - 1) }), `${secret.slice(0, -1)}A`, now),
+      () => verifyApiKey(row({ revoked_at: new Date(now - 1) }), wrongSecret, now),
       'Invalid API key.',
     ],
   ])('refuses %s with 401', (_label, check, message) => {
