@@ -1,4 +1,4 @@
-import { createCrawler } from '@research/crawler';
+import { createCrawler, deleteExpiredPages } from '@research/crawler';
 import { createEvidenceEngine } from '@research/engine';
 import type { ResearchEngine } from '@research/pipeline';
 import { createSearchProvider } from '@research/search';
@@ -6,8 +6,12 @@ import type { Services } from './services';
 import { createLiveWebAccess } from './web-access';
 
 /** The research engine of a process, with the resources it holds (extraction threads, corpus index). */
+const PAGE_CACHE_SWEEP_MS = 60 * 60 * 1000;
+
 export interface ProcessEngine {
   readonly engine: ResearchEngine;
+  /** Removes expired pages from the crawler's cache now (also done hourly). */
+  sweepPageCache(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -26,9 +30,21 @@ export function createProcessEngine(services: Services): ProcessEngine {
     metrics,
     web: createLiveWebAccess({ config, provider, crawler, logger }),
   });
+  // Expired cached pages are never read again; drop them hourly so the cache table stays small.
+  const sweep = () =>
+    deleteExpiredPages(db, new Date()).then(
+      (removed) => removed > 0 && logger.debug('expired cached pages removed', { removed }),
+      (error: unknown) => logger.warn('page cache cleanup failed', { error }),
+    );
+  const sweeper = setInterval(() => void sweep(), PAGE_CACHE_SWEEP_MS);
+  sweeper.unref();
   return {
     engine,
+    sweepPageCache: async () => {
+      await sweep();
+    },
     async close() {
+      clearInterval(sweeper);
       await crawler.close();
       await provider.close?.();
     },
