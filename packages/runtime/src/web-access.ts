@@ -102,6 +102,10 @@ export function createLiveWebAccess(params: {
           },
         );
         ctx.usage.download_bytes = result.usage.bytes;
+        // The report lists budgets that ran out among its uncertainties.
+        if (result.rejected.some((r) => r.reason === 'budget_bytes')) {
+          ctx.notes.push(`budget:download_bytes:${ctx.budget.max_total_download_bytes}`);
+        }
         ctx.usage.sources_rejected = (ctx.usage.sources_rejected ?? 0) + result.rejected.length;
         for (const source of result.sources) {
           sources.push({ ...source, published_at: source.published_at ?? published.get(source.url) ?? null });
