@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../support/loopback';
 
 /** One transcription request the fake received (multipart fields and the file). */
 export interface FakeAudioRequest {
@@ -78,8 +78,7 @@ export async function startFakeAudio(): Promise<FakeAudio> {
       })().catch(() => res.destroy());
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
@@ -95,11 +94,7 @@ export async function startFakeAudio(): Promise<FakeAudio> {
     set failWith(value) {
       state.failWith = value;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

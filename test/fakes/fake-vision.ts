@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../support/loopback';
 
 /** One chat completion request the fake vision model received. */
 export interface FakeVisionRequest {
@@ -95,8 +95,7 @@ export async function startFakeVision(): Promise<FakeVision> {
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
@@ -112,11 +111,7 @@ export async function startFakeVision(): Promise<FakeVision> {
     set failWith(value) {
       state.failWith = value;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

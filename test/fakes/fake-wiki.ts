@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../support/loopback';
 
 export interface FakeWikiPage {
   title: string;
@@ -167,15 +167,10 @@ export async function startFakeWiki(options: {
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { origin, close } = await listenOnLoopback(server);
   return Object.assign(state, {
     apiUrl: `${origin}/w/api.php`,
     origin,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   });
 }

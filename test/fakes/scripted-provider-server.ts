@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../support/loopback';
 
 /** A request as the fake saw it. */
 export interface RecordedRequest {
@@ -129,16 +129,11 @@ export async function startScriptedProviderServer(
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { origin, close } = await listenOnLoopback(server);
   return {
     origin,
     requests,
     script: (...answers) => queue.push(...answers),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

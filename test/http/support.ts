@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import type { Express } from 'express';
 import { Redis } from 'ioredis';
@@ -27,6 +26,7 @@ import { createMetrics, createSilentLogger, type Logger, type MetricSnapshot } f
 import { RESEARCH_QUEUE_NAME, createBullResearchQueue, type ResearchQueue } from '@research/queue';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { TEST_REDIS_URL, clearRedisPrefix, uniqueRedisPrefix } from '../support/redis';
+import { listenOnLoopback } from '../support/loopback';
 
 export const PASSWORD = 'correct horse battery staple';
 export const OTHER_PASSWORD = 'another long password';
@@ -320,27 +320,16 @@ export async function startFakeLlm(
     res.writeHead(status === 200 ? 404 : status, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { message: 'failure', type: 'server_error' } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
 /** A loopback port nothing listens on. */
-export async function unusedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort as unusedPort } from '../support/processes';
 
 export const NOT_A_UUID = 'not-a-uuid';
 export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';

@@ -3,24 +3,10 @@ import { VERSION } from '@research/core';
 import { connectPostgres, countRunningRuns, findRunById } from '@research/database';
 import { createApp } from '@research/http';
 import { createMetrics, snapshotFleetMetrics } from '@research/observability';
+import { SPEC_METRIC_NAMES } from '../support/metric-names';
 import { buildTestApp, insertTestRun, startFakeLlm, unusedPort, type TestApp } from './support';
 
-const METRIC_NAMES = [
-  'search_queries_total',
-  'sources_discovered_total',
-  'sources_fetched_total',
-  'sources_rejected_total',
-  'claims_extracted_total',
-  'duplicate_sources_total',
-  'contradictions_detected_total',
-  'llm_requests_total',
-  'llm_tokens_input_total',
-  'llm_tokens_output_total',
-  'research_duration_seconds',
-  'research_completed_total',
-  'research_failed_total',
-  'active_research_runs',
-];
+const METRIC_NAMES = SPEC_METRIC_NAMES;
 
 const LLM_KEY = 'sk-test-very-secret-llm-key-4711';
 

@@ -16,6 +16,7 @@ import {
   workerEnv,
   type WorkerProcess,
 } from './worker-fixtures';
+import { SPEC_METRIC_NAMES } from '../support/metric-names';
 
 describe('metrics across worker processes', () => {
   let t: TestDatabase;
@@ -83,22 +84,7 @@ describe('metrics across worker processes', () => {
     expect(promValue(text, 'sources_fetched_total')).toBeGreaterThanOrEqual(runs.length);
     expect(promValue(text, 'claims_extracted_total')).toBeGreaterThan(0);
     expect(promValue(text, 'active_research_runs')).toBe(0);
-    for (const name of [
-      'search_queries_total',
-      'sources_discovered_total',
-      'sources_fetched_total',
-      'sources_rejected_total',
-      'claims_extracted_total',
-      'duplicate_sources_total',
-      'contradictions_detected_total',
-      'llm_requests_total',
-      'llm_tokens_input_total',
-      'llm_tokens_output_total',
-      'research_duration_seconds',
-      'research_completed_total',
-      'research_failed_total',
-      'active_research_runs',
-    ]) {
+    for (const name of SPEC_METRIC_NAMES) {
       expect(text).toContain(`# TYPE ${name} `);
     }
   });

@@ -1,0 +1,26 @@
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A test server listening on a free loopback port. */
+export interface LoopbackServer {
+  readonly port: number;
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  /** Drops open (keep-alive) connections, then stops listening. */
+  close(): Promise<void>;
+}
+
+/** Starts `server` on 127.0.0.1 with a port the system picks: how every fake service of the tests listens. */
+export async function listenOnLoopback(server: http.Server): Promise<LoopbackServer> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
