@@ -59,8 +59,15 @@ export function buildAppContext(services: Services, queue: ResearchQueue): AppCo
     metrics: services.metrics,
     logger: services.logger,
     passwords: services.passwords,
-    // The mounted route groups' search providers, crawler and LLM clients: one set per process.
-    tools: createResearchTools({ config, logger: services.logger, metrics: services.metrics, db: services.db }),
+    // The mounted route groups' tools; the crawler and the LLM client are the process's, shared with its worker.
+    tools: createResearchTools({
+      config,
+      logger: services.logger,
+      metrics: services.metrics,
+      db: services.db,
+      crawler: () => services.crawler(),
+      llm: () => services.llm(),
+    }),
     fleetSnapshots: redis ? () => readFleetSnapshots(redis, config.redisPrefix, instanceId) : async () => [],
   };
 }

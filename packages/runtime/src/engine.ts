@@ -1,4 +1,4 @@
-import { createCrawler, deleteExpiredPages } from '@research/crawler';
+import { deleteExpiredPages } from '@research/crawler';
 import { createEvidenceEngine } from '@research/engine';
 import type { ResearchEngine } from '@research/pipeline';
 import { createSearchProvider } from '@research/search';
@@ -17,18 +17,18 @@ export interface ProcessEngine {
 
 /**
  * One engine per process: the evidence engine (with the configured LLM, or extractive without one) over
- * the configured search provider and the guarded crawler. One LLM client per process, so
- * LLM_MAX_CONCURRENCY holds across all runs the process works on.
+ * the configured search provider and the process's guarded crawler. The LLM client is the process's
+ * too, so LLM_MAX_CONCURRENCY holds across all runs it works on and the mounted routes.
  */
 export function createProcessEngine(services: Services): ProcessEngine {
   const { config, logger, metrics, db } = services;
   const provider = createSearchProvider(config, { logger });
-  const crawler = createCrawler({ config, logger, metrics, db });
   const engine = createEvidenceEngine({
     config,
     logger,
     metrics,
-    web: createLiveWebAccess({ config, provider, crawler, logger }),
+    llm: services.llm(),
+    web: createLiveWebAccess({ config, provider, crawler: services.crawler(), logger }),
   });
   // Expired cached pages are never read again; drop them hourly so the cache table stays small.
   const sweep = () =>
@@ -44,8 +44,8 @@ export function createProcessEngine(services: Services): ProcessEngine {
       await sweep();
     },
     async close() {
+      // The crawler and the LLM client are the process's (Services), closed with it.
       clearInterval(sweeper);
-      await crawler.close();
       await provider.close?.();
     },
   };

@@ -3,7 +3,9 @@ import os from 'node:os';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '@research/core';
 import { PasswordHasher } from '@research/auth';
+import { createCrawler, type Crawler } from '@research/crawler';
 import { connectPostgres, countRunningRuns, migrateToLatest, openEmbedded, type Database } from '@research/database';
+import { createLlmClient, type LlmClient } from '@research/engine';
 import { createLogger, createMetrics, type Logger, type Metrics } from '@research/observability';
 import { acquireEmbeddedLock, type EmbeddedLock } from './embedded-lock';
 
@@ -22,6 +24,16 @@ export interface Services {
   readonly passwords: PasswordHasher;
   /** A general-purpose Redis connection (metrics fleet), present when REDIS_URL is set. */
   readonly redis: Redis | undefined;
+  /**
+   * The process's one crawler, built on first use: the worker's engine and the mounted routes share its
+   * extraction threads, robots cache and per-host politeness.
+   */
+  crawler(): Crawler;
+  /**
+   * The process's one LLM client (null without LLM_BASE_URL), built on first use: engine and routes
+   * share it, so LLM_MAX_CONCURRENCY holds for the whole process.
+   */
+  llm(): LlmClient | null;
   close(): Promise<void>;
 }
 
@@ -57,6 +69,8 @@ export async function openServices(
     activeRuns: role === 'worker' ? undefined : () => countRunningRuns(db),
     defaultMetrics: role !== 'cli' && role !== 'migrate',
   });
+  let crawler: Crawler | undefined;
+  let llm: LlmClient | null | undefined;
   return {
     config,
     role,
@@ -67,7 +81,17 @@ export async function openServices(
     metrics,
     passwords: new PasswordHasher(config.passwordHashConcurrency),
     redis,
+    crawler() {
+      crawler ??= createCrawler({ config, logger, metrics, db });
+      return crawler;
+    },
+    llm() {
+      if (llm === undefined) llm = config.llm.baseUrl ? createLlmClient({ config: config.llm, metrics, logger }) : null;
+      return llm;
+    },
     async close() {
+      // The crawler's page cache writes to the database: it stops first.
+      await crawler?.close();
       redis?.disconnect();
       await handle.close();
       lock?.release();

@@ -34,13 +34,14 @@ export async function buildMountedApp(
     db: t.db,
     options: { extraction: { threads: 1 }, politenessDelayMs: 0, robotsTtlMs: 1000 },
   });
+  const makeLlm = options.llm;
   const tools = createResearchTools({
     config: t.ctx.config,
     logger: t.ctx.logger,
     metrics: t.ctx.metrics,
     db: t.db,
-    crawler,
-    ...(options.llm ? { llm: options.llm(t.ctx.config, t.ctx.metrics) } : {}),
+    crawler: () => crawler,
+    ...(makeLlm ? { llm: () => makeLlm(t.ctx.config, t.ctx.metrics) } : {}),
   });
   const app = createApp({ ...t.ctx, tools });
   return {

@@ -39,9 +39,13 @@ export interface ResearchToolsDeps {
   logger: Logger;
   metrics: Metrics;
   db?: Database;
-  /** Parts built elsewhere (tests, a process sharing the worker's): used instead of building them. */
-  crawler?: Crawler;
-  llm?: LlmClient | null;
+  /**
+   * Parts the process shares with its worker (one extraction pool, one politeness state, one LLM
+   * concurrency limit), or that tests build: called on first use instead of building them, and left for
+   * their owner to close.
+   */
+  crawler?: () => Crawler;
+  llm?: () => LlmClient | null;
 }
 
 /**
@@ -70,9 +74,9 @@ function tooManyRequests(): Error {
 export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
   const { config, logger, metrics } = deps;
   const providers = new Map<SearchProviderName, SearchProvider>();
-  let crawler: Crawler | undefined = deps.crawler;
-  const ownCrawler = deps.crawler === undefined;
-  let llm: LlmClient | null | undefined = deps.llm;
+  let crawler: Crawler | undefined;
+  let ownCrawler: Crawler | undefined;
+  let llm: LlmClient | null | undefined;
   let vision: LlmClient | null | undefined;
   const perCaller = new Map<string, number>();
   const outbound = new Semaphore(OUTBOUND_PER_PROCESS);
@@ -107,12 +111,18 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
       return provider;
     },
     crawler() {
-      crawler ??= createCrawler({ config, logger, metrics, db: deps.db });
+      crawler ??= deps.crawler
+        ? deps.crawler()
+        : (ownCrawler = createCrawler({ config, logger, metrics, db: deps.db }));
       return crawler;
     },
     llm() {
       if (llm === undefined) {
-        llm = config.llm.baseUrl ? createLlmClient({ config: config.llm, metrics, logger }) : null;
+        llm = deps.llm
+          ? deps.llm()
+          : config.llm.baseUrl
+            ? createLlmClient({ config: config.llm, metrics, logger })
+            : null;
       }
       return llm;
     },
@@ -149,7 +159,7 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
       }
     },
     async close() {
-      if (ownCrawler && crawler) await crawler.close();
+      await ownCrawler?.close();
       await Promise.all([...providers.values()].map((p) => p.close?.()));
       providers.clear();
     },
