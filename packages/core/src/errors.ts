@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'conflict'
   | 'payload_too_large'
   | 'validation'
+  | 'too_many_requests'
   | 'unavailable'
   | 'internal';
 
@@ -18,6 +19,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   conflict: 409,
   payload_too_large: 413,
   validation: 422,
+  too_many_requests: 429,
   unavailable: 503,
   internal: 500,
 });

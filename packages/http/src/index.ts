@@ -10,7 +10,6 @@ export { parseBody, parseQuery, boundedText, integerParam, validationError } fro
 export { buildOpenApiDocument } from './openapi/openapi-document';
 export { isUuid } from './ids';
 export {
-  CallerBusyError,
   createResearchTools,
   OUTBOUND_PER_CALLER,
   OUTBOUND_PER_PROCESS,

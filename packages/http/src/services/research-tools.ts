@@ -48,26 +48,13 @@ export interface ResearchToolsDeps {
   llm?: () => LlmClient | null;
 }
 
-/**
- * The 429 of a caller over its share, answered by the one error handler as `{"detail": …}` (an AppError
- * whose status is 429: core's error codes have no 429 of their own).
- */
-export class CallerBusyError extends AppError {
-  constructor() {
-    super(
-      'bad_request',
-      `Too many crawler, vision or audio requests in flight: at most ${OUTBOUND_PER_CALLER} per caller at once. ` +
-        'Retry when one has finished.',
-    );
-  }
-
-  override get status(): number {
-    return 429;
-  }
-}
-
-function tooManyRequests(): Error {
-  return new CallerBusyError();
+/** The 429 of a caller over its share of the process's outbound work. */
+function tooManyRequests(): AppError {
+  return new AppError(
+    'too_many_requests',
+    `Too many crawler, vision or audio requests in flight: at most ${OUTBOUND_PER_CALLER} per caller at once. ` +
+      'Retry when one has finished.',
+  );
 }
 
 /** Builds the route's tools over a process's config; nothing opens until a route first needs it. */
