@@ -15,6 +15,7 @@ const PAGES_DIR = process.env.PAGES_DIR ?? path.resolve(__dirname, '..', '..', '
 const TARGET_RATIO = 1.8;
 const TARGET_P99_MS = 50;
 // Pages extracted before the clock starts (default: one whole pass), the same in both modes.
+const ROUNDS = Math.max(1, Number(process.env.ROUNDS ?? 3));
 const WARMUP_PAGES = process.env.WARMUP_PAGES === undefined ? Infinity : Number(process.env.WARMUP_PAGES);
 
 function loadPages() {
@@ -116,34 +117,53 @@ async function runMode(mode) {
   };
 }
 
+function runChild(mode) {
+  const child = spawnSync(process.execPath, [__filename, '--mode', mode], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (child.status !== 0) {
+    process.stderr.write(child.stderr);
+    process.exit(1);
+  }
+  return JSON.parse(child.stdout.trim().split('\n').pop());
+}
+
+/** The round whose rate is the median of the mode's rounds. */
+function medianRound(rounds) {
+  const sorted = [...rounds].sort((a, b) => a.pagesPerSecond - b.pagesPerSecond);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
 function main() {
-  const results = {};
-  for (const mode of ['main', 'pool']) {
-    const child = spawnSync(process.execPath, [__filename, '--mode', mode], { encoding: 'utf8', maxBuffer: 1 << 20 });
-    if (child.status !== 0) {
-      process.stderr.write(child.stderr);
-      process.exit(1);
-    }
-    results[mode] = JSON.parse(child.stdout.trim().split('\n').pop());
+  // Main and pool alternate, each round in fresh processes: a slow spell of the machine falls on both modes,
+  // and the medians are compared (rates on a shared VM move by about +-8 % from one run to the next).
+  const rounds = { main: [], pool: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const mode of ['main', 'pool']) rounds[mode].push(runChild(mode));
   }
   const fmt = (r) =>
     `${r.mode.padEnd(4)} threads=${r.threads} pages=${r.pages} failed=${r.failed} time=${r.seconds.toFixed(2)}s ` +
     `rate=${r.pagesPerSecond.toFixed(2)} pages/s peakRSS=${r.peakRssMb.toFixed(0)} MiB ` +
     `eventLoopP99=${r.eventLoopP99Ms.toFixed(1)} ms (max ${r.eventLoopMaxMs.toFixed(1)} ms) coresUsed=${r.coresUsed.toFixed(2)}`;
+  const main = medianRound(rounds.main);
+  const pool = medianRound(rounds.pool);
   console.log(
-    `crawl extraction benchmark over ${results.main.pages} pages on ${os.availableParallelism()} cores ` +
-      `after a warm-up of ${Math.min(WARMUP_PAGES, results.main.pages)} pages ` +
+    `crawl extraction benchmark over ${main.pages} pages on ${os.availableParallelism()} cores, ` +
+      `median of ${ROUNDS} rounds, each after a warm-up of ${Math.min(WARMUP_PAGES, main.pages)} pages ` +
       `(load average ${os.loadavg()[0].toFixed(2)}: other work on the machine lowers the pool's share)`,
   );
-  console.log(fmt(results.main));
-  console.log(fmt(results.pool));
-  const ratio = results.pool.pagesPerSecond / results.main.pagesPerSecond;
+  for (const mode of ['main', 'pool']) {
+    const rates = rounds[mode].map((r) => r.pagesPerSecond.toFixed(2)).join(', ');
+    console.log(`${mode.padEnd(4)} rounds: ${rates} pages/s`);
+  }
+  console.log(fmt(main));
+  console.log(fmt(pool));
+  const ratio = pool.pagesPerSecond / main.pagesPerSecond;
   console.log(
     `${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'} pool/main throughput ratio ${ratio.toFixed(2)}x (target >= ${TARGET_RATIO}x)`,
   );
-  const p99 = results.pool.eventLoopP99Ms;
+  // The pool's worst round, not its median: the event loop must stay free in every one.
+  const p99 = Math.max(...rounds.pool.map((r) => r.eventLoopP99Ms));
   console.log(
-    `${p99 < TARGET_P99_MS ? 'PASS' : 'MISS'} pool event-loop delay p99 ${p99.toFixed(1)} ms (target < ${TARGET_P99_MS} ms)`,
+    `${p99 < TARGET_P99_MS ? 'PASS' : 'MISS'} pool event-loop delay p99 ${p99.toFixed(1)} ms, worst round (target < ${TARGET_P99_MS} ms)`,
   );
 }
 
