@@ -39,7 +39,13 @@ export function createLiveWebAccess(params: {
         language: ctx.run.language,
         limit: hitsPerQuery(ctx.budget.max_sources, queries.length),
         signal: ctx.signal,
-        metrics: ctx.metrics,
+        // The engine counts the discovered sources (new to the run, earlier rounds included); counted here
+        // as well, every discovery would count twice.
+        metrics: {
+          searchQueries: (provider, count) => ctx.metrics.searchQueries(provider, count),
+          duplicateSources: (count) => ctx.metrics.duplicateSources(count),
+          sourcesDiscovered: () => undefined,
+        },
       });
       ctx.usage.search_queries = (ctx.usage.search_queries ?? 0) + result.queriesSent;
       if (result.budgetExhausted) {
