@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AppConfig, SearchResultDraft } from '@research/core';
+import type { SearchResultDraft } from '@research/core';
 import type { WebAccess } from '@research/engine';
-import { fetchStep } from '@research/pipeline';
 import type { FakeWebPage } from '../fakes/fake-web';
 
 export const DATA_DIR = path.resolve(__dirname, '..', '..', '..', 'shared', 'data');
@@ -93,10 +92,11 @@ export function plantedContradictionPages(): FakeWebPage[] {
 }
 
 /**
- * The web access used by engine tests: a SearxNG-shaped loopback search and the pipeline's page fetcher
- * (loopback allowed), with the same budget rules as the plain web access.
+ * The web access used by engine tests: a SearxNG-shaped loopback search that keeps every hit the fake
+ * gives (up to 10 a query, with the same query budget rules as a worker's search), and a worker's crawler
+ * (`pages`, from test/support/engine.ts; loopback allowed) for the pages.
  */
-export function loopbackWebAccess(searchUrl: string, config: Pick<AppConfig, 'crawler'>): WebAccess {
+export function loopbackWebAccess(searchUrl: string, pages: WebAccess): WebAccess {
   return {
     name: 'loopback',
     async search(ctx, queries) {
@@ -126,20 +126,6 @@ export function loopbackWebAccess(searchUrl: string, config: Pick<AppConfig, 'cr
       );
       return answers.flat();
     },
-    async fetch(ctx, hits, known) {
-      const drafts = await fetchStep(
-        ctx,
-        {
-          plan: null,
-          searchResults: hits.map((h) => ({ ...h, round: ctx.round })),
-          sources: [...known],
-          claims: [],
-          evidence: [],
-        },
-        { timeoutMs: config.crawler.timeoutMs, allowPrivateNetworks: true, trustedOrigin: '' },
-      );
-      const byUrl = new Map(hits.map((h) => [h.url, h]));
-      return drafts.map((d) => ({ ...d, published_at: byUrl.get(d.url)?.published_at ?? null }));
-    },
+    fetch: (ctx, hits, known) => pages.fetch(ctx, hits, known),
   };
 }

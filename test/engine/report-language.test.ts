@@ -11,6 +11,7 @@ import {
 import { createMetrics, createSilentLogger } from '@research/observability';
 import { createResearchRunner, type RunnerJob } from '@research/pipeline';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createLiveWeb, type LiveWeb } from '../support/engine';
 import { startFakeLlm, type FakeLlm } from '../fakes/fake-llm';
 import { startFakeWeb, type FakeWeb } from '../fakes/fake-web';
 import { insertTestRun, runRow, testConfig } from '../worker/worker-fixtures';
@@ -98,6 +99,7 @@ describe('reports of runs in French, Spanish, Italian and an unsupported languag
   let t: TestDatabase;
   let web: FakeWeb;
   let llm: FakeLlm;
+  let live: LiveWeb;
   let webAccess: WebAccess;
   let config: ReturnType<typeof testConfig>;
 
@@ -108,13 +110,17 @@ describe('reports of runs in French, Spanish, Italian and an unsupported languag
     // Every LLM call fails: plan, claims and report fall back, so the fallback notes are rendered too.
     llm.responder = () => ({ kind: 'status', status: 500 });
     config = testConfig({
+      // The fake web's pages live on loopback, which the crawler refuses by default.
+      CRAWLER_ALLOW_PRIVATE_NETWORKS: 'true',
       LLM_BASE_URL: llm.baseUrl,
       LLM_MODEL: 'fake-model',
       CRAWLER_TIMEOUT_MS: '5000',
     });
-    webAccess = loopbackWebAccess(web.searchUrl, config);
+    live = createLiveWeb(config);
+    webAccess = loopbackWebAccess(web.searchUrl, live.web);
   });
   afterAll(async () => {
+    await live?.close();
     await llm?.close();
     await web?.close();
     await t?.drop();

@@ -1,15 +1,16 @@
 import { normalizeWhitespace, type AppConfig, type Depth, type ReportBody } from '@research/core';
 import type { Database, RunRow } from '@research/database';
-import { createEvidenceEngine, createLlmClient, createPlainWebAccess, type WebAccess } from '@research/engine';
+import { createEvidenceEngine, createLlmClient, type WebAccess } from '@research/engine';
 import { createMetrics, createSilentLogger, type Metrics } from '@research/observability';
 import { createResearchRunner, type RunnerJob } from '@research/pipeline';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createLiveWeb, type LiveWeb } from '../support/engine';
 import { startFakeLlm, plausibleResponder, type FakeLlm } from '../fakes/fake-llm';
 import { startFakeWeb, type FakeWeb } from '../fakes/fake-web';
 import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
 import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
 import { metricValue } from '../worker/metrics-reading';
-import { insertTestRun, runRow, testConfig } from '../worker/worker-fixtures';
+import { inProcessWorkerConfig, insertTestRun, runRow, testConfig } from '../worker/worker-fixtures';
 import {
   PLANTED_FALSE,
   PLANTED_QUERY,
@@ -102,6 +103,7 @@ describe('research runs with the evidence engine', () => {
   let web: FakeWeb;
   let llm: FakeLlm;
   let config: AppConfig;
+  let live: LiveWeb;
   let webAccess: WebAccess;
   const items = hotpotItems()
     .filter((i) => !['yes', 'no'].includes(i.answer.toLowerCase()))
@@ -112,14 +114,18 @@ describe('research runs with the evidence engine', () => {
     web = await startFakeWeb({ pages: [...hotpotPages(hotpotItems()), ...plantedContradictionPages()] });
     llm = await startFakeLlm();
     config = testConfig({
+      // The fake web's pages live on loopback, which the crawler refuses by default.
+      CRAWLER_ALLOW_PRIVATE_NETWORKS: 'true',
       LLM_BASE_URL: llm.baseUrl,
       LLM_MODEL: 'fake-model',
       LLM_MAX_CONCURRENCY: '3',
       CRAWLER_TIMEOUT_MS: '5000',
     });
-    webAccess = loopbackWebAccess(web.searchUrl, config);
+    live = createLiveWeb(config);
+    webAccess = loopbackWebAccess(web.searchUrl, live.web);
   });
   afterAll(async () => {
+    await live?.close();
     await llm?.close();
     await web?.close();
     await t?.drop();
@@ -230,25 +236,28 @@ describe('research runs with the evidence engine', () => {
   });
 });
 
-describe('research runs through the plain web access (MediaWiki search and page fetcher)', () => {
+describe("research runs through a worker's web access (Wikipedia search and the crawler)", () => {
   let t: TestDatabase;
   let wiki: FakeWiki;
+  let config: AppConfig;
+  let live: LiveWeb;
 
   beforeAll(async () => {
-    t = await createTestDatabase('engineplain');
+    t = await createTestDatabase('enginewiki');
     wiki = await startFakeWiki({ pages: PHOTOSYNTHESIS_CORPUS });
+    config = inProcessWorkerConfig(wiki.apiUrl);
+    live = createLiveWeb(config);
   });
   afterAll(async () => {
+    await live?.close();
     await wiki?.close();
     await t?.drop();
   });
 
   it('completes a normal run in two rounds, the second searching for the gaps of the first', async () => {
-    const config = testConfig({ WIKIPEDIA_API_URL: wiki.apiUrl });
     const o = await research(
       t.db,
-      (metrics) =>
-        createEvidenceEngine({ config, logger: createSilentLogger(), metrics, web: createPlainWebAccess(config) }),
+      (metrics) => createEvidenceEngine({ config, logger: createSilentLogger(), metrics, web: live.web }),
       { query: 'How does photosynthesis convert light energy in plants?', depth: 'normal' },
     );
     expectSoundRun(o);

@@ -61,7 +61,7 @@ export const PHOTOSYNTHESIS_CORPUS: FakeWikiPage[] = [
     ],
   },
   {
-    // Found only by the later, broader queries (a single term, or the criticism queries).
+    // Off the question's topic (few shared terms): a distractor that queries about photosynthesis rarely find.
     title: 'Sunlight',
     paragraphs: [
       'Sunlight is the portion of the electromagnetic radiation given off by the Sun that reaches the Earth as light.',

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import winston from 'winston';
 import { connectPostgres, tryLockRun, type Database } from '@research/database';
 import { createMetrics, createSilentLogger, type Logger } from '@research/observability';
-import { createPlainEngine, createResearchRunner } from '@research/pipeline';
+import { createResearchRunner } from '@research/pipeline';
 import {
   RESEARCH_JOB_NAME,
   RESEARCH_QUEUE_NAME,
@@ -15,11 +15,12 @@ import {
   type ResearchWorker,
 } from '@research/queue';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createWorkerEngine, type WorkerEngine } from '../support/engine';
 import { TEST_REDIS_URL, clearRedisPrefix, uniqueRedisPrefix } from '../support/redis';
 import { waitFor } from '../support/wait';
 import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
 import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
-import { insertTestRun, recordCounts, runRow, testConfig, waitForState } from './worker-fixtures';
+import { inProcessWorkerConfig, insertTestRun, recordCounts, runRow, waitForState } from './worker-fixtures';
 
 /** A JSON logger like the service's, writing its lines to memory. */
 function capturingLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
@@ -47,12 +48,14 @@ describe('BullMQ research worker', () => {
   let prefix: string;
   let redis: Redis;
   let rawQueue: Queue;
+  let worker: WorkerEngine;
   const workers: ResearchWorker[] = [];
   const lockPools: Database[] = [];
 
   beforeAll(async () => {
     t = await createTestDatabase('bullworker');
     wiki = await startFakeWiki({ pages: PHOTOSYNTHESIS_CORPUS });
+    worker = createWorkerEngine(inProcessWorkerConfig(wiki.apiUrl), { db: t.db });
     prefix = uniqueRedisPrefix('bullworker');
     redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
     rawQueue = new Queue(RESEARCH_QUEUE_NAME, { connection: redis, prefix });
@@ -66,11 +69,10 @@ describe('BullMQ research worker', () => {
     redis?.disconnect();
     await clearRedisPrefix(prefix);
     await Promise.all(lockPools.map((db) => db.destroy()));
+    await worker?.close();
     await wiki?.close();
     await t?.drop();
   });
-
-  const engine = () => createPlainEngine(testConfig({ WIKIPEDIA_API_URL: wiki.apiUrl }));
 
   function startWorker(
     handler: ResearchJobHandler,
@@ -94,7 +96,7 @@ describe('BullMQ research worker', () => {
   function runner(options: { db?: Database; lockDb?: Database; logger?: Logger } = {}) {
     return createResearchRunner({
       db: options.db ?? t.db,
-      engine: engine(),
+      engine: worker.engine,
       metrics: createMetrics({ defaultMetrics: false }),
       logger: options.logger ?? createSilentLogger(),
       pollIntervalMs: 100,

@@ -1,5 +1,5 @@
 import { createMetrics, createSilentLogger } from '@research/observability';
-import { createPlainEngine, createResearchRunner } from '@research/pipeline';
+import { createResearchRunner } from '@research/pipeline';
 import {
   createInProcessQueue,
   startReconciler,
@@ -7,10 +7,11 @@ import {
   type ResearchJobHandler,
 } from '@research/queue';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createWorkerEngine, type WorkerEngine } from '../support/engine';
 import { waitFor } from '../support/wait';
 import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
 import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
-import { insertTestRun, runRow, testConfig } from './worker-fixtures';
+import { inProcessWorkerConfig, insertTestRun, runRow } from './worker-fixtures';
 
 const ID = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const logger = createSilentLogger();
@@ -77,14 +78,17 @@ describe('in-process research queue', () => {
     expect(await queue.ping()).toBe(false);
   });
 
-  describe('with the reconciler and the plain engine over Postgres', () => {
+  describe("with the reconciler and a worker's engine over Postgres", () => {
     let t: TestDatabase;
     let wiki: FakeWiki;
+    let worker: WorkerEngine;
     beforeAll(async () => {
       t = await createTestDatabase('inprocess');
       wiki = await startFakeWiki({ pages: PHOTOSYNTHESIS_CORPUS });
+      worker = createWorkerEngine(inProcessWorkerConfig(wiki.apiUrl), { db: t.db });
     });
     afterAll(async () => {
+      await worker?.close();
       await wiki?.close();
       await t?.drop();
     });
@@ -93,7 +97,7 @@ describe('in-process research queue', () => {
       const run = await insertTestRun(t.db);
       const runner = createResearchRunner({
         db: t.db,
-        engine: createPlainEngine(testConfig({ WIKIPEDIA_API_URL: wiki.apiUrl })),
+        engine: worker.engine,
         metrics: createMetrics({ defaultMetrics: false }),
         logger,
       });

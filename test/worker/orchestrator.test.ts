@@ -1,19 +1,20 @@
 import { hideRetentionRecord, hideRun, insertRetentionRecord, type Database } from '@research/database';
-import { createMetrics, createSilentLogger } from '@research/observability';
-import { createPlainEngine, createResearchRunner, type ResearchEngine, type RunnerJob } from '@research/pipeline';
+import { createMetrics, createSilentLogger, type Metrics } from '@research/observability';
+import { createResearchRunner, type ResearchEngine, type RunnerJob } from '@research/pipeline';
 import { normalizeWhitespace } from '@research/core';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createWorkerEngine, type WorkerEngine } from '../support/engine';
 import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
 import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
 import { metricValue } from './metrics-reading';
 import {
   ROUND_STATES,
+  inProcessWorkerConfig,
   installStateLog,
   insertTestRun,
   recordCounts,
   runRow,
   statesOf,
-  testConfig,
   waitForState,
 } from './worker-fixtures';
 
@@ -28,18 +29,38 @@ async function hideAsTheApiDoes(db: Database, runId: string): Promise<void> {
   });
 }
 
+/**
+ * A page no query of round 1 finds (it has none of "photosynthesis", "convert", "light"): round 2 asks
+ * about the corpus's planted contradiction (whether photosynthesis occurs in animals) and finds it.
+ */
+const ROUND_TWO_PAGE = {
+  title: 'Heterotroph',
+  paragraphs: [
+    'A heterotroph is an organism that cannot make its own food and must obtain energy by eating other organisms.',
+    'Most animals, fungi and many bacteria are heterotrophs; in animals this feeding can occur only by taking in organic matter.',
+  ],
+};
+
 describe('research orchestrator', () => {
   let t: TestDatabase;
   let wiki: FakeWiki;
   let engine: ResearchEngine;
+  const workers: WorkerEngine[] = [];
+  /** What a worker process runs, its crawler counting on `metrics` (the worker's one registry). */
+  const workerEngine = (metrics?: Metrics, env: Record<string, string> = {}) => {
+    const worker = createWorkerEngine(inProcessWorkerConfig(wiki.apiUrl, env), { db: t.db, metrics });
+    workers.push(worker);
+    return worker.engine;
+  };
 
   beforeAll(async () => {
     t = await createTestDatabase('orchestrator');
     await installStateLog(t.db);
-    wiki = await startFakeWiki({ pages: PHOTOSYNTHESIS_CORPUS });
-    engine = createPlainEngine(testConfig({ WIKIPEDIA_API_URL: wiki.apiUrl, CRAWLER_TIMEOUT_MS: '10000' }));
+    wiki = await startFakeWiki({ pages: [...PHOTOSYNTHESIS_CORPUS, ROUND_TWO_PAGE] });
+    engine = workerEngine();
   });
   afterAll(async () => {
+    await Promise.all(workers.map((w) => w.close()));
     await wiki?.close();
     await t?.drop();
   });
@@ -47,8 +68,8 @@ describe('research orchestrator', () => {
     wiki.pageLatencyMs = 0;
   });
 
-  function runner(options: { engine?: ResearchEngine; pollIntervalMs?: number } = {}) {
-    const metrics = createMetrics({ defaultMetrics: false });
+  function runner(options: { engine?: ResearchEngine; metrics?: Metrics; pollIntervalMs?: number } = {}) {
+    const metrics = options.metrics ?? createMetrics({ defaultMetrics: false });
     const run = createResearchRunner({
       db: t.db,
       engine: options.engine ?? engine,
@@ -60,7 +81,9 @@ describe('research orchestrator', () => {
   }
 
   it('takes a quick run from created through every state to completed, with every record written', async () => {
-    const { run: execute, metrics } = runner();
+    // One metrics registry for the runner and the crawler, as in a worker process.
+    const processMetrics = createMetrics({ defaultMetrics: false });
+    const { run: execute, metrics } = runner({ engine: workerEngine(processMetrics), metrics: processMetrics });
     const run = await insertTestRun(t.db, { depth: 'quick' });
     await expect(execute({ research_id: run.id, request_id: run.request_id! }, job())).resolves.toBe('done');
 
@@ -72,8 +95,18 @@ describe('research orchestrator', () => {
       round: 1,
       done: ['plan', 'search', 'fetch', 'analyze', 'compare', 'synthesize'],
       rounds: 1,
-      notes: [],
+      notes: expect.any(Array),
     });
+    // The notes every step left for the report are all kept in the checkpoint, in step order.
+    const notes = (done.checkpoint as unknown as { notes: string[] }).notes;
+    expect(notes.map((n) => n.split(':').slice(0, 2).join(':'))).toEqual([
+      'engine:plan',
+      'search:1',
+      'fetch:1',
+      'engine:analyze',
+      'engine:compare',
+      'engine:synthesize',
+    ]);
 
     const sources = await t.db.selectFrom('sources').selectAll().where('run_id', '=', run.id).execute();
     const claims = await t.db.selectFrom('claims').selectAll().where('run_id', '=', run.id).execute();
@@ -83,11 +116,12 @@ describe('research orchestrator', () => {
     expect(sources).toHaveLength(2);
     expect(await metricValue(metrics, 'sources_rejected_total')).toBeGreaterThan(0);
     expect(new Set(sources.map((s) => s.url)).size).toBe(sources.length);
-    expect(
-      sources.every(
-        (s) => s.source_type === 'reference' && s.domain === '127.0.0.1' && s.title && !s.title.includes('Wikipedia'),
-      ),
-    ).toBe(true);
+    // A loopback host is no known reference site: the crawler types the pages 'other'. Each source has the
+    // title of the page it was read from.
+    for (const s of sources) {
+      const page = decodeURIComponent(new URL(s.url).pathname.replace('/wiki/', '')).replace(/_/g, ' ');
+      expect(s).toMatchObject({ source_type: 'other', domain: '127.0.0.1', title: `${page} - Wikipedia` });
+    }
     // Page chrome (scripts, navigation, footer) is not part of a source's text.
     expect(sources.some((s) => /tracking|Random article|Creative Commons/.test(s.content))).toBe(false);
     expect(claims.length).toBeGreaterThan(2);
@@ -161,6 +195,7 @@ describe('research orchestrator', () => {
       .distinct()
       .where('run_id', '=', run.id)
       .execute();
+    // Round 2's hits (ROUND_TWO_PAGE) are recorded under round 2.
     expect(rounds.map((r) => r.round).sort()).toEqual([1, 2]);
     expect(await t.db.selectFrom('reports').select('run_id').where('run_id', '=', run.id).execute()).toHaveLength(1);
   });
@@ -308,14 +343,15 @@ describe('research orchestrator', () => {
   it('fails the run with a clear error when the search API fails for every query', async () => {
     wiki.failSearch = true;
     try {
-      const { run: execute } = runner();
+      // Short retry delays: every query is still tried SEARCH_MAX_RETRIES + 1 (4) times.
+      const { run: execute } = runner({ engine: workerEngine(undefined, { SEARCH_RETRY_BASE_MS: '10' }) });
       const run = await insertTestRun(t.db);
       await execute({ research_id: run.id }, job());
       const failed = await runRow(t.db, run.id);
       expect(failed.state).toBe('failed');
-      expect(failed.metadata).toMatchObject({
+      expect(failed.metadata).toEqual({
         failed_step: 'search',
-        error: expect.stringContaining('Search failed for every query'),
+        error: 'Search provider wikipedia is unavailable: HTTP 500; gave up after 4 attempts',
       });
       expect(failed.plan).not.toBeNull();
     } finally {

@@ -184,6 +184,15 @@ export function privateRedis(port: number): PrivateRedis {
   };
 }
 
+/** How a worker reaches the test web, spawned (workerEnv) or in this process (inProcessWorkerConfig). */
+const FAKE_WEB_ENV: Readonly<Record<string, string>> = {
+  CRAWLER_TIMEOUT_MS: '10000',
+  // The test web (fake wiki and pages) lives on loopback, which the crawler refuses by default.
+  CRAWLER_ALLOW_PRIVATE_NETWORKS: 'true',
+  // These tests time runs against a slow fake web: pages served from the page cache would skip it.
+  CRAWLER_CACHE_TTL_SECONDS: '0',
+};
+
 /** Environment of a spawned worker: short locks, fast reconciling and metric publishing. */
 export function workerEnv(params: {
   databaseUrl: string;
@@ -203,10 +212,14 @@ export function workerEnv(params: {
     RECONCILE_INTERVAL_MS: '1000',
     METRICS_PUBLISH_INTERVAL_MS: '300',
     SHUTDOWN_TIMEOUT_MS: '20000',
-    CRAWLER_TIMEOUT_MS: '10000',
-    // The test web (fake wiki and pages) lives on loopback, which the crawler refuses by default.
-    CRAWLER_ALLOW_PRIVATE_NETWORKS: 'true',
-    // These tests time runs against a slow fake web: pages served from the page cache would skip it.
-    CRAWLER_CACHE_TTL_SECONDS: '0',
+    ...FAKE_WEB_ENV,
   };
+}
+
+/**
+ * The AppConfig of a worker run in the test process (test/support/engine.ts builds its engine): the
+ * fake wiki as Wikipedia and the same web settings as a spawned worker's.
+ */
+export function inProcessWorkerConfig(wikiApiUrl: string, env: Record<string, string> = {}): AppConfig {
+  return testConfig({ WIKIPEDIA_API_URL: wikiApiUrl, ...FAKE_WEB_ENV, ...env });
 }

@@ -5,7 +5,7 @@ export {
   sourceAllowance,
   type EvidenceEngineOptions,
 } from './evidence-engine';
-export { createPlainWebAccess, type PlannedQuery, type WebAccess } from './web/web-access';
+export type { PlannedQuery, WebAccess } from './web/web-access';
 export {
   createLlmClient,
   LlmFailure,

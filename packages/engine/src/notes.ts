@@ -27,9 +27,6 @@ export interface ParsedNotes {
   other: string[];
 }
 
-/** The sentence the plain page fetcher (packages/pipeline fetch.step.ts) writes when the download budget ends. */
-const PLAIN_DOWNLOAD_BUDGET = /^Download budget of (\d+) bytes reached/;
-
 /** Reads the notes of a run back into structure; the last note of a kind per step and round wins. */
 export function parseNotes(notes: readonly string[]): ParsedNotes {
   const out: ParsedNotes = {
@@ -73,12 +70,8 @@ export function parseNotes(notes: readonly string[]): ParsedNotes {
       case 'ungrounded':
         out.ungrounded += num(2);
         break;
-      default: {
-        // The plain fetcher's English sentence is rendered in the run's language like the engine's codes.
-        const plainBudget = PLAIN_DOWNLOAD_BUDGET.exec(text);
-        if (plainBudget) out.downloadBudget = Number(plainBudget[1]);
-        else if (!out.other.includes(text)) out.other.push(text);
-      }
+      default:
+        if (!out.other.includes(text)) out.other.push(text);
     }
   }
   return out;

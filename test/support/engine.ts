@@ -1,0 +1,68 @@
+import type { AppConfig } from '@research/core';
+import { createCrawler } from '@research/crawler';
+import type { Database } from '@research/database';
+import { createEvidenceEngine, type WebAccess } from '@research/engine';
+import { createMetrics, createSilentLogger, type Logger, type Metrics } from '@research/observability';
+import type { ResearchEngine } from '@research/pipeline';
+import { createLiveWebAccess } from '@research/runtime';
+import { createSearchProvider } from '@research/search';
+
+export interface LiveWebDeps {
+  /** The process metrics: the crawler counts rejected and duplicate pages here (a silent set when omitted). */
+  metrics?: Metrics;
+  logger?: Logger;
+  /** Where the crawler's page cache lives (none when omitted; CRAWLER_CACHE_TTL_SECONDS=0 turns it off too). */
+  db?: Database;
+}
+
+export interface LiveWeb {
+  readonly web: WebAccess;
+  /** Closes the crawler (its extraction thread and sockets) and the search provider. */
+  close(): Promise<void>;
+}
+
+export interface WorkerEngine {
+  readonly engine: ResearchEngine;
+  /** Closes the crawler (its extraction thread and sockets) and the search provider. */
+  close(): Promise<void>;
+}
+
+/**
+ * The web access of a worker process for `config` (see packages/runtime/src/engine.ts): the configured
+ * search provider and a guarded crawler, with one extraction thread and no politeness delay so tests
+ * stay quick. Test fakes live on loopback: the config needs CRAWLER_ALLOW_PRIVATE_NETWORKS=true.
+ */
+export function createLiveWeb(config: AppConfig, deps: LiveWebDeps = {}): LiveWeb {
+  const logger = deps.logger ?? createSilentLogger();
+  const metrics = deps.metrics ?? createMetrics({ defaultMetrics: false });
+  const provider = createSearchProvider(config, { logger });
+  const crawler = createCrawler({
+    config,
+    logger,
+    metrics,
+    ...(deps.db ? { db: deps.db } : {}),
+    options: { extraction: { threads: 1 }, politenessDelayMs: 0 },
+  });
+  return {
+    web: createLiveWebAccess({ config, provider, crawler, logger }),
+    async close() {
+      await crawler.close();
+      await provider.close?.();
+    },
+  };
+}
+
+/**
+ * What a worker process without LLM_BASE_URL runs for `config`: the extractive evidence engine over the
+ * live web access. Pass the runner's metrics to see the crawler's counters next to the run's, as in a
+ * worker (one metrics registry per process).
+ */
+export function createWorkerEngine(config: AppConfig, deps: LiveWebDeps = {}): WorkerEngine {
+  const logger = deps.logger ?? createSilentLogger();
+  const metrics = deps.metrics ?? createMetrics({ defaultMetrics: false });
+  const live = createLiveWeb(config, { ...deps, logger, metrics });
+  return {
+    engine: createEvidenceEngine({ config, logger, metrics, web: live.web, llm: null }),
+    close: () => live.close(),
+  };
+}
