@@ -5,11 +5,12 @@
 // crawler (page cache off: every page is fetched and extracted) and the LLM client are built as a worker
 // builds them. Bound: the steps that call the LLM (plan, claims of round 1, claims of round 2, report) run one
 // after the other, each needing the one before; a step of n calls takes at least ceil(n / LLM_MAX_CONCURRENCY)
-// delays. Target (issue 4): wall time within 1.3x of that bound, for a run in a warm worker (a first run
-// pays once for the extraction threads' start; it is measured and printed too). The packages run compiled
+// delays. Target (issue 4): wall time within 1.3x of that bound, for the median of BENCH_RUNS (3) runs in a
+// warm worker (a first run pays once for the extraction threads' start; it is measured and printed too). The packages run compiled
 // (the npm script builds first); the fakes are the tests' own.
 'use strict';
 const crypto = require('node:crypto');
+const os = require('node:os');
 const path = require('node:path');
 const pg = require('pg');
 const { createBench } = require('./bench/harness');
@@ -25,6 +26,8 @@ const ADMIN_URL =
 const LLM_DELAY_MS = Number(process.env.BENCH_LLM_DELAY_MS || bench.size(400, 20));
 const WEB_LATENCY_MS = Number(process.env.BENCH_WEB_LATENCY_MS || bench.size(20, 2));
 const CONCURRENCY = Number(process.env.BENCH_LLM_CONCURRENCY || 4);
+// Warm runs measured (on different questions); the target is judged on their median.
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || bench.size(3, 1)));
 const TARGET = 1.3;
 
 async function admin(sql) {
@@ -84,7 +87,9 @@ async function main() {
   const support = require(path.join(ROOT, 'test/engine/engine-support.ts'));
 
   const all = support.hotpotItems(dataDir);
-  const [measured, warmUp] = support.openHotpotItems(all);
+  const open = support.openHotpotItems(all);
+  const measured = open.slice(0, RUNS);
+  const warmUp = open[RUNS];
   const name = `rs_bench_pipeline_${crypto.randomBytes(4).toString('hex')}`;
   await admin(`create database ${name}`);
   const url = new URL(ADMIN_URL);
@@ -152,44 +157,58 @@ async function main() {
         .executeTakeFirstOrThrow();
       const phases = phasesOf(llm.requests, steps);
       const boundMs = phases.reduce((n, p) => n + Math.ceil(p.calls / CONCURRENCY) * LLM_DELAY_MS, 0);
-      return { done, wallMs, boundMs, phases, steps: [...steps], started, calls: llm.requests.length };
+      return { done, wallMs, boundMs, phases, steps: [...steps], calls: llm.requests.length };
     }
 
     const first = await timeRun(warmUp);
-    const r = await timeRun(measured);
+    const runs = [];
+    for (const item of measured) runs.push(await timeRun(item));
+    const failed = [first, ...runs].filter((x) => x.done.state !== 'completed');
+    if (failed.length > 0) throw new Error(`${failed.length} run(s) ended ${failed[0].done.state}, not completed`);
+    const ratioOf = (x) => x.wallMs / x.boundMs;
+    const r = [...runs].sort((a, b) => ratioOf(a) - ratioOf(b))[Math.floor(runs.length / 2)];
     const usage = r.done.usage;
-    const ratio = r.wallMs / r.boundMs;
-    const firstRatio = first.wallMs / first.boundMs;
+    const ratio = ratioOf(r);
     console.log(
-      `bench:pipeline${bench.smoke ? ' --smoke' : ''}: normal run, LLM delay ${LLM_DELAY_MS} ms, ` +
-        `LLM_MAX_CONCURRENCY ${CONCURRENCY}, web latency ${WEB_LATENCY_MS} ms`,
+      `bench:pipeline${bench.smoke ? ' --smoke' : ''}: normal runs, LLM delay ${LLM_DELAY_MS} ms, ` +
+        `LLM_MAX_CONCURRENCY ${CONCURRENCY}, web latency ${WEB_LATENCY_MS} ms, load average ${os.loadavg()[0].toFixed(2)}`,
     );
-    console.log(`state: ${r.done.state}; sources ${r.done.source_count}; claims ${r.done.claim_count}`);
+    const summary = (x) =>
+      `wall ${x.wallMs.toFixed(0)} ms, bound ${x.boundMs} ms, ratio ${ratioOf(x).toFixed(2)} ` +
+      `(${x.calls} LLM calls, ${x.done.source_count} sources, ${x.done.claim_count} claims)`;
+    console.log(`first run of the process (extraction threads starting): ${summary(first)}`);
+    runs.forEach((x, i) => console.log(`warm run ${i + 1}: ${summary(x)}`));
+    console.log(`median warm run:`);
     console.log(
-      `LLM calls per run: ${usage.llm_requests} (budget ${DEPTH_BUDGETS.normal.max_llm_requests}); tokens in ${usage.llm_tokens_input}, out ${usage.llm_tokens_output}`,
+      `  LLM calls: ${usage.llm_requests} (budget ${DEPTH_BUDGETS.normal.max_llm_requests}); tokens in ${usage.llm_tokens_input}, out ${usage.llm_tokens_output}`,
     );
-    console.log(`LLM calls by step: ${r.phases.map((p) => `${p.step}×${p.calls}`).join(' → ')}`);
-    console.log(`steps (ms): ${r.steps.map((s) => `${s.step} ${(s.end - s.start).toFixed(0)}`).join(', ')}`);
-    const inSteps = r.steps.reduce((n, s) => n + s.end - s.start, 0);
-    console.log(`between steps (checkpoint commits, snapshot reads): ${(r.wallMs - inSteps).toFixed(0)} ms`);
+    console.log(`  LLM calls by step: ${r.phases.map((p) => `${p.step}×${p.calls}`).join(' → ')}`);
+    console.log(`  steps (ms): ${r.steps.map((x) => `${x.step} ${(x.end - x.start).toFixed(0)}`).join(', ')}`);
+    // Where the time beyond the bound goes: steps without LLM calls, LLM steps beyond their share of the
+    // bound, and the orchestrator's work between steps.
+    const llmSteps = new Map(r.phases.map((p) => [p.step, Math.ceil(p.calls / CONCURRENCY) * LLM_DELAY_MS]));
+    const beyond = new Map();
+    for (const x of r.steps) {
+      const kind = x.step.split('#')[0];
+      const key = llmSteps.has(x.step) ? `${kind} (LLM step, beyond its bound)` : kind;
+      beyond.set(key, (beyond.get(key) ?? 0) + (x.end - x.start) - (llmSteps.get(x.step) ?? 0));
+    }
+    const inSteps = r.steps.reduce((n, x) => n + x.end - x.start, 0);
+    beyond.set('between steps (checkpoint commits, snapshot reads)', r.wallMs - inSteps);
+    const parts = [...beyond].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v.toFixed(0)}`);
+    console.log(`  beyond the bound (${(r.wallMs - r.boundMs).toFixed(0)} ms): ${parts.join(', ')}`);
     console.log(
-      `first run of the process (extraction threads starting): wall ${first.wallMs.toFixed(0)} ms, ` +
-        `bound ${first.boundMs} ms, ratio ${firstRatio.toFixed(2)}`,
-    );
-    console.log(
-      `wall ${r.wallMs.toFixed(0)} ms; lower bound ${r.boundMs} ms (pure throughput bound ${Math.ceil(r.calls / CONCURRENCY) * LLM_DELAY_MS} ms); ratio ${ratio.toFixed(2)}`,
+      `  wall ${r.wallMs.toFixed(0)} ms; lower bound ${r.boundMs} ms (pure throughput bound ${Math.ceil(r.calls / CONCURRENCY) * LLM_DELAY_MS} ms); ratio ${ratio.toFixed(2)}`,
     );
     bench.figure('wall_ms', Math.round(r.wallMs));
     bench.figure('bound_ms', r.boundMs);
     bench.figure('ratio', Number(ratio.toFixed(2)));
     bench.figure('llm_calls', r.calls);
     bench.figure('first_run_wall_ms', Math.round(first.wallMs));
-    bench.figure('first_run_ratio', Number(firstRatio.toFixed(2)));
-    if (first.done.state !== 'completed' || r.done.state !== 'completed')
-      throw new Error(`a run ended ${first.done.state} / ${r.done.state}, not completed`);
+    bench.figure('first_run_ratio', Number(ratioOf(first).toFixed(2)));
     bench.target(
       ratio <= TARGET,
-      `normal run wall time ${ratio.toFixed(2)}x its LLM lower bound (target <= ${TARGET}x)`,
+      `normal run wall time ${ratio.toFixed(2)}x its LLM lower bound, median of ${runs.length} warm run(s) (target <= ${TARGET}x)`,
     );
   } finally {
     await crawler?.close();
