@@ -64,7 +64,7 @@ function verdict(run) {
   const result = JSON.parse(line.slice(RESULT_PREFIX.length));
   if (result.mode !== 'smoke') return 'did not run in smoke mode (--smoke ignored)';
   if (result.status === 'skipped')
-    return dataRequired ? `skipped although the data is required: ${result.detail}` : null;
+    return dataRequired() ? `skipped although the data is required: ${result.detail}` : null;
   if (result.status !== 'complete') return `ended ${result.status}: ${result.detail ?? ''}`;
   return null;
 }
