@@ -15,7 +15,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**/*.js'],
+    files: ['scripts/**/*.js', 'test/**/*.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -17,6 +17,8 @@ const config: Config = {
   moduleNameMapper: { '^@research/([^/]+)$': '<rootDir>/packages/$1/src' },
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  // Lists data-driven suites skipped for want of RESEARCH_DATA_DIR (test/support/data-dir.ts).
+  reporters: ['default', '<rootDir>/test/support/data-skip-reporter.js'],
   testTimeout: 60_000,
   maxWorkers: 2,
 };

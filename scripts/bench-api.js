@@ -1,18 +1,25 @@
-// npm run bench:api — throughput and latency of GET /v1/research/{id}/status against a bare Express
-// route returning the same JSON, measured in the same run; then GET /v1/research?limit=100 over 100,000 runs.
-// Targets (issue 2): real >= 40 % of bare requests/s, real p99 <= 2x bare p99; list p99 < 50 ms (timed
-// with one client, and with 8 concurrent clients beside it). Ends with one PASS/MISS line per target.
+// npm run bench:api [-- --smoke] — throughput and latency of GET /v1/research/{id}/status against a bare
+// Express route returning the same JSON, measured in the same run; then GET /v1/research?limit=100 over
+// 100,000 runs. Targets (issue 2): real >= 40 % of bare requests/s, real p99 <= 2x bare p99; list p99 < 50 ms
+// (timed with one client, and with 8 concurrent clients beside it). Ends with one PASS/MISS line per target.
+// --smoke: 1 s per load, 8 connections, 1,000 runs.
 const { fork } = require('node:child_process');
 const crypto = require('node:crypto');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const pg = require('pg');
+const { createBench } = require('./bench/harness');
 
+const bench = createBench('bench:api', {
+  figures: ['bare_rps', 'status_rps', 'status_share', 'bare_p99_ms', 'status_p99_ms', 'list_p99_ms', 'list_p99_8_ms'],
+});
 const ADMIN_URL =
   process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL || process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
-const DURATION = Number(process.env.BENCH_DURATION || 20);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 64);
+const DURATION = Number(process.env.BENCH_DURATION || bench.size(20, 1));
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || bench.size(64, 8));
+const WARM_UP = bench.size(3, 1);
+const LIST_RUNS = bench.size(100_000, 1_000);
 
 function dbUrl(name) {
   const url = new URL(ADMIN_URL);
@@ -67,7 +74,7 @@ async function main() {
     DATABASE_URL: url,
     REDIS_URL,
     REDIS_PREFIX: `rs-bench-${crypto.randomBytes(3).toString('hex')}`,
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL || bench.size('info', 'warn'),
   };
   const children = [];
   try {
@@ -93,11 +100,13 @@ async function main() {
     const bare = await serve('serve-bare.js', { BENCH_BODY: JSON.stringify(body) });
     children.push(bare.child);
 
-    console.log(`bench:api — ${CONNECTIONS} connections, ${DURATION} s each, Node ${process.version}`);
-    await load(`http://127.0.0.1:${bare.port}/v1/research/${runId}/status`, {}, { duration: 3 }); // warm-up
+    console.log(
+      `bench:api${bench.smoke ? ' --smoke' : ''} — ${CONNECTIONS} connections, ${DURATION} s each, Node ${process.version}`,
+    );
+    await load(`http://127.0.0.1:${bare.port}/v1/research/${runId}/status`, {}, { duration: WARM_UP }); // warm-up
     const bareResult = await load(`http://127.0.0.1:${bare.port}/v1/research/${runId}/status`, {});
     await stop(bare.child);
-    await load(statusUrl, headers, { duration: 3 }); // warm-up
+    await load(statusUrl, headers, { duration: WARM_UP }); // warm-up
     const realResult = await load(statusUrl, headers);
     console.log(line('bare Express', bareResult));
     console.log(line('GET /v1/research/{id}/status', realResult));
@@ -111,42 +120,43 @@ async function main() {
       url,
       `insert into research_runs (id, query, language, depth, budget, state, created_at, source_count, claim_count)
        select gen_random_uuid(), 'query ' || g, 'de', 'normal', '{}', 'completed', now() - (g || ' seconds')::interval, g % 60, g % 2000
-       from generate_series(1, 100000) g`,
+       from generate_series(1, $1::int) g`,
+      [LIST_RUNS],
     );
     await sqlOn(url, 'analyze');
     const listUrl = `http://127.0.0.1:${api.port}/v1/research?limit=100`;
     const listDuration = Math.min(DURATION, 10);
-    await load(listUrl, headers, { connections: 8, duration: 2 }); // warm-up
+    await load(listUrl, headers, { connections: 8, duration: WARM_UP }); // warm-up
     // The issue times the list with one client; 8 concurrent clients on 2 cores are reported beside it.
     const listSingle = await load(listUrl, headers, { connections: 1, duration: listDuration });
     const listConcurrent = await load(listUrl, headers, { connections: 8, duration: listDuration });
-    console.log(line('GET /v1/research?limit=100', listSingle) + '   (100,000 runs; 1 connection)');
-    console.log(line('GET /v1/research?limit=100', listConcurrent) + '   (100,000 runs; 8 connections)');
+    const runs = LIST_RUNS.toLocaleString('en');
+    console.log(line('GET /v1/research?limit=100', listSingle) + `   (${runs} runs; 1 connection)`);
+    console.log(line('GET /v1/research?limit=100', listConcurrent) + `   (${runs} runs; 8 connections)`);
+    bench.figure('bare_rps', Math.round(bareResult.requests.average));
+    bench.figure('status_rps', Math.round(realResult.requests.average));
+    bench.figure('status_share', Number(ratio.toFixed(3)));
+    bench.figure('bare_p99_ms', bareResult.latency.p99);
+    bench.figure('status_p99_ms', realResult.latency.p99);
+    bench.figure('list_p99_ms', listSingle.latency.p99);
+    bench.figure('list_p99_8_ms', listConcurrent.latency.p99);
 
-    const verdict = (ok) => (ok ? 'PASS' : 'MISS');
     console.log('');
-    console.log(`${verdict(ratio >= 0.4)}  status requests/s >= 40 % of bare: ${(ratio * 100).toFixed(1)} %`);
-    console.log(
-      `${verdict(p99Ratio <= 2)}  status p99 <= 2x bare p99: ${realResult.latency.p99} ms vs ${bareResult.latency.p99} ms (${p99Ratio.toFixed(2)}x)`,
+    bench.target(ratio >= 0.4, `status requests/s >= 40 % of bare: ${(ratio * 100).toFixed(1)} %`);
+    bench.target(
+      p99Ratio <= 2,
+      `status p99 <= 2x bare p99: ${realResult.latency.p99} ms vs ${bareResult.latency.p99} ms (${p99Ratio.toFixed(2)}x)`,
     );
-    console.log(
-      `${verdict(listSingle.latency.p99 < 50)}  list p99 < 50 ms (1 connection): ${listSingle.latency.p99} ms`,
-    );
-    console.log(
-      `${verdict(listConcurrent.latency.p99 < 50)}  list p99 < 50 ms (8 connections): ${listConcurrent.latency.p99} ms`,
-    );
+    bench.target(listSingle.latency.p99 < 50, `list p99 < 50 ms (1 connection): ${listSingle.latency.p99} ms`);
+    bench.target(listConcurrent.latency.p99 < 50, `list p99 < 50 ms (8 connections): ${listConcurrent.latency.p99} ms`);
     const failed = [bareResult, realResult, listSingle, listConcurrent].reduce((n, r) => n + r.errors + r.non2xx, 0);
-    console.log(`${verdict(failed === 0)}  every request answered 2xx: ${failed} failed`);
+    bench.target(failed === 0, `every request answered 2xx: ${failed} failed`);
+    // A failed request is a fault, not a slow figure: a smoke run fails on it too.
+    if (failed > 0) throw new Error(`${failed} requests were not answered 2xx`);
   } finally {
     for (const child of children) await stop(child).catch(() => undefined);
     await sqlOn(ADMIN_URL, `drop database if exists ${name} with (force)`);
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+bench.run(main);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Crawl extraction benchmark (not a test): every page of shared/data/pages served over loopback, fetched
-// and extracted by the crawler twice, once with the worker-thread pool and once on the main thread,
-// each in a fresh child process so peak RSS is its own. Prints pages/s, peak RSS, event-loop delay p99.
+// npm run bench:crawl [-- --smoke] — crawl extraction benchmark: every page of the third-party data's
+// pages/ (RESEARCH_DATA_DIR) served over loopback, fetched and extracted by the crawler twice, once with the
+// worker-thread pool and once on the main thread, each in a fresh child process so peak RSS is its own.
+// Prints pages/s, peak RSS, event-loop delay p99. --smoke: 6 pages, one round, a warm-up of 2 pages.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -10,33 +11,39 @@ const os = require('node:os');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { monitorEventLoopDelay } = require('node:perf_hooks');
+const { createBench } = require('./bench/harness');
 
-const PAGES_DIR = process.env.PAGES_DIR ?? path.resolve(__dirname, '..', '..', 'shared', 'data', 'pages');
+const READABILITY_PAGES = 'pages/readability/test/test-pages';
+const SCRAPINGHUB_PAGES = 'pages/scrapinghub-dev/html';
 const TARGET_RATIO = 1.8;
 const TARGET_P99_MS = 50;
+const SMOKE = process.argv.includes('--smoke');
+const ROUNDS = Math.max(1, Number(process.env.ROUNDS ?? (SMOKE ? 1 : 3)));
 // Pages extracted before the clock starts (default: one whole pass), the same in both modes.
-const ROUNDS = Math.max(1, Number(process.env.ROUNDS ?? 3));
-const WARMUP_PAGES = process.env.WARMUP_PAGES === undefined ? Infinity : Number(process.env.WARMUP_PAGES);
+const WARMUP_PAGES = Number(process.env.WARMUP_PAGES ?? (SMOKE ? 2 : Infinity));
+// Pages taken from each of the two sets (smoke: a few).
+const PAGES_PER_SET = SMOKE ? 3 : Infinity;
 
-function loadPages() {
+/** The pages of the data directory `dataDir` (the parent finds it and hands it to each child). */
+function loadPages(dataDir) {
   const pages = [];
-  const readabilityDir = path.join(PAGES_DIR, 'readability', 'test', 'test-pages');
-  for (const name of fs.readdirSync(readabilityDir).sort()) {
+  const readabilityDir = path.join(dataDir, READABILITY_PAGES);
+  for (const name of fs.readdirSync(readabilityDir).sort().slice(0, PAGES_PER_SET)) {
     const file = path.join(readabilityDir, name, 'source.html');
     if (fs.existsSync(file)) pages.push(fs.readFileSync(file));
   }
-  const scrapinghubDir = path.join(PAGES_DIR, 'scrapinghub-dev', 'html');
-  for (const name of fs.readdirSync(scrapinghubDir).sort()) {
+  const scrapinghubDir = path.join(dataDir, SCRAPINGHUB_PAGES);
+  for (const name of fs.readdirSync(scrapinghubDir).sort().slice(0, PAGES_PER_SET)) {
     pages.push(zlib.gunzipSync(fs.readFileSync(path.join(scrapinghubDir, name))));
   }
   return pages;
 }
 
-async function runMode(mode) {
+async function runMode(mode, dataDir) {
   const { createCrawler } = require('../packages/crawler/dist');
   const { loadConfig } = require('../packages/core/dist');
   const { createMetrics, createSilentLogger } = require('../packages/observability/dist');
-  const pages = loadPages();
+  const pages = loadPages(dataDir);
   const server = http.createServer((req, res) => {
     const index = Number(req.url.split('/')[2]);
     const body = pages[index];
@@ -117,11 +124,12 @@ async function runMode(mode) {
   };
 }
 
-function runChild(mode) {
-  const child = spawnSync(process.execPath, [__filename, '--mode', mode], { encoding: 'utf8', maxBuffer: 1 << 20 });
+function runChild(mode, dataDir) {
+  const args = [__filename, '--mode', mode, '--data', dataDir, ...(SMOKE ? ['--smoke'] : [])];
+  const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20 });
   if (child.status !== 0) {
     process.stderr.write(child.stderr);
-    process.exit(1);
+    throw new Error(`the ${mode} round exited with ${child.status ?? child.signal}`);
   }
   return JSON.parse(child.stdout.trim().split('\n').pop());
 }
@@ -132,12 +140,13 @@ function medianRound(rounds) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-function main() {
+function main(bench) {
+  const dataDir = bench.dataDir([READABILITY_PAGES, SCRAPINGHUB_PAGES]);
   // Main and pool alternate, each round in fresh processes: a slow spell of the machine falls on both modes,
   // and the medians are compared (rates on a shared VM move by about +-8 % from one run to the next).
   const rounds = { main: [], pool: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    for (const mode of ['main', 'pool']) rounds[mode].push(runChild(mode));
+    for (const mode of ['main', 'pool']) rounds[mode].push(runChild(mode, dataDir));
   }
   const fmt = (r) =>
     `${r.mode.padEnd(4)} threads=${r.threads} pages=${r.pages} failed=${r.failed} time=${r.seconds.toFixed(2)}s ` +
@@ -157,19 +166,25 @@ function main() {
   console.log(fmt(main));
   console.log(fmt(pool));
   const ratio = pool.pagesPerSecond / main.pagesPerSecond;
-  console.log(
-    `${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'} pool/main throughput ratio ${ratio.toFixed(2)}x (target >= ${TARGET_RATIO}x)`,
-  );
   // The pool's worst round, not its median: the event loop must stay free in every one.
   const p99 = Math.max(...rounds.pool.map((r) => r.eventLoopP99Ms));
-  console.log(
-    `${p99 < TARGET_P99_MS ? 'PASS' : 'MISS'} pool event-loop delay p99 ${p99.toFixed(1)} ms, worst round (target < ${TARGET_P99_MS} ms)`,
+  const failed = [...rounds.main, ...rounds.pool].reduce((n, r) => n + r.failed, 0);
+  bench.figure('pages', main.pages);
+  bench.figure('main_pages_per_s', Number(main.pagesPerSecond.toFixed(2)));
+  bench.figure('pool_pages_per_s', Number(pool.pagesPerSecond.toFixed(2)));
+  bench.figure('pool_main_ratio', Number(ratio.toFixed(2)));
+  bench.figure('pool_event_loop_p99_ms', Number(p99.toFixed(1)));
+  bench.target(ratio >= TARGET_RATIO, `pool/main throughput ratio ${ratio.toFixed(2)}x (target >= ${TARGET_RATIO}x)`);
+  bench.target(
+    p99 < TARGET_P99_MS,
+    `pool event-loop delay p99 ${p99.toFixed(1)} ms, worst round (target < ${TARGET_P99_MS} ms)`,
   );
+  if (failed > 0) throw new Error(`${failed} page extractions failed`);
 }
 
 const modeFlag = process.argv.indexOf('--mode');
 if (modeFlag !== -1) {
-  runMode(process.argv[modeFlag + 1]).then(
+  runMode(process.argv[modeFlag + 1], process.argv[process.argv.indexOf('--data') + 1]).then(
     (result) => console.log(JSON.stringify(result)),
     (error) => {
       console.error(error);
@@ -177,5 +192,8 @@ if (modeFlag !== -1) {
     },
   );
 } else {
-  main();
+  const bench = createBench('bench:crawl', {
+    figures: ['pages', 'main_pages_per_s', 'pool_pages_per_s', 'pool_main_ratio', 'pool_event_loop_p99_ms'],
+  });
+  bench.run(() => main(bench));
 }

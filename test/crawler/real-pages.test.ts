@@ -3,12 +3,10 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createExtractionPool, type ExtractionPool } from '@research/crawler';
+import { describeWithData } from '../support/data-dir';
 
-const PAGES = path.resolve(__dirname, '..', '..', '..', 'shared', 'data', 'pages');
-const READABILITY = path.join(PAGES, 'readability', 'test', 'test-pages');
-const SCRAPINGHUB = path.join(PAGES, 'scrapinghub-dev');
-const available = fs.existsSync(READABILITY) && fs.existsSync(SCRAPINGHUB);
-const describeIfData = available ? describe : describe.skip;
+const READABILITY_PAGES = 'pages/readability/test/test-pages';
+const SCRAPINGHUB_PAGES = 'pages/scrapinghub-dev';
 
 function tokens(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
@@ -48,38 +46,40 @@ function htmlText(html: string): string {
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
-let pool: ExtractionPool;
-beforeAll(() => {
-  pool = createExtractionPool({ threads: 2 });
-});
-afterAll(async () => {
-  await pool?.close();
-});
+describeWithData('extraction of real pages', [READABILITY_PAGES, SCRAPINGHUB_PAGES], (dir) => {
+  const readabilityDir = path.join(dir, READABILITY_PAGES);
+  const scrapinghubDir = path.join(dir, SCRAPINGHUB_PAGES);
+  let pool: ExtractionPool;
+  beforeAll(() => {
+    pool = createExtractionPool({ threads: 2 });
+  });
+  afterAll(async () => {
+    await pool?.close();
+  });
 
-describeIfData('extraction of real pages', () => {
   it('matches Readability upstream on its own test pages: text, title, byline and language', async () => {
     // Pages under 200 KB (87 of 130, a fifth of the bytes) keep this file fast; the benchmark reads them all.
     const names = fs
-      .readdirSync(READABILITY)
+      .readdirSync(readabilityDir)
       .sort()
-      .filter((name) => fs.statSync(path.join(READABILITY, name, 'source.html')).size < 200_000);
+      .filter((name) => fs.statSync(path.join(readabilityDir, name, 'source.html')).size < 200_000);
     const results = await Promise.all(
       names.map(async (name) => {
-        const dir = path.join(READABILITY, name);
-        const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected-metadata.json'), 'utf8')) as {
+        const pageDir = path.join(readabilityDir, name);
+        const expected = JSON.parse(fs.readFileSync(path.join(pageDir, 'expected-metadata.json'), 'utf8')) as {
           title?: string;
           byline?: string | null;
           lang?: string;
         };
         const doc = await pool.extract({
-          body: fs.readFileSync(path.join(dir, 'source.html')),
+          body: fs.readFileSync(path.join(pageDir, 'source.html')),
           // The fixtures were saved as UTF-8 whatever their <meta charset> says; a server would say so.
           contentType: 'text/html; charset=utf-8',
           kind: 'html',
           url: 'http://fakehost/test/page.html',
         });
         return {
-          f1: tokenF1(doc.content, htmlText(fs.readFileSync(path.join(dir, 'expected.html'), 'utf8'))),
+          f1: tokenF1(doc.content, htmlText(fs.readFileSync(path.join(pageDir, 'expected.html'), 'utf8'))),
           title: expected.title ? doc.title === expected.title.trim() : null,
           byline: expected.byline ? doc.byline === expected.byline.trim() : null,
           lang: expected.lang ? doc.language === expected.lang : null,
@@ -106,12 +106,12 @@ describeIfData('extraction of real pages', () => {
   });
 
   it('keeps the article text of real news pages, drops navigation, and keeps the event loop free (p99 < 50 ms)', async () => {
-    const truth = JSON.parse(fs.readFileSync(path.join(SCRAPINGHUB, 'ground-truth.json'), 'utf8')) as Record<
+    const truth = JSON.parse(fs.readFileSync(path.join(scrapinghubDir, 'ground-truth.json'), 'utf8')) as Record<
       string,
       { articleBody: string; url: string }
     >;
     const files = fs
-      .readdirSync(path.join(SCRAPINGHUB, 'html'))
+      .readdirSync(path.join(scrapinghubDir, 'html'))
       .filter((f) => f.endsWith('.html.gz'))
       .sort();
     // The pool keeps the event loop free while it works: measured over this whole run.
@@ -121,7 +121,7 @@ describeIfData('extraction of real pages', () => {
       files.map(async (file) => {
         const id = file.replace('.html.gz', '');
         const doc = await pool.extract({
-          body: zlib.gunzipSync(fs.readFileSync(path.join(SCRAPINGHUB, 'html', file))),
+          body: zlib.gunzipSync(fs.readFileSync(path.join(scrapinghubDir, 'html', file))),
           contentType: 'text/html; charset=utf-8',
           kind: 'html',
           url: truth[id].url,

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { detectContradiction } from '@research/engine';
+import { describeWithData } from '../support/data-dir';
 
-const DATA = path.resolve(__dirname, '..', '..', '..', 'shared', 'data');
+const SNLI = 'nli/snli-dev/snli_dev.jsonl';
+const CLIMATE_FEVER = 'claims/climate-fever-dev';
 
 interface Pair {
   a: string;
@@ -70,11 +72,13 @@ describe('contradiction detector', () => {
       detectContradiction('The Calvin cycle fixes carbon dioxide.', 'Chlorophyll absorbs no green light.'),
     ).toBeNull();
   });
+});
 
+describeWithData('contradiction detector on labelled third-party pairs', [SNLI, CLIMATE_FEVER], (dir) => {
   it('is precise on the SNLI development pairs (precision and recall printed)', () => {
-    const rows = readJsonl<{ gold_label: string; sentence1: string; sentence2: string }>(
-      path.join(DATA, 'nli/snli-dev/snli_dev.jsonl'),
-    ).filter((r) => ['entailment', 'neutral', 'contradiction'].includes(r.gold_label));
+    const rows = readJsonl<{ gold_label: string; sentence1: string; sentence2: string }>(path.join(dir, SNLI)).filter(
+      (r) => ['entailment', 'neutral', 'contradiction'].includes(r.gold_label),
+    );
     const result = measure(
       rows.map((r) => ({ a: r.sentence1, b: r.sentence2, contradicts: r.gold_label === 'contradiction' })),
     );
@@ -87,10 +91,10 @@ describe('contradiction detector', () => {
 
   it('flags conflicting climate-fever evidence more often than agreeing evidence (rates printed)', () => {
     const conflicts = readJsonl<{ supporting: { evidence: string }; refuting: { evidence: string } }>(
-      path.join(DATA, 'claims/climate-fever-dev/conflicting_evidence_pairs.jsonl'),
+      path.join(dir, CLIMATE_FEVER, 'conflicting_evidence_pairs.jsonl'),
     );
     const rows = readJsonl<{ claim: string; evidence: string; label: string }>(
-      path.join(DATA, 'claims/climate-fever-dev/claim_evidence_support_refute.jsonl'),
+      path.join(dir, CLIMATE_FEVER, 'claim_evidence_support_refute.jsonl'),
     );
     const pairs: Pair[] = rows.map((r) => ({ a: r.claim, b: r.evidence, contradicts: r.label === 'REFUTES' }));
     const result = measure(pairs);

@@ -3,8 +3,10 @@ import path from 'node:path';
 import type { SearchResultDraft } from '@research/core';
 import type { WebAccess } from '@research/engine';
 import type { FakeWebPage } from '../fakes/fake-web';
+import type { FakeWikiPage } from '../fakes/fake-wiki';
 
-export const DATA_DIR = path.resolve(__dirname, '..', '..', '..', 'shared', 'data');
+/** HotpotQA's development questions, relative to the data directory (test/support/data-dir.ts). */
+export const HOTPOT_FILE = 'qa/hotpotqa-dev/hotpot_dev_distractor.json';
 
 export interface HotpotItem {
   _id: string;
@@ -14,10 +16,14 @@ export interface HotpotItem {
   context: Array<[string, string[]]>;
 }
 
-export function hotpotItems(): HotpotItem[] {
-  return JSON.parse(
-    fs.readFileSync(path.join(DATA_DIR, 'qa/hotpotqa-dev/hotpot_dev_distractor.json'), 'utf8'),
-  ) as HotpotItem[];
+/** The HotpotQA questions of the data directory `dataDir`. */
+export function hotpotItems(dataDir: string): HotpotItem[] {
+  return JSON.parse(fs.readFileSync(path.join(dataDir, HOTPOT_FILE), 'utf8')) as HotpotItem[];
+}
+
+/** Questions whose answer is a name or a number (a yes/no answer cannot be looked for in a report). */
+export function openHotpotItems(items: HotpotItem[]): HotpotItem[] {
+  return items.filter((i) => !['yes', 'no'].includes(i.answer.toLowerCase()));
 }
 
 function slug(title: string): string {
@@ -43,6 +49,16 @@ export function hotpotPages(items: HotpotItem[]): FakeWebPage[] {
   return pages;
 }
 
+/** A corpus the project wrote (test/fakes/wiki-corpus.ts) as web pages, one loopback host each (127.0.0.40-…). */
+export function corpusPages(corpus: FakeWikiPage[]): FakeWebPage[] {
+  return corpus.map((page, i) => ({
+    host: `127.0.0.${40 + i}`,
+    path: slug(page.title),
+    title: page.title,
+    paragraphs: page.paragraphs,
+  }));
+}
+
 export const PLANTED_QUERY =
   'How many tons of carbon dioxide do human activities emit per year compared with volcanoes?';
 export const PLANTED_TRUE =
@@ -51,8 +67,8 @@ export const PLANTED_FALSE =
   'Human activities emit about 9 billion tons of carbon dioxide per year, while volcanoes emit between 0.2 and 0.3 billion tons.';
 
 /**
- * Climate-fever evidence about CO2 emissions as pages on two hosts, plus a planted page on a third
- * host that states a different number for the same quantity.
+ * Pages about CO2 emissions (written for these tests) on two hosts, plus a planted page on a third host
+ * that states a different number for the same quantity.
  */
 export function plantedContradictionPages(): FakeWebPage[] {
   return [
@@ -61,9 +77,9 @@ export function plantedContradictionPages(): FakeWebPage[] {
       path: '/carbon-dioxide',
       title: 'Carbon dioxide',
       paragraphs: [
-        'Carbon dioxide is a chemical compound with the formula CO2.',
+        'Carbon dioxide, written CO2, is a gas made of one carbon atom and two oxygen atoms.',
         PLANTED_TRUE,
-        'Carbon dioxide mole fractions in the atmosphere have gone up by approximately 35 percent since the 1900s, rising from 280 parts per million by volume to 387 parts per million in 2009.',
+        'The share of carbon dioxide in the air has risen by roughly 35 percent since 1900, from 280 parts per million to 387 parts per million in 2009.',
       ],
       publishedDate: '2019-05-01',
     },
@@ -72,8 +88,8 @@ export function plantedContradictionPages(): FakeWebPage[] {
       path: '/volcano-emissions',
       title: 'Volcanic carbon dioxide emissions',
       paragraphs: [
-        'Volcanic activity releases about 130 to 230 teragrams (145 million to 255 million short tons) of carbon dioxide each year.',
-        'In the modern era, emissions to the atmosphere from volcanoes are approximately 0.645 billion tonnes of CO2 per year, whereas humans contribute 29 billion tonnes of CO2 each year.',
+        'Volcanoes on land and under the sea give off between 130 and 230 million tonnes of carbon dioxide in a typical year.',
+        'Estimates for recent decades put volcanic emissions near 0.645 billion tonnes of CO2 per year, against 29 billion tonnes of CO2 per year from human sources.',
       ],
       publishedDate: '2018-03-10',
     },

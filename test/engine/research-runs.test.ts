@@ -6,20 +6,23 @@ import { createResearchRunner, type RunnerJob } from '@research/pipeline';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createLiveWeb, type LiveWeb } from '../support/engine';
 import { startFakeLlm, plausibleResponder, type FakeLlm } from '../fakes/fake-llm';
-import { startFakeWeb, type FakeWeb } from '../fakes/fake-web';
+import { startFakeWeb, type FakeWeb, type FakeWebPage } from '../fakes/fake-web';
 import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
 import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
 import { metricValue } from '../worker/metrics-reading';
 import { inProcessWorkerConfig, insertTestRun, runRow, testConfig } from '../worker/worker-fixtures';
+import { describeWithData } from '../support/data-dir';
 import {
+  HOTPOT_FILE,
   PLANTED_FALSE,
   PLANTED_QUERY,
   PLANTED_TRUE,
+  corpusPages,
   hotpotItems,
   hotpotPages,
   loopbackWebAccess,
+  openHotpotItems,
   plantedContradictionPages,
-  type HotpotItem,
 } from './engine-support';
 
 function job(): RunnerJob {
@@ -98,66 +101,155 @@ function reportText(report: ReportBody): string {
   return [report.summary, ...report.findings.map((f) => f.text)].join(' ').toLowerCase();
 }
 
-describe('research runs with the evidence engine', () => {
-  let t: TestDatabase;
-  let web: FakeWeb;
-  let llm: FakeLlm;
-  let config: AppConfig;
-  let live: LiveWeb;
-  let webAccess: WebAccess;
-  const items = hotpotItems()
-    .filter((i) => !['yes', 'no'].includes(i.answer.toLowerCase()))
-    .slice(0, 4);
+/** The evidence engine over `webAccess`, without an LLM or with the one at `config.llm`. */
+function engines(config: () => AppConfig, webAccess: () => WebAccess) {
+  const extractive = (metrics: Metrics) =>
+    createEvidenceEngine({ config: config(), logger: createSilentLogger(), metrics, web: webAccess(), llm: null });
+  const withLlm = (metrics: Metrics) =>
+    createEvidenceEngine({
+      config: config(),
+      logger: createSilentLogger(),
+      metrics,
+      web: webAccess(),
+      llm: createLlmClient({ config: config().llm, metrics, logger: createSilentLogger(), retryBaseMs: 10 }),
+    });
+  return { extractive, withLlm };
+}
 
+/** A fake web of `pages` and a fake LLM, with the worker's crawler (loopback allowed) for the pages. */
+function loopbackSetup(name: string, pages: () => FakeWebPage[]) {
+  const s = {} as {
+    t: TestDatabase;
+    web: FakeWeb;
+    llm: FakeLlm;
+    config: AppConfig;
+    live: LiveWeb;
+    webAccess: WebAccess;
+  };
   beforeAll(async () => {
-    t = await createTestDatabase('engine');
-    web = await startFakeWeb({ pages: [...hotpotPages(hotpotItems()), ...plantedContradictionPages()] });
-    llm = await startFakeLlm();
-    config = testConfig({
+    s.t = await createTestDatabase(name);
+    s.web = await startFakeWeb({ pages: pages() });
+    s.llm = await startFakeLlm();
+    s.config = testConfig({
       // The fake web's pages live on loopback, which the crawler refuses by default.
       CRAWLER_ALLOW_PRIVATE_NETWORKS: 'true',
-      LLM_BASE_URL: llm.baseUrl,
+      LLM_BASE_URL: s.llm.baseUrl,
       LLM_MODEL: 'fake-model',
       LLM_MAX_CONCURRENCY: '3',
       CRAWLER_TIMEOUT_MS: '5000',
     });
-    live = createLiveWeb(config);
-    webAccess = loopbackWebAccess(web.searchUrl, live.web);
+    s.live = createLiveWeb(s.config);
+    s.webAccess = loopbackWebAccess(s.web.searchUrl, s.live.web);
   });
   afterAll(async () => {
-    await live?.close();
-    await llm?.close();
-    await web?.close();
-    await t?.drop();
+    await s.live?.close();
+    await s.llm?.close();
+    await s.web?.close();
+    await s.t?.drop();
   });
   afterEach(() => {
-    llm.script.length = 0;
-    llm.responder = plausibleResponder();
+    s.llm.script.length = 0;
+    s.llm.responder = plausibleResponder();
+  });
+  return s;
+}
+
+const PHOTOSYNTHESIS_QUERY = 'How does photosynthesis convert light energy in plants?';
+
+describe('research runs with the evidence engine', () => {
+  const s = loopbackSetup('engine', () => [...corpusPages(PHOTOSYNTHESIS_CORPUS), ...plantedContradictionPages()]);
+  const { extractive, withLlm } = engines(
+    () => s.config,
+    () => s.webAccess,
+  );
+
+  it('completes a normal run with the LLM engine, counting requests and tokens on the run', async () => {
+    const o = await research(s.t.db, withLlm, { query: PHOTOSYNTHESIS_QUERY, depth: 'normal' });
+    expectSoundRun(o);
+    expect(reportText(o.report)).toMatch(/light energy/);
+    const usage = o.run.usage as Record<string, number>;
+    expect(usage.llm_requests).toBeGreaterThan(2);
+    expect(usage.llm_requests).toBeLessThanOrEqual(30);
+    expect(usage.llm_tokens_input).toBeGreaterThan(0);
+    expect(usage.llm_tokens_output).toBeGreaterThan(0);
+    expect(await metricValue(o.metrics, 'llm_requests_total')).toBe(usage.llm_requests);
+    expect(o.report.methodology).toMatch(/language model/);
+    const sent = s.llm.requests.at(-1)!;
+    expect(sent.model).toBe('fake-model');
+    expect(sent.response_format).toMatchObject({ type: 'json_schema', json_schema: { strict: true } });
+    // No LLM_API_KEY configured: no Authorization header.
+    expect(sent.authorization).toBeNull();
   });
 
-  const extractive = (metrics: Metrics) =>
-    createEvidenceEngine({ config, logger: createSilentLogger(), metrics, web: webAccess, llm: null });
-  const withLlm = (metrics: Metrics) =>
-    createEvidenceEngine({
-      config,
-      logger: createSilentLogger(),
-      metrics,
-      web: webAccess,
-      llm: createLlmClient({ config: config.llm, metrics, logger: createSilentLogger(), retryBaseMs: 10 }),
+  it.each([
+    ['extractive', extractive],
+    ['LLM', withLlm],
+  ] as const)('reports a planted numeric contradiction in disagreements (%s engine)', async (_label, engineFor) => {
+    const o = await research(s.t.db, engineFor, { query: PLANTED_QUERY, language: 'de' });
+    expectSoundRun(o);
+    const views = o.report.disagreements.flatMap((d) => (d.positions ?? []).map((p) => normalizeWhitespace(p.view)));
+    expect(views.some((v) => v.includes('29 billion tons'))).toBe(true);
+    expect(views.some((v) => v.includes('about 9 billion tons'))).toBe(true);
+    expect(o.report.disagreements.some((d) => d.kind === 'numeric')).toBe(true);
+    expect(await metricValue(o.metrics, 'contradictions_detected_total')).toBeGreaterThanOrEqual(1);
+    // German run: the report's own wording is German.
+    expect(o.report.methodology).toMatch(/Recherche in 1 Runde/);
+    expect(o.report.uncertainties.join(' ')).toMatch(/Widersprüche|widersprechen/);
+    expect([PLANTED_TRUE, PLANTED_FALSE].every((t) => o.sources.some((src) => src.content.includes(t)))).toBe(true);
+  });
+
+  it('completes the run on the extractive engine when the LLM fails, and says so', async () => {
+    s.llm.responder = () => ({ kind: 'status', status: 500 });
+    const o = await research(s.t.db, withLlm, { query: 'What does chlorophyll absorb in plants?' });
+    expectSoundRun(o);
+    expect(o.report.uncertainties.join(' ')).toMatch(/language model was not usable \(server error/);
+    expect(o.report.methodology).toMatch(/Planning: extractive engine/);
+    expect(await metricValue(o.metrics, 'llm_requests_total')).toBe(
+      (o.run.usage as Record<string, number>).llm_requests,
+    );
+  });
+
+  it('repairs LLM quotes to the real passage and drops invented ones', async () => {
+    s.llm.responder = plausibleResponder({ mangleQuotes: true, inventSpan: true });
+    const o = await research(s.t.db, withLlm, { query: 'How does the Calvin cycle fix carbon dioxide in plants?' });
+    expectSoundRun(o);
+    expect(o.claims.some((c) => c.claim_text.includes('green cheese'))).toBe(false);
+    expect(o.report.uncertainties.join(' ')).toMatch(/could not be found in their sources were discarded/);
+  });
+
+  it('keeps to max_llm_requests across steps and rounds, falling back when it is spent', async () => {
+    const o = await research(s.t.db, withLlm, {
+      query: 'How efficient is photosynthesis in crop plants?',
+      depth: 'normal',
+      budget: { max_llm_requests: 3 },
     });
+    expectSoundRun(o);
+    expect((o.run.usage as Record<string, number>).llm_requests).toBeLessThanOrEqual(3);
+    expect(o.report.uncertainties.join(' ')).toMatch(/LLM request budget spent/);
+  });
+});
+
+describeWithData('research runs on HotpotQA questions (third-party data)', [HOTPOT_FILE], (dataDir) => {
+  const all = hotpotItems(dataDir);
+  const items = openHotpotItems(all).slice(0, 4);
+  const s = loopbackSetup('enginehotpot', () => hotpotPages(all));
+  const { extractive, withLlm } = engines(
+    () => s.config,
+    () => s.webAccess,
+  );
 
   async function hotpotRound(engineFor: typeof extractive, label: string) {
     let answered = 0;
     let supportingFetched = 0;
     let supportingTotal = 0;
-    for (const item of items as HotpotItem[]) {
-      const o = await research(t.db, engineFor, { query: item.question });
+    for (const item of items) {
+      const o = await research(s.t.db, engineFor, { query: item.question });
       expectSoundRun(o);
       if (reportText(o.report).includes(item.answer.toLowerCase())) answered++;
-      const titles = new Set(o.sources.map((s) => s.title));
+      const titles = new Set(o.sources.map((src) => src.title));
       const supporting = [...new Set(item.supporting_facts.map(([title]) => title))];
       supportingTotal += supporting.length;
-      supportingFetched += supporting.filter((s) => titles.has(s)).length;
+      supportingFetched += supporting.filter((title) => titles.has(title)).length;
     }
     console.log(
       `${label}: answer in report ${answered}/${items.length}; supporting pages fetched ${supportingFetched}/${supportingTotal}`,
@@ -170,69 +262,8 @@ describe('research runs with the evidence engine', () => {
     await hotpotRound(extractive, 'extractive engine');
   });
 
-  it('completes HotpotQA questions with the LLM engine, counting requests and tokens on the run', async () => {
+  it('completes HotpotQA questions with the LLM engine', async () => {
     await hotpotRound(withLlm, 'LLM engine');
-    const o = await research(t.db, withLlm, { query: items[0]!.question, depth: 'normal' });
-    expectSoundRun(o);
-    const usage = o.run.usage as Record<string, number>;
-    expect(usage.llm_requests).toBeGreaterThan(2);
-    expect(usage.llm_requests).toBeLessThanOrEqual(30);
-    expect(usage.llm_tokens_input).toBeGreaterThan(0);
-    expect(usage.llm_tokens_output).toBeGreaterThan(0);
-    expect(await metricValue(o.metrics, 'llm_requests_total')).toBe(usage.llm_requests);
-    expect(o.report.methodology).toMatch(/language model/);
-    const sent = llm.requests.at(-1)!;
-    expect(sent.model).toBe('fake-model');
-    expect(sent.response_format).toMatchObject({ type: 'json_schema', json_schema: { strict: true } });
-    // No LLM_API_KEY configured: no Authorization header.
-    expect(sent.authorization).toBeNull();
-  });
-
-  it.each([
-    ['extractive', extractive],
-    ['LLM', withLlm],
-  ] as const)('reports a planted numeric contradiction in disagreements (%s engine)', async (_label, engineFor) => {
-    const o = await research(t.db, engineFor, { query: PLANTED_QUERY, language: 'de' });
-    expectSoundRun(o);
-    const views = o.report.disagreements.flatMap((d) => (d.positions ?? []).map((p) => normalizeWhitespace(p.view)));
-    expect(views.some((v) => v.includes('29 billion tons'))).toBe(true);
-    expect(views.some((v) => v.includes('about 9 billion tons'))).toBe(true);
-    expect(o.report.disagreements.some((d) => d.kind === 'numeric')).toBe(true);
-    expect(await metricValue(o.metrics, 'contradictions_detected_total')).toBeGreaterThanOrEqual(1);
-    // German run: the report's own wording is German.
-    expect(o.report.methodology).toMatch(/Recherche in 1 Runde/);
-    expect(o.report.uncertainties.join(' ')).toMatch(/Widersprüche|widersprechen/);
-    expect([PLANTED_TRUE, PLANTED_FALSE].every((s) => o.sources.some((src) => src.content.includes(s)))).toBe(true);
-  });
-
-  it('completes the run on the extractive engine when the LLM fails, and says so', async () => {
-    llm.responder = () => ({ kind: 'status', status: 500 });
-    const o = await research(t.db, withLlm, { query: items[1]!.question });
-    expectSoundRun(o);
-    expect(o.report.uncertainties.join(' ')).toMatch(/language model was not usable \(server error/);
-    expect(o.report.methodology).toMatch(/Planning: extractive engine/);
-    expect(await metricValue(o.metrics, 'llm_requests_total')).toBe(
-      (o.run.usage as Record<string, number>).llm_requests,
-    );
-  });
-
-  it('repairs LLM quotes to the real passage and drops invented ones', async () => {
-    llm.responder = plausibleResponder({ mangleQuotes: true, inventSpan: true });
-    const o = await research(t.db, withLlm, { query: items[2]!.question });
-    expectSoundRun(o);
-    expect(o.claims.some((c) => c.claim_text.includes('green cheese'))).toBe(false);
-    expect(o.report.uncertainties.join(' ')).toMatch(/could not be found in their sources were discarded/);
-  });
-
-  it('keeps to max_llm_requests across steps and rounds, falling back when it is spent', async () => {
-    const o = await research(t.db, withLlm, {
-      query: items[3]!.question,
-      depth: 'normal',
-      budget: { max_llm_requests: 3 },
-    });
-    expectSoundRun(o);
-    expect((o.run.usage as Record<string, number>).llm_requests).toBeLessThanOrEqual(3);
-    expect(o.report.uncertainties.join(' ')).toMatch(/LLM request budget spent/);
   });
 });
 
