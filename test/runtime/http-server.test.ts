@@ -79,6 +79,21 @@ describe("the API's HTTP server", () => {
       else expect(detail).toMatch(/^Malformed HTTP request/);
     });
 
+    it('an Expect other than 100-continue (Node answered a bare 417)', async () => {
+      const exchange = await rawExchange(port, ['GET /health HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n\r\n'], {
+        untilClosed: true,
+      });
+      expect(expectJsonError(exchange, 417)).toBe('Expect: only 100-continue is supported.');
+      expect(exchange.closedByServer).toBe(true);
+      const continued = await rawExchange(port, [
+        'POST /v1/research HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\n' +
+          `X-API-Key: ${t.owner.key}\r\nContent-Length: 2\r\n\r\n`,
+        { waitMs: 50 },
+        '{}',
+      ]);
+      expect(expectJsonError(continued, 422)).toBe('query: Required');
+    });
+
     it('keeps serving afterwards', async () => {
       const ok = await rawExchange(port, ['GET /health HTTP/1.1\r\nHost: x\r\n\r\n']);
       expect(ok.response?.status).toBe(200);

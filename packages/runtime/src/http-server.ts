@@ -1,5 +1,11 @@
 import crypto from 'node:crypto';
-import http, { STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import http, {
+  STATUS_CODES,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import type { AppConfig } from '@research/core';
 import type { Logger } from '@research/observability';
@@ -74,6 +80,19 @@ function answerClientError(logger: Logger) {
   };
 }
 
+/** Node answers any `Expect` but 100-continue with a bare 417; this one says why, in the API's shape. */
+function refuseExpectation(_req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify({ detail: 'Expect: only 100-continue is supported.' });
+  // The body is never read: closing spares reading it.
+  res.writeHead(417, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'X-Request-ID': crypto.randomUUID(),
+    Connection: 'close',
+  });
+  res.end(body);
+}
+
 interface Drain {
   /** Marks every later response `Connection: close` and closes each connection once its response is out. */
   start(): void;
@@ -130,6 +149,7 @@ export function createHttpServer(app: RequestListener, config: AppConfig, logger
   drains.set(server, trackResponses(server));
   server.on('request', app);
   server.on('clientError', answerClientError(logger));
+  server.on('checkExpectation', refuseExpectation);
   return server;
 }
 
