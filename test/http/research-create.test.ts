@@ -97,6 +97,13 @@ describe('POST /v1/research', () => {
     await post({ query: 'a'.repeat(2001) }).expect(422, { detail: 'query: must be 1 to 2000 characters' });
   });
 
+  it('accepts every well-formed character beyond the Basic Multilingual Plane', async () => {
+    const query = 'Homeoffice 🙂 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 \u{10FFFD} 中文';
+    const res = await post({ query, extra_queries: ['😀 emoji'] }).expect(200);
+    expect(res.body.query).toBe(query);
+    expect((await findRunById(t.db, res.body.research_id))!.query).toBe(query);
+  });
+
   describe('refuses with 400 a depth that is not quick, normal or deep, and creates nothing', () => {
     it.each(['shallow', 'QUICK', '', 'deep '])('depth %j', async (depth) => {
       const before = await t.db
@@ -127,6 +134,18 @@ describe('POST /v1/research', () => {
       ['a blank query', { query: '   \n\t ' }, 'query: must not be blank'],
       ['a NUL character in the query', { query: 'a\u0000b' }, 'query: must not contain NUL characters'],
       ['a bare NUL query', { query: '\u0000' }, 'query: must not contain NUL characters'],
+      // Sent as the JSON escape "\ud800x": no UTF-8 exists for it, so no provider could be asked.
+      ['a lone surrogate in the query', { query: '\ud800x' }, 'query: must be valid Unicode (no unpaired surrogates)'],
+      [
+        'a lone low surrogate in an extra query',
+        { query: 'x', extra_queries: ['ok', 'a\udc00'] },
+        'extra_queries.1: must be valid Unicode (no unpaired surrogates)',
+      ],
+      [
+        'surrogates in the wrong order in the language',
+        { query: 'x', language: '\udc00\ud800' },
+        'language: must be valid Unicode (no unpaired surrogates)',
+      ],
       ['a non-string depth', { query: 'x', depth: 3 }, 'depth: must be a string'],
       ['a null depth', { query: 'x', depth: null }, 'depth: must be a string'],
       ['a numeric language', { query: 'x', language: 7 }, 'language: must be a string'],

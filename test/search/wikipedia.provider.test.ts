@@ -115,6 +115,19 @@ describe('wikipedia search provider', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('fails at once, without asking or retrying, for a query with a lone surrogate', async () => {
+    const { logger, text } = captureLogger();
+    const provider = createWikipediaProvider({ apiUrl: fake.apiUrlTemplate, logger, policy: FAST_POLICY });
+    const error = (await provider
+      .search('\ud800x', { language: 'de', limit: 5 })
+      .catch((e: unknown) => e)) as SearchProviderError;
+    expect(error.kind).toBe('invalid_request');
+    expect(error.message).toBe('Search provider wikipedia was not asked: the query is not valid Unicode');
+    expect(error.retryable).toBe(false);
+    expect(fake.requests).toHaveLength(0);
+    expect(text()).not.toContain('retrying');
+  });
+
   it('names the provider when it stays down and when it is too slow', async () => {
     fake.script({ status: 503, body: 'x' }, { status: 503, body: 'x' }, { status: 503, body: 'x' });
     const provider = createWikipediaProvider({

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import { waitFor } from './wait';
 
@@ -33,9 +34,21 @@ export function trackChild(child: ChildProcess): void {
 
 /** Starts `node <script>` with only the given environment (plus PATH), collecting its JSON log lines. */
 export function spawnNodeProcess(name: string, script: string, env: Record<string, string>): NodeProcess {
-  const child = spawn(process.execPath, [script], {
+  return spawnLoggedProcess(name, process.execPath, [script], env);
+}
+
+/** Starts any command as spawnNodeProcess does (e.g. `npm start` as a process manager would). */
+export function spawnLoggedProcess(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { cwd?: string } = {},
+): NodeProcess {
+  const child = spawn(command, args, {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: options.cwd,
   });
   children.add(child);
   const lines: LogLine[] = [];
@@ -113,4 +126,31 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** The pids of a process's direct children (Linux /proc). */
+export function childPids(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name in field 2 is parenthesised and may hold spaces; the parent pid follows its `)`.
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === pid) children.push(Number(entry));
+    } catch {
+      // The process ended while we listed it.
+    }
+  }
+  return children;
+}
+
+/** Whether a process with this pid still exists (a zombie counts as gone). */
+export function processExists(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
 }

@@ -71,6 +71,8 @@ const envSchema = z.object({
   RECONCILE_INTERVAL_MS: positiveInt(15_000),
   METRICS_PUBLISH_INTERVAL_MS: positiveInt(5_000),
   SHUTDOWN_TIMEOUT_MS: positiveInt(25_000),
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt(20_000),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt(50_000),
   PASSWORD_HASH_CONCURRENCY: positiveInt(4),
   WORKER_HEARTBEAT_FILE: optionalText,
 });
@@ -92,6 +94,12 @@ export interface AppConfig {
   readonly metricsPublishIntervalMs: number;
   readonly shutdownTimeoutMs: number;
   readonly passwordHashConcurrency: number;
+  readonly http: {
+    /** From a request's first byte to the end of its headers; a slower client gets 408. */
+    readonly headersTimeoutMs: number;
+    /** From a request's first byte to the end of its body; a slower client gets 408. */
+    readonly requestTimeoutMs: number;
+  };
   /** When set, a worker touches this file every few seconds (the container healthcheck reads its age). */
   readonly workerHeartbeatFile: string | undefined;
   readonly llm: {
@@ -174,6 +182,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
+  // Node refuses a header deadline beyond the whole request's.
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(['HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS']);
+  }
   return deepFreeze<AppConfig>({
     port: e.PORT,
     host: e.HOST,
@@ -188,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsPublishIntervalMs: e.METRICS_PUBLISH_INTERVAL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY,
+    http: { headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS },
     workerHeartbeatFile: e.WORKER_HEARTBEAT_FILE,
     llm: {
       baseUrl: e.LLM_BASE_URL?.replace(/\/+$/, ''),

@@ -69,9 +69,13 @@ export function codePointLength(value: string): number {
   return n;
 }
 
+// A surrogate code point that is not half of a pair (the `u` flag reads pairs as one code point).
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /**
- * A string of `min`..`max` characters (code points) without NUL characters (Postgres refuses them in text).
- * `notBlank` also refuses whitespace-only text.
+ * A string of `min`..`max` characters (code points) without NUL characters (Postgres refuses them in text)
+ * and without lone surrogates (no UTF-8 encoding exists for them: URL encoding for a search provider
+ * throws, and Postgres would store U+FFFD instead). `notBlank` also refuses whitespace-only text.
  */
 export function boundedText(min: number, max: number, options: { notBlank?: boolean } = {}) {
   let schema = z
@@ -89,7 +93,8 @@ export function boundedText(min: number, max: number, options: { notBlank?: bool
           ? `must be at most ${max} characters`
           : `must be ${min} to ${max} characters`,
     )
-    .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters');
+    .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters')
+    .refine((v) => !LONE_SURROGATE.test(v), 'must be valid Unicode (no unpaired surrogates)');
   if (options.notBlank) schema = schema.refine((v) => v.trim().length > 0, 'must not be blank');
   return schema.meta({ ...(min > 0 ? { minLength: min } : {}), maxLength: max });
 }

@@ -1,32 +1,15 @@
-import type { Server } from 'node:http';
 import axios from 'axios';
 import type { AppConfig } from '@research/core';
 import { createApp, createResearchTools, type AppContext } from '@research/http';
 import { readFleetSnapshots } from '@research/observability';
 import { createBullResearchQueue, type ResearchQueue } from '@research/queue';
+import { closeServer, listen } from './http-server';
 import { ensureInitialAdmin } from './initial-admin';
 import { openServices, type Services } from './services';
 
 /** A running process part that can be stopped in order. */
 export interface Stoppable {
   stop(): Promise<void>;
-}
-
-/** Starts the HTTP server on the configured host and port; resolves once it listens. */
-export function listen(app: ReturnType<typeof createApp>, config: AppConfig): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(server)));
-    // Slightly above common load-balancer idle timeouts, so the proxy closes first.
-    server.keepAliveTimeout = 65_000;
-  });
-}
-
-/** Stops accepting, lets in-flight requests finish, then closes idle keep-alive connections. */
-export function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-  });
 }
 
 /** Warns (never fails) when the configured LLM does not answer its model list at start. */
@@ -85,7 +68,7 @@ export async function startApiRuntime(config: AppConfig): Promise<Stoppable> {
     logger: services.logger,
   });
   const ctx = buildAppContext(services, queue);
-  const server = await listen(createApp(ctx), config);
+  const server = await listen(createApp(ctx), config, services.logger);
   services.logger.info('API listening', { host: config.host, port: config.port });
   void llmPreflight(services);
   return {

@@ -3,6 +3,7 @@ export * from './embedded-lock';
 export * from './initial-admin';
 export * from './cli';
 export * from './api';
+export * from './http-server';
 export * from './signals';
 export * from './worker';
 export * from './standalone';

@@ -1,7 +1,8 @@
 import type { AppConfig } from '@research/core';
 import { createApp } from '@research/http';
 import { createBullResearchQueue, type ResearchQueue } from '@research/queue';
-import { buildAppContext, closeServer, listen, llmPreflight, type Stoppable } from './api';
+import { buildAppContext, llmPreflight, type Stoppable } from './api';
+import { closeServer, listen } from './http-server';
 import { ensureInitialAdmin } from './initial-admin';
 import { openServices } from './services';
 import { startInProcessWorker, startQueueWorker } from './worker';
@@ -29,7 +30,7 @@ export async function startAllRuntime(config: AppConfig): Promise<Stoppable> {
     worker = inProcess;
   }
   const ctx = buildAppContext(services, queue);
-  const server = await listen(createApp(ctx), config);
+  const server = await listen(createApp(ctx), config, services.logger);
   services.logger.info('service listening', {
     host: config.host,
     port: config.port,

@@ -9,7 +9,7 @@ export const USER_AGENT = `research-service/${VERSION} (self-hosted research ser
 export interface RetryPolicy {
   /** Per attempt, from sending to the last byte of the answer. */
   readonly timeoutMs: number;
-  /** Extra attempts after the first on 429, 408, 5xx, timeouts and connection errors. */
+  /** Extra attempts after the first on 429, 408, 5xx, timeouts and transient network errors. */
   readonly retries: number;
   /** First backoff step; each later step doubles, with jitter. */
   readonly baseDelayMs: number;
@@ -142,24 +142,46 @@ export function errorTextOf(body: unknown): string | undefined {
   return undefined;
 }
 
+// Failures on the way to the provider that another attempt may not meet.
+const TRANSIENT_NETWORK_CAUSES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'refused the connection',
+  ECONNRESET: 'closed the connection',
+  EPIPE: 'closed the connection',
+  ETIMEDOUT: 'did not answer in time',
+  ECONNABORTED: 'did not answer in time',
+  ENOTFOUND: 'could not be resolved (DNS)',
+  EAI_AGAIN: 'could not be resolved (DNS)',
+  EHOSTUNREACH: 'is unreachable',
+  ENETUNREACH: 'is unreachable',
+};
+
+/**
+ * A request that got no HTTP answer. Only timeouts and transient network errors are retried: an error
+ * raised before anything was sent (a query that cannot be URL-encoded, an invalid URL) fails the same way
+ * on every attempt, and so does a connection failure we cannot name (TLS, redirect loops).
+ */
 function networkCause(error: unknown, timedOut: boolean, timeoutMs: number): Failure {
   if (timedOut) return { kind: 'unavailable', cause: `timed out after ${timeoutMs} ms`, retry: true };
   const code = (error as { code?: unknown })?.code;
-  const known: Record<string, string> = {
-    ECONNREFUSED: 'refused the connection',
-    ECONNRESET: 'closed the connection',
-    EPIPE: 'closed the connection',
-    ETIMEDOUT: 'did not answer in time',
-    ECONNABORTED: 'did not answer in time',
-    ENOTFOUND: 'could not be resolved (DNS)',
-    EAI_AGAIN: 'could not be resolved (DNS)',
-    EHOSTUNREACH: 'is unreachable',
-    ENETUNREACH: 'is unreachable',
-  };
   if (code === 'ERR_BAD_RESPONSE' || /maxContentLength/i.test(String((error as Error)?.message)))
     return { kind: 'bad_response', cause: 'answered with an oversized body', retry: false };
-  if (typeof code === 'string' && known[code]) return { kind: 'unavailable', cause: known[code], retry: true };
-  return { kind: 'unavailable', cause: 'could not be reached', retry: true };
+  if (typeof code === 'string' && TRANSIENT_NETWORK_CAUSES[code]) {
+    return { kind: 'unavailable', cause: TRANSIENT_NETWORK_CAUSES[code], retry: true };
+  }
+  if (!(axios.isAxiosError(error) && error.request)) {
+    const name = (error as Error | undefined)?.name;
+    return {
+      kind: 'invalid_request',
+      cause:
+        name === 'URIError' ? 'the query is not valid Unicode' : `the request could not be built (${name ?? 'Error'})`,
+      retry: false,
+    };
+  }
+  return {
+    kind: 'unavailable',
+    cause: typeof code === 'string' ? `could not be reached (${code})` : 'could not be reached',
+    retry: false,
+  };
 }
 
 function parseJson(text: unknown): { ok: true; value: unknown } | { ok: false } {
@@ -217,6 +239,8 @@ function finalError(provider: string, failure: Failure, attempts: number, extraW
         return `refused the request (${failure.cause})`;
       case 'bad_response':
         return `${failure.cause}${tries}`;
+      case 'invalid_request':
+        return `was not asked: ${failure.cause}`;
     }
   })();
   return new SearchProviderError(provider, failure.kind, text, failure.status);
@@ -224,7 +248,7 @@ function finalError(provider: string, failure: Failure, attempts: number, extraW
 
 /**
  * Sends one provider request with a per-attempt timeout and retries (exponential backoff with jitter;
- * Retry-After honoured) on 429, 408, 5xx, timeouts and connection errors, then hands the JSON body to
+ * Retry-After honoured) on 429, 408, 5xx, timeouts and transient network errors, then hands the JSON body to
  * `parse`. Ends in a SearchProviderError naming the provider; aborting `signal` rejects with its reason.
  * Nothing here logs or throws the request URL, headers or body, which may carry the key.
  */

@@ -36,7 +36,8 @@ export type SearchFailureKind =
   | 'auth' // the key was refused
   | 'quota' // the plan's usage limit is spent
   | 'rejected' // the provider refused the request (4xx, API error)
-  | 'bad_response'; // not the documented shape (malformed JSON, HTML page)
+  | 'bad_response' // not the documented shape (malformed JSON, HTML page)
+  | 'invalid_request'; // the request could not be sent as built (e.g. a query that cannot be URL-encoded)
 
 /**
  * A search provider failed after its retries. The message names the provider and the cause and is safe

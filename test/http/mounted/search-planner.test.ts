@@ -63,6 +63,22 @@ describe('POST /search and POST /research/planner', () => {
     await post('/search', body).expect(422, { detail });
   });
 
+  it('refuses a lone surrogate with 422 without asking the provider (not a 503 after retries)', async () => {
+    const before = wiki.requests.length;
+    const started = Date.now();
+    // supertest sends the string as the JSON escape "\ud800x".
+    await post('/search', { query: '\ud800x' }).expect(422, {
+      detail: 'query: must be valid Unicode (no unpaired surrogates)',
+    });
+    await post('/research/planner', { query: 'x', extra_queries: ['\ud800x'] }).expect(422, {
+      detail: 'extra_queries.0: must be valid Unicode (no unpaired surrogates)',
+    });
+    expect(wiki.requests.length).toBe(before);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // A well-formed pair is a character like any other.
+    await post('/search', { query: 'Homeoffice 🙂' }).expect(200);
+  });
+
   it('needs a key', async () => {
     await post('/search', { query: 'x' }, null).expect(401);
     await post('/research/planner', { query: 'x' }, null).expect(401);

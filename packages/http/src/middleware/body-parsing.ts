@@ -1,7 +1,52 @@
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
+import type { AppConfig } from '@research/core';
+import { AppError } from '@research/core';
 
 /** CONTRACT 4: bodies above this answer 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+// Multipart framing and the text fields beside an audio file (multer reads at most 10 fields of 8 KiB).
+const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
+
+/** The largest JSON body of `POST /vision/analyze`: a base64 image of VISION_MAX_IMAGE_BYTES and its fields. */
+export function visionBodyLimitBytes(config: AppConfig): number {
+  return Math.ceil((config.vision.maxImageBytes * 4) / 3) + 64 * 1024;
+}
+
+/** The largest body a request to this route may declare: vision and audio uploads have their own limits. */
+export function bodyLimitOf(req: Request, config: AppConfig): number {
+  // Express matches paths case-insensitively and with or without a trailing slash; so does this.
+  const path = req.path.toLowerCase().replace(/\/+$/, '');
+  if (path === '/vision/analyze') return visionBodyLimitBytes(config);
+  if (path === '/audio/transcribe' && req.is('multipart/form-data')) {
+    return config.audio.maxBytes + MULTIPART_OVERHEAD_BYTES;
+  }
+  return BODY_LIMIT_BYTES;
+}
+
+/**
+ * Answers 413 from the Content-Length header alone when it declares more than the route reads, before
+ * any key check or byte of the body, and closes the connection: the parsers would otherwise read (or
+ * wait for) the whole declared body before answering. Chunked bodies are counted by the parsers.
+ */
+export function refuseOversizedBodies(config: AppConfig): RequestHandler {
+  return (req, res, next) => {
+    const declared = req.headers['content-length'];
+    if (declared === undefined) return next();
+    const limit = bodyLimitOf(req, config);
+    // Node's parser has already refused anything but one run of digits.
+    if (Number(declared) <= limit) return next();
+    res.setHeader('Connection', 'close');
+    if (limit === BODY_LIMIT_BYTES) {
+      // body-parser's own error, so the error handler gives it the same text as a body counted too large.
+      next(
+        Object.assign(new Error('request entity too large'), { status: 413, expose: true, type: 'entity.too.large' }),
+      );
+      return;
+    }
+    next(new AppError('payload_too_large', `Request body too large (limit ${limit} bytes).`));
+  };
+}
 
 /**
  * Parses JSON bodies (`application/json` and any `+json` type) up to 1 MiB. Any other content type is
