@@ -59,16 +59,18 @@ export function buildAppContext(services: Services, queue: ResearchQueue): AppCo
     metrics: services.metrics,
     logger: services.logger,
     passwords: services.passwords,
-    // The mounted route groups' tools; the crawler and the LLM client are the process's, shared with its worker.
+    // The mounted route groups' tools: the crawler is the process's, shared with its worker; the LLM client
+    // is the routes' own, so their traffic cannot hold the runs' LLM_MAX_CONCURRENCY.
     tools: createResearchTools({
       config,
       logger: services.logger,
       metrics: services.metrics,
       db: services.db,
       crawler: () => services.crawler(),
-      llm: () => services.llm(),
+      llm: () => services.routesLlm(),
     }),
     fleetSnapshots: redis ? () => readFleetSnapshots(redis, config.redisPrefix, instanceId) : async () => [],
+    redis,
   };
 }
 

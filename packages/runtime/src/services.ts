@@ -30,10 +30,16 @@ export interface Services {
    */
   crawler(): Crawler;
   /**
-   * The process's one LLM client (null without LLM_BASE_URL), built on first use: engine and routes
-   * share it, so LLM_MAX_CONCURRENCY holds for the whole process.
+   * The research runs' LLM client (null without LLM_BASE_URL), built on first use: one per process, so
+   * LLM_MAX_CONCURRENCY holds across every run the process works on.
    */
   llm(): LlmClient | null;
+  /**
+   * The mounted routes' LLM client (null without LLM_BASE_URL), built on first use: its own
+   * LLM_ROUTES_MAX_CONCURRENCY, so a flood of planner or claims requests waits behind itself, never in
+   * front of a run's calls.
+   */
+  routesLlm(): LlmClient | null;
   close(): Promise<void>;
 }
 
@@ -71,6 +77,7 @@ export async function openServices(
   });
   let crawler: Crawler | undefined;
   let llm: LlmClient | null | undefined;
+  let routesLlm: LlmClient | null | undefined;
   return {
     config,
     role,
@@ -88,6 +95,17 @@ export async function openServices(
     llm() {
       if (llm === undefined) llm = config.llm.baseUrl ? createLlmClient({ config: config.llm, metrics, logger }) : null;
       return llm;
+    },
+    routesLlm() {
+      if (routesLlm === undefined)
+        routesLlm = config.llm.baseUrl
+          ? createLlmClient({
+              config: { ...config.llm, maxConcurrency: config.llm.routesMaxConcurrency },
+              metrics,
+              logger,
+            })
+          : null;
+      return routesLlm;
     },
     async close() {
       // The crawler's page cache writes to the database: it stops first.
