@@ -14,6 +14,7 @@ import { audioUploadFieldsSchema, audioUrlBodySchema, type TranscriptionResponse
 
 /** Bytes of one text field of an upload (`language`, `prompt`). */
 const UPLOAD_FIELD_BYTES = 8 * 1024;
+const UPLOAD_LIMITS = { files: 1, fields: 10, fieldSize: UPLOAD_FIELD_BYTES, parts: 12 };
 
 // busboy reports a body it cannot read as a plain Error (a missing boundary, a body that ends before its
 // closing boundary, a broken part header): the client's fault, answered with a fixed text.
@@ -34,6 +35,11 @@ function uploadError(error: unknown, maxBytes: number): unknown {
       return validationError('file', 'only one audio file in the field `file` is read');
     if (error.code === 'LIMIT_FIELD_VALUE' && (error.field === 'language' || error.field === 'prompt'))
       return validationError(error.field, `must be at most ${UPLOAD_FIELD_BYTES} bytes`);
+    if (error.code === 'LIMIT_PART_COUNT' || error.code === 'LIMIT_FIELD_COUNT')
+      return new AppError(
+        'bad_request',
+        `Too many parts in the multipart body (at most ${UPLOAD_LIMITS.parts}, ${UPLOAD_LIMITS.fields} of them fields).`,
+      );
     return new AppError('bad_request', `Malformed multipart body (${error.code}).`);
   }
   if (isAppError(error)) return error;
@@ -51,7 +57,7 @@ export function createAudioRouter(ctx: AppContext, tools: ResearchTools): Router
   const maxBytes = ctx.config.audio.maxBytes;
   const upload = multer({
     storage: multer.memoryStorage(),
-    limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: UPLOAD_FIELD_BYTES, parts: 12 },
+    limits: { ...UPLOAD_LIMITS, fileSize: maxBytes },
   }).single('file');
   const json = jsonBody();
   const parseEither: RequestHandler = (req, res, next) =>
