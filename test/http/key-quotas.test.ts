@@ -1,8 +1,9 @@
 import { once } from 'node:events';
+import net from 'node:net';
 import type { Express } from 'express';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { createApp } from '@research/http';
+import { QUOTA_REDIS_TIMEOUT_MS, createApp } from '@research/http';
 import { startFakeWikipediaSearch, type FakeWikipediaSearch } from '../fakes/fake-wikipedia-search';
 import { TEST_REDIS_URL, clearRedisPrefix, uniqueRedisPrefix } from '../support/redis';
 import { buildTestApp, unusedPort, type TestApp } from './support';
@@ -132,6 +133,36 @@ describe('per-key quotas of run creation and search', () => {
     for (let i = 0; i < 3; i++) await create(app, user.key).expect(200);
     const refused = await create(app, user.key).expect(429);
     expect(refused.headers['retry-after']).toBeDefined();
+  });
+
+  it('counts in memory while Redis accepts commands and never answers them', async () => {
+    // A Redis that connects and then stalls (a paused server): every command waits forever.
+    const sockets = new Set<net.Socket>();
+    const stalled = net.createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    const redis = new Redis(`redis://127.0.0.1:${(stalled.address() as net.AddressInfo).port}`, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      // Up as soon as connected: no handshake the stalled server would leave unanswered.
+      enableReadyCheck: false,
+      disableClientInfo: true,
+      disconnectTimeout: 50,
+    });
+    redis.on('error', () => {});
+    try {
+      if (redis.status !== 'ready') await once(redis, 'ready');
+      const app = createApp({ ...t.ctx, redis });
+      const user = await t.createUser('quota-stalled');
+      const started = Date.now();
+      for (let i = 0; i < 3; i++) await create(app, user.key).expect(200);
+      await create(app, user.key).expect(429);
+      // Each window of each request waited at most the quota's Redis timeout, not for Redis.
+      expect(Date.now() - started).toBeLessThan(4 * 2 * QUOTA_REDIS_TIMEOUT_MS + 2000);
+    } finally {
+      redis.disconnect();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => stalled.close(resolve));
+    }
   });
 
   it('counts in memory without Redis (embedded mode)', async () => {

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RLWrapperTimeouts, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError, type AppConfig } from '@research/core';
 import { principalOf } from '../request-scope';
 
@@ -23,16 +23,19 @@ export interface KeyQuotas {
 interface Window {
   readonly per: 'minute' | 'hour';
   readonly points: number;
-  readonly limiter: RateLimiterAbstract;
+  readonly limiter: { consume(key: string): Promise<RateLimiterRes> };
 }
 
 const SECONDS = { minute: 60, hour: 3600 } as const;
+/** Longest wait for Redis on a request's path before the process counts in memory instead. */
+export const QUOTA_REDIS_TIMEOUT_MS = 500;
 
 /**
  * The per-key quotas of the API. With Redis (REDIS_URL) they are counted there, so every API process
- * shares one count per key; while Redis cannot answer, each process counts in memory (rate-limiter-flexible's
- * insurance limiter) rather than refusing or letting everything through. Without Redis (embedded mode,
- * one process) they are counted in memory. Fixed windows: a key's window starts with its first request.
+ * shares one count per key; while Redis is down or does not answer within QUOTA_REDIS_TIMEOUT_MS, each
+ * process counts in memory (rate-limiter-flexible's insurance limiter) rather than refusing, stalling or
+ * letting everything through. Without Redis (embedded mode, one process) they are counted in memory.
+ * Fixed windows: a key's window starts with its first counted request.
  */
 export function createKeyQuotas(config: AppConfig, redis: Redis | undefined): KeyQuotas {
   const window = (name: string, per: Window['per'], points: number): Window | undefined => {
@@ -40,12 +43,16 @@ export function createKeyQuotas(config: AppConfig, redis: Redis | undefined): Ke
     const options = { points, duration: SECONDS[per] };
     const memory = new RateLimiterMemory(options);
     const limiter = redis
-      ? new RateLimiterRedis({
-          ...options,
-          storeClient: redis,
-          keyPrefix: `${config.redisPrefix}:quota:${name}:${per}`,
-          // A Redis that is down answers from memory at once instead of waiting for a reconnect.
-          rejectIfRedisNotReady: true,
+      ? new RLWrapperTimeouts({
+          limiter: new RateLimiterRedis({
+            ...options,
+            storeClient: redis,
+            keyPrefix: `${config.redisPrefix}:quota:${name}:${per}`,
+            // A Redis that is down answers from memory at once instead of waiting for a reconnect.
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: memory,
+          }),
+          timeoutMs: QUOTA_REDIS_TIMEOUT_MS,
           insuranceLimiter: memory,
         })
       : memory;
