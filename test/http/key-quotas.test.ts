@@ -120,8 +120,13 @@ describe('per-key quotas of run creation and search', () => {
     );
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(wiki.requests.length).toBe(calls);
-    // A body that fails validation is a 422, not a search.
+    // A body that fails validation, or names a provider without settings, is a 422, not a search.
     await request(apiB).post('/search').set('X-API-Key', user.key).send({ query: ' ' }).expect(422);
+    await request(apiB)
+      .post('/search')
+      .set('X-API-Key', user.key)
+      .send({ query: 'Homeoffice', provider: 'brave' })
+      .expect(422, { detail: 'provider: brave is not configured on this service' });
     await request(apiB).post('/search').set('X-API-Key', t.admin.key).send({ query: 'Homeoffice' }).expect(200);
   });
 

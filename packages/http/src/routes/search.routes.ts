@@ -15,9 +15,8 @@ export function createSearchRouter(ctx: AppContext, tools: ResearchTools, quota:
   // The key is checked per route, so an unknown path stays a 404 without one (as elsewhere).
   router.post('/', requireApiKey(ctx), jsonBody(), async (req, res) => {
     const input = parseBody(searchBodySchema, req.body, { required: true });
-    // Counted once the request is valid: a rejected body costs no search.
-    await quota.take(res);
-    const { provider, hits } = await searchOnce(tools, ctx.metrics, input, requestSignal(res));
+    // The quota counts valid requests only: a rejected body or an unconfigured provider costs nothing.
+    const { provider, hits } = await searchOnce(tools, ctx.metrics, input, requestSignal(res), () => quota.take(res));
     res.json({
       query: input.query,
       provider,
