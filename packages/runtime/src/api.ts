@@ -59,15 +59,14 @@ export function buildAppContext(services: Services, queue: ResearchQueue): AppCo
     metrics: services.metrics,
     logger: services.logger,
     passwords: services.passwords,
-    // The mounted route groups' tools: the crawler is the process's, shared with its worker; the LLM client
-    // is the routes' own, so their traffic cannot hold the runs' LLM_MAX_CONCURRENCY.
+    // The mounted route groups' tools: the crawler is the process's, shared with its worker; the tools build
+    // their own LLM client (LLM_ROUTES_MAX_CONCURRENCY), so route traffic cannot hold the runs' limit.
     tools: createResearchTools({
       config,
       logger: services.logger,
       metrics: services.metrics,
       db: services.db,
       crawler: () => services.crawler(),
-      llm: () => services.routesLlm(),
     }),
     fleetSnapshots: redis ? () => readFleetSnapshots(redis, config.redisPrefix, instanceId) : async () => [],
     redis,

@@ -31,15 +31,10 @@ export interface Services {
   crawler(): Crawler;
   /**
    * The research runs' LLM client (null without LLM_BASE_URL), built on first use: one per process, so
-   * LLM_MAX_CONCURRENCY holds across every run the process works on.
+   * LLM_MAX_CONCURRENCY holds across every run the process works on. The mounted routes have their own
+   * (ResearchTools.llm, LLM_ROUTES_MAX_CONCURRENCY).
    */
   llm(): LlmClient | null;
-  /**
-   * The mounted routes' LLM client (null without LLM_BASE_URL), built on first use: its own
-   * LLM_ROUTES_MAX_CONCURRENCY, so a flood of planner or claims requests waits behind itself, never in
-   * front of a run's calls.
-   */
-  routesLlm(): LlmClient | null;
   close(): Promise<void>;
 }
 
@@ -77,7 +72,6 @@ export async function openServices(
   });
   let crawler: Crawler | undefined;
   let llm: LlmClient | null | undefined;
-  let routesLlm: LlmClient | null | undefined;
   return {
     config,
     role,
@@ -95,17 +89,6 @@ export async function openServices(
     llm() {
       if (llm === undefined) llm = config.llm.baseUrl ? createLlmClient({ config: config.llm, metrics, logger }) : null;
       return llm;
-    },
-    routesLlm() {
-      if (routesLlm === undefined)
-        routesLlm = config.llm.baseUrl
-          ? createLlmClient({
-              config: { ...config.llm, maxConcurrency: config.llm.routesMaxConcurrency },
-              metrics,
-              logger,
-            })
-          : null;
-      return routesLlm;
     },
     async close() {
       // The crawler's page cache writes to the database: it stops first.

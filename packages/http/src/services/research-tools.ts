@@ -59,9 +59,9 @@ export interface ResearchToolsDeps {
   metrics: Metrics;
   db?: Database;
   /**
-   * Parts the process builds once (the crawler it shares with its worker: one extraction pool, one
-   * politeness state; the routes' LLM client), or that tests build: called on first use instead of
-   * building them, and left for their owner to close.
+   * Parts the process shares with its worker (the crawler: one extraction pool, one politeness state), or
+   * that tests build: called on first use instead of building them, and left for their owner to close.
+   * Without `llm` the tools build the routes' own client (LLM_ROUTES_MAX_CONCURRENCY).
    */
   crawler?: () => Crawler;
   llm?: () => LlmClient | null;
@@ -77,7 +77,7 @@ function tooManyRequests(): AppError {
 }
 
 /** The LLM settings of the mounted routes: the process's LLM with the routes' own concurrency. */
-export function routesLlmConfig(config: AppConfig): AppConfig['llm'] {
+function routesLlmConfig(config: AppConfig): AppConfig['llm'] {
   return { ...config.llm, maxConcurrency: config.llm.routesMaxConcurrency };
 }
 
