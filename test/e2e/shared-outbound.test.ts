@@ -1,16 +1,35 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startFakeLlm, type FakeLlm } from '../fakes/fake-llm';
+import { startFakeLlm, type FakeLlm, type FakeLlmRequest } from '../fakes/fake-llm';
 import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
 import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
 import { freePort, killAllProcesses, spawnNodeProcess, waitForLogLine } from '../support/processes';
 import { waitFor } from '../support/wait';
 import { STANDALONE_MAIN, client } from './support';
 
-// `npm start` runs research and serves the mounted routes in one process: both use the process's one LLM
-// client, so LLM_MAX_CONCURRENCY is the process's limit, not one per part.
-describe('one process, one LLM concurrency limit', () => {
+const RUN_QUESTION = 'How does photosynthesis convert light energy in plants?';
+const FLOOD_QUESTION = 'What limits the rate of photosynthesis?';
+const FLOOD = 16;
+
+/** The most requests of `requests` that were in flight at the fake at one moment. */
+function peakInFlight(requests: FakeLlmRequest[]): number {
+  const edges = requests.flatMap((r) => [
+    { at: r.receivedAt, step: 1 },
+    { at: r.answeredAt || Infinity, step: -1 },
+  ]);
+  // An answer and a new request in the same millisecond: the answer first (the slot was handed over).
+  edges.sort((a, b) => a.at - b.at || a.step - b.step);
+  let now = 0;
+  let peak = 0;
+  for (const edge of edges) peak = Math.max(peak, (now += edge.step));
+  return peak;
+}
+
+// `npm start` runs research and serves the mounted routes in one process. The runs' LLM calls are limited
+// by LLM_MAX_CONCURRENCY, the routes' by LLM_ROUTES_MAX_CONCURRENCY: a flood of planner requests waits
+// behind itself and never in front of a run's calls.
+describe('one process, separate LLM concurrency for runs and routes', () => {
   let dir: string;
   let wiki: FakeWiki;
   let llm: FakeLlm;
@@ -27,7 +46,7 @@ describe('one process, one LLM concurrency limit', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('never has more LLM requests in flight than LLM_MAX_CONCURRENCY, across a running research and the routes', async () => {
+  it('keeps each limit, and a flood of route calls does not delay the run’s LLM calls', async () => {
     const port = await freePort();
     const service = spawnNodeProcess('service', STANDALONE_MAIN, {
       DATA_DIR: dir,
@@ -37,6 +56,7 @@ describe('one process, one LLM concurrency limit', () => {
       LLM_BASE_URL: llm.baseUrl,
       LLM_MODEL: 'fake-model',
       LLM_MAX_CONCURRENCY: '1',
+      LLM_ROUTES_MAX_CONCURRENCY: '1',
       CRAWLER_ALLOW_PRIVATE_NETWORKS: 'true',
     });
     await waitForLogLine(service, 'service listening', 60_000);
@@ -44,16 +64,23 @@ describe('one process, one LLM concurrency limit', () => {
     const api = client(`http://127.0.0.1:${port}`, key);
 
     const created = await api<{ research_id: string }>('POST', '/v1/research', {
-      query: 'How does photosynthesis convert light energy in plants?',
+      query: RUN_QUESTION,
       depth: 'quick',
       language: 'en',
     });
     expect(created.status).toBe(200);
-    // Once the run's first LLM call is out, the routes ask for plans of their own.
-    await waitFor('the run to call the LLM', async () => llm.requests.length > 0 || undefined, 30_000, 20);
+    // Once the run reads its sources with the model (calls in quick succession), the routes ask for plans
+    // of their own: 16 × 300 ms of work for one route slot.
+    await waitFor(
+      'the run to extract claims with the LLM',
+      async () => llm.requests.some((r) => r.schemaName === 'claims') || undefined,
+      45_000,
+      20,
+    );
+    const floodStart = Date.now();
     const planned = await Promise.all(
-      [1, 2, 3].map(() =>
-        api<{ engine: string }>('POST', '/research/planner', { query: 'What limits the rate of photosynthesis?' }),
+      Array.from({ length: FLOOD }, () =>
+        api<{ engine: string }>('POST', '/research/planner', { query: FLOOD_QUESTION }),
       ),
     );
     for (const res of planned) expect(res).toMatchObject({ status: 200, body: { engine: 'llm' } });
@@ -69,9 +96,24 @@ describe('one process, one LLM concurrency limit', () => {
       60_000,
       200,
     );
-    // Both parts called the model (the run more than once), and never two calls at once.
-    expect(llm.requests.filter((r) => r.schemaName === 'research_plan').length).toBeGreaterThanOrEqual(4);
-    expect(llm.requests.length).toBeGreaterThan(4);
-    expect(llm.maxInFlight).toBe(1);
+
+    const isRoute = (r: FakeLlmRequest) => r.messages.some((m) => m.content.includes(FLOOD_QUESTION));
+    const routeCalls = llm.requests.filter(isRoute);
+    const runCalls = llm.requests.filter((r) => !isRoute(r));
+    expect(routeCalls).toHaveLength(FLOOD);
+    expect(runCalls.length).toBeGreaterThan(2);
+    // Each part within its own limit, so the model never saw more than their sum.
+    expect(peakInFlight(routeCalls)).toBe(1);
+    expect(peakInFlight(runCalls)).toBe(1);
+    expect(llm.maxInFlight).toBe(2);
+
+    // The run made its last call (the report, after all its claims) while most of the flood was still
+    // waiting for the routes' slot. With one shared limit it queued behind every route call (received
+    // after all 16 of them: 0 waiting).
+    const lastRunCall = runCalls.at(-1)!;
+    expect(lastRunCall.schemaName).toBe('report');
+    expect(lastRunCall.receivedAt).toBeGreaterThan(floodStart);
+    const stillWaiting = routeCalls.filter((r) => r.answeredAt === 0 || r.answeredAt > lastRunCall.receivedAt);
+    expect(stillWaiting.length).toBeGreaterThanOrEqual(FLOOD / 2);
   });
 });

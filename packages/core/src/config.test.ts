@@ -15,7 +15,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       logFormat: 'json',
     });
-    expect(c.llm).toMatchObject({ baseUrl: undefined, maxConcurrency: 4, timeoutMs: 60_000 });
+    expect(c.llm).toMatchObject({ baseUrl: undefined, maxConcurrency: 4, routesMaxConcurrency: 2, timeoutMs: 60_000 });
+    expect(c.quotas).toEqual({ runsPerMinute: 10, runsPerHour: 100, searchesPerMinute: 60 });
     expect(c.search.provider).toBe('wikipedia');
     expect(c.crawler).toEqual({
       allowPrivateNetworks: false,
@@ -48,6 +49,12 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
     for (const name of ['PORT', 'SEARCH_PROVIDER', 'DEBUG', 'DATABASE_URL']) expect(problems).toContain(name);
+  });
+
+  it('turns a quota off with 0 and refuses a negative one', () => {
+    expect(loadConfig({ RUNS_PER_KEY_PER_HOUR: '0' }).quotas.runsPerHour).toBe(0);
+    expect(() => loadConfig({ SEARCHES_PER_KEY_PER_MINUTE: '-1' })).toThrow(/SEARCHES_PER_KEY_PER_MINUTE/);
+    expect(() => loadConfig({ LLM_ROUTES_MAX_CONCURRENCY: '0' })).toThrow(/LLM_ROUTES_MAX_CONCURRENCY/);
   });
 
   it('reads booleans and numbers', () => {

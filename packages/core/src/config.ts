@@ -33,6 +33,7 @@ const envSchema = z.object({
   LLM_API_KEY: optionalText,
   LLM_MODEL: optionalText,
   LLM_MAX_CONCURRENCY: positiveInt(4),
+  LLM_ROUTES_MAX_CONCURRENCY: positiveInt(2),
   LLM_TIMEOUT_MS: positiveInt(60_000),
   VISION_BASE_URL: urlText(['http', 'https']),
   VISION_MODEL: optionalText,
@@ -75,6 +76,10 @@ const envSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: positiveInt(50_000),
   PASSWORD_HASH_CONCURRENCY: positiveInt(4),
   WORKER_HEARTBEAT_FILE: optionalText,
+  // Per-key quotas (0 turns one off).
+  RUNS_PER_KEY_PER_MINUTE: z.coerce.number().int().min(0).default(10),
+  RUNS_PER_KEY_PER_HOUR: z.coerce.number().int().min(0).default(100),
+  SEARCHES_PER_KEY_PER_MINUTE: z.coerce.number().int().min(0).default(60),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -106,8 +111,20 @@ export interface AppConfig {
     readonly baseUrl: string | undefined;
     readonly apiKey: string | undefined;
     readonly model: string | undefined;
+    /** LLM requests at once of the research runs this process works on. */
     readonly maxConcurrency: number;
+    /**
+     * LLM requests at once of the mounted routes (planner, claims, synthesis, vision): a limit of their
+     * own, so route traffic never waits in front of a run's calls.
+     */
+    readonly routesMaxConcurrency: number;
     readonly timeoutMs: number;
+  };
+  /** How many requests one API key may make in a window, counted across every API process (0: no limit). */
+  readonly quotas: {
+    readonly runsPerMinute: number;
+    readonly runsPerHour: number;
+    readonly searchesPerMinute: number;
   };
   readonly vision: {
     readonly baseUrl: string | undefined;
@@ -207,7 +224,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       apiKey: e.LLM_API_KEY,
       model: e.LLM_MODEL,
       maxConcurrency: e.LLM_MAX_CONCURRENCY,
+      routesMaxConcurrency: e.LLM_ROUTES_MAX_CONCURRENCY,
       timeoutMs: e.LLM_TIMEOUT_MS,
+    },
+    quotas: {
+      runsPerMinute: e.RUNS_PER_KEY_PER_MINUTE,
+      runsPerHour: e.RUNS_PER_KEY_PER_HOUR,
+      searchesPerMinute: e.SEARCHES_PER_KEY_PER_MINUTE,
     },
     vision: {
       baseUrl: (e.VISION_BASE_URL ?? e.LLM_BASE_URL)?.replace(/\/+$/, ''),

@@ -3,6 +3,7 @@ import type { AppContext } from './context';
 import { refuseOversizedBodies } from './middleware/body-parsing';
 import { corsPolicy } from './middleware/cors';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
+import { createKeyQuotas } from './middleware/key-quotas';
 import { requestContext } from './middleware/request-context';
 import { createAdminRouter } from './routes/admin.routes';
 import { createDocsRouter } from './routes/docs.routes';
@@ -27,10 +28,11 @@ export function createApp(ctx: AppContext): Express {
 
   // Keyed route groups: each router mounts requireApiKey itself. First, so the hot reads do not walk the
   // public routes (their paths do not overlap).
-  app.use('/v1/research', createResearchRouter(ctx));
+  const quotas = createKeyQuotas(ctx.config, ctx.redis);
+  app.use('/v1/research', createResearchRouter(ctx, quotas.runs));
   app.use('/v1/admin', createAdminRouter(ctx));
   // SPEC 1.8 / 4.14: search, crawler, planner, run analysis, vision and audio, each under its prefix.
-  app.use(createMountedRouter(ctx, ctx.tools ?? createResearchTools(ctx)));
+  app.use(createMountedRouter(ctx, ctx.tools ?? createResearchTools(ctx), quotas));
 
   // Public: system endpoints and, under DEBUG only, the API description.
   app.use(createSystemRouter(ctx));

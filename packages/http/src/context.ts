@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { AppConfig } from '@research/core';
 import type { PasswordHasher } from '@research/auth';
 import type { Database } from '@research/database';
@@ -17,6 +18,11 @@ export interface AppContext {
   readonly passwords: PasswordHasher;
   /** Metric snapshots of the other live processes (workers), added to this process's on /metrics. */
   readonly fleetSnapshots: () => Promise<MetricSnapshot[]>;
+  /**
+   * The process's general Redis connection (REDIS_URL): per-key quotas are counted there, so they hold
+   * across every API process. Without it they are counted in this process's memory.
+   */
+  readonly redis?: Redis;
   /** Called after a run is committed and could not be enqueued: the reconciler will pick it up. */
   readonly onEnqueueFailed?: (researchId: string, error: unknown) => void;
   /**

@@ -4,6 +4,7 @@ import type { Principal } from '@research/auth';
 import type { VisibleRunRead } from '@research/database';
 import type { Logger } from '@research/observability';
 import { visibleRunOr404 } from './services/research-reads.service';
+import type { OutboundLease } from './services/research-tools';
 
 /** What the middleware learns about a request, kept on `res.locals` for the handlers after it. */
 export interface RequestLocals {
@@ -15,6 +16,8 @@ export interface RequestLocals {
   principal?: Principal;
   /** The run of a run-scoped read, read with the key (requireApiKeyAndRun); null when not visible. */
   visibleRun?: VisibleRunRead | null;
+  /** The caller's outbound slot reserved before the body was read (reserveOutboundSlot). */
+  outbound?: OutboundLease;
 }
 
 /** Who asks and under which request id: what a service needs to know about a request, without req/res. */
@@ -56,6 +59,13 @@ export function visibleRunOf(res: Response, id: string): VisibleRunRead {
   const run = locals(res).visibleRun;
   if (run === undefined) throw new Error('requireApiKeyAndRun is not installed on this route');
   return visibleRunOr404(run ?? undefined, id);
+}
+
+/** The outbound slot reserveOutboundSlot holds for this request. */
+export function outboundOf(res: Response): OutboundLease {
+  const lease = locals(res).outbound;
+  if (!lease) throw new Error('reserveOutboundSlot is not installed on this route');
+  return lease;
 }
 
 /** The scope a service call runs in. */

@@ -42,16 +42,17 @@ export function buildAppContext(services: Services, queue: ResearchQueue): AppCo
     metrics: services.metrics,
     logger: services.logger,
     passwords: services.passwords,
-    // The mounted route groups' tools; the crawler and the LLM client are the process's, shared with its worker.
+    // The mounted route groups' tools: the crawler is the process's, shared with its worker; the tools build
+    // their own LLM client (LLM_ROUTES_MAX_CONCURRENCY), so route traffic cannot hold the runs' limit.
     tools: createResearchTools({
       config,
       logger: services.logger,
       metrics: services.metrics,
       db: services.db,
       crawler: () => services.crawler(),
-      llm: () => services.llm(),
     }),
     fleetSnapshots: redis ? () => readFleetSnapshots(redis, config.redisPrefix, instanceId) : async () => [],
+    redis,
   };
 }
 

@@ -18,7 +18,7 @@ export interface ProcessEngine {
 /**
  * One engine per process: the evidence engine (with the configured LLM, or extractive without one) over
  * the configured search provider and the process's guarded crawler. The LLM client is the process's
- * too, so LLM_MAX_CONCURRENCY holds across all runs it works on and the mounted routes.
+ * runs' client, so LLM_MAX_CONCURRENCY holds across all runs it works on (the mounted routes have their own).
  */
 export function createProcessEngine(services: Services): ProcessEngine {
   const { config, logger, metrics, db } = services;

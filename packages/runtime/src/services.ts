@@ -30,8 +30,9 @@ export interface Services {
    */
   crawler(): Crawler;
   /**
-   * The process's one LLM client (null without LLM_BASE_URL), built on first use: engine and routes
-   * share it, so LLM_MAX_CONCURRENCY holds for the whole process.
+   * The research runs' LLM client (null without LLM_BASE_URL), built on first use: one per process, so
+   * LLM_MAX_CONCURRENCY holds across every run the process works on. The mounted routes have their own
+   * (ResearchTools.llm, LLM_ROUTES_MAX_CONCURRENCY).
    */
   llm(): LlmClient | null;
   close(): Promise<void>;

@@ -211,6 +211,66 @@ describe('vision and audio routes', () => {
       await build(request(m.app).post('/audio/transcribe').set('X-API-Key', m.t.owner.key)).expect(status, { detail });
     });
 
+    // A multipart body busboy cannot read was a 500 (its plain Error reached the error handler).
+    const part = (headers: string, content: string) => `--B\r\n${headers}\r\n\r\n${content}\r\n`;
+    const filePart = part('Content-Disposition: form-data; name="file"; filename="a.wav"', 'RIFF....WAVE');
+    it.each([
+      [
+        'multipart without a boundary',
+        'multipart/form-data',
+        filePart + '--B--\r\n',
+        400,
+        'Malformed multipart body: the Content-Type has no boundary.',
+      ],
+      ['an empty boundary (no part is found)', 'multipart/form-data; boundary=', filePart, 422, 'file: Required'],
+
+      [
+        'a body cut before its closing boundary',
+        'multipart/form-data; boundary=B',
+        filePart,
+        400,
+        'Malformed multipart body: it ends before its closing boundary.',
+      ],
+      [
+        'a body cut inside the file',
+        'multipart/form-data; boundary=B',
+        '--B\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nRIFF',
+        400,
+        'Malformed multipart body: it ends before its closing boundary.',
+      ],
+      [
+        'a broken part header',
+        'multipart/form-data; boundary=B',
+        `--B\r\n${'x'.repeat(20_000)}\r\n\r\nx\r\n--B--\r\n`,
+        400,
+        'Malformed multipart body: a part header cannot be parsed.',
+      ],
+      [
+        'a prompt over 8 KiB',
+        'multipart/form-data; boundary=B',
+        part('Content-Disposition: form-data; name="prompt"', 'p'.repeat(9000)) + filePart + '--B--\r\n',
+        422,
+        'prompt: must be at most 8192 bytes',
+      ],
+      [
+        'thirteen parts',
+        'multipart/form-data; boundary=B',
+        Array.from({ length: 13 }, (_, i) => part(`Content-Disposition: form-data; name="f${i}"`, 'x')).join('') +
+          '--B--\r\n',
+        400,
+        'Too many parts in the multipart body (at most 12, 10 of them fields).',
+      ],
+    ])('answers a readable 4xx to %s, without calling the provider', async (_label, type, body, status, detail) => {
+      const before = audio.requests.length;
+      await request(m.app)
+        .post('/audio/transcribe')
+        .set('X-API-Key', m.t.owner.key)
+        .set('Content-Type', type)
+        .send(body)
+        .expect(status, { detail });
+      expect(audio.requests.length).toBe(before);
+    });
+
     it('answers 503 without a provider (before reading the upload) and 401 without a key', async () => {
       await request(bare.app)
         .post('/audio/transcribe')

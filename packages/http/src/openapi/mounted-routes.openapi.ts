@@ -36,6 +36,9 @@ const KEYED: Responses = {
   413: error('Body larger than 1 MiB.'),
   422: error('A field breaks its rule: `<field>: <reason>`.'),
 };
+const IN_FLIGHT = error(
+  'The caller has too many crawler, vision or audio requests in flight (4; each fetch of a batch counts).',
+);
 const RUN_READ: Responses = {
   401: error('Missing, invalid, expired or revoked API key.'),
   404: error('Unknown, hidden or malformed run id: `Research run <id> not found`.'),
@@ -59,6 +62,7 @@ export function registerMountedRoutes(registry: OpenAPIRegistry, security: Route
     responses: {
       200: json(searchResponseSchema, 'Normalised, de-duplicated results.'),
       ...KEYED,
+      429: error('The key has used its SEARCHES_PER_KEY_PER_MINUTE; `Retry-After` says when to retry.'),
       503: error('The provider failed after its retries (`Search provider <name> …`).'),
     },
   });
@@ -73,7 +77,7 @@ export function registerMountedRoutes(registry: OpenAPIRegistry, security: Route
       200: json(crawledDocumentSchema, 'Extracted text and metadata (never raw bytes).'),
       ...KEYED,
       422: error('A bad field, or a URL that cannot be read: `url: <reason>: <message>`.'),
-      429: error('The caller has too many crawler, vision or audio requests in flight.'),
+      429: IN_FLIGHT,
     },
   });
   route({
@@ -82,7 +86,7 @@ export function registerMountedRoutes(registry: OpenAPIRegistry, security: Route
     summary: 'Fetch up to 10 pages; each gets its document or its error',
     tags: ['crawler'],
     request: body(crawlerBatchBodySchema),
-    responses: { 200: json(crawlerBatchResponseSchema, 'One result per URL, in order.'), ...KEYED },
+    responses: { 200: json(crawlerBatchResponseSchema, 'One result per URL, in order.'), ...KEYED, 429: IN_FLIGHT },
   });
   route({
     method: 'post',
@@ -90,7 +94,7 @@ export function registerMountedRoutes(registry: OpenAPIRegistry, security: Route
     summary: 'Whether the crawler would fetch a URL, and why not',
     tags: ['crawler'],
     request: body(validateUrlBodySchema),
-    responses: { 200: json(validateUrlResponseSchema, 'Normalised URL and verdict.'), ...KEYED },
+    responses: { 200: json(validateUrlResponseSchema, 'Normalised URL and verdict.'), ...KEYED, 429: IN_FLIGHT },
   });
 
   route({
@@ -163,6 +167,7 @@ export function registerMountedRoutes(registry: OpenAPIRegistry, security: Route
       200: json(visionResponseSchema, 'Description and grounded claims.'),
       ...KEYED,
       413: error('The image is larger than VISION_MAX_IMAGE_BYTES.'),
+      429: IN_FLIGHT,
       503: error('Vision is not configured, or the provider gave no usable answer.'),
     },
   });
@@ -183,8 +188,10 @@ export function registerMountedRoutes(registry: OpenAPIRegistry, security: Route
     responses: {
       200: json(transcriptionResponseSchema, 'Text, language and duration.'),
       ...KEYED,
+      400: error('Unparseable JSON, or a multipart body that cannot be read (`Malformed multipart body…`).'),
       413: error('The audio is larger than AUDIO_MAX_BYTES.'),
       422: error('A bad field, or audio longer than AUDIO_MAX_DURATION_SECONDS.'),
+      429: IN_FLIGHT,
       503: error('Audio is not configured, or the provider failed.'),
     },
   });

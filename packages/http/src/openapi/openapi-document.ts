@@ -119,6 +119,9 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
       400: error(
         "Unparseable JSON, or a depth other than quick/normal/deep: `Ungültige Tiefe '<depth>'. Gültig: 'quick', 'normal', 'deep'.`",
       ),
+      429: error(
+        'The key has used its RUNS_PER_KEY_PER_MINUTE or RUNS_PER_KEY_PER_HOUR; `Retry-After` says when to retry.',
+      ),
     },
   });
   registry.registerPath({

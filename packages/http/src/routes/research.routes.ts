@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { AppContext } from '../context';
 import { jsonBody } from '../middleware/body-parsing';
 import { requireApiKey, requireApiKeyAndRun } from '../middleware/authenticate';
+import type { KeyQuota } from '../middleware/key-quotas';
 import {
   presentClaims,
   presentCreatedRun,
@@ -35,9 +36,10 @@ import {
 
 /**
  * `/v1/research` (SPEC 4.2–4.11). Reads are open to any authenticated caller (the list is not filtered by
- * owner); deletion and protection are for the owner or an administrator.
+ * owner); deletion and protection are for the owner or an administrator; creation is within the key's
+ * run quota.
  */
-export function createResearchRouter(ctx: AppContext): Router {
+export function createResearchRouter(ctx: AppContext, runQuota: KeyQuota): Router {
   const router = Router();
   const body = jsonBody();
 
@@ -83,7 +85,8 @@ export function createResearchRouter(ctx: AppContext): Router {
 
   router.post('/', async (req, res) => {
     const input = parseBody(createResearchBodySchema, req.body, { required: true });
-    const run = await createResearchRun(ctx, scopeOf(res), input);
+    // The quota counts valid requests only: a rejected body or depth creates no run and costs nothing.
+    const run = await createResearchRun(ctx, scopeOf(res), input, () => runQuota.take(res));
     res.json(presentCreatedRun(run));
   });
 

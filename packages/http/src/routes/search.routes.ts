@@ -2,19 +2,21 @@ import { Router } from 'express';
 import type { AppContext } from '../context';
 import { jsonBody } from '../middleware/body-parsing';
 import { requireApiKey } from '../middleware/authenticate';
+import type { KeyQuota } from '../middleware/key-quotas';
 import { requestSignal } from '../request-signal';
 import type { ResearchTools } from '../services/research-tools';
 import { searchOnce } from '../services/search.service';
 import { parseBody } from '../validation';
 import { searchBodySchema, type SearchResponse } from './search.schemas';
 
-/** `POST /search`: one query through a configured search provider. */
-export function createSearchRouter(ctx: AppContext, tools: ResearchTools): Router {
+/** `POST /search`: one query through a configured search provider, within the key's search quota. */
+export function createSearchRouter(ctx: AppContext, tools: ResearchTools, quota: KeyQuota): Router {
   const router = Router();
   // The key is checked per route, so an unknown path stays a 404 without one (as elsewhere).
   router.post('/', requireApiKey(ctx), jsonBody(), async (req, res) => {
     const input = parseBody(searchBodySchema, req.body, { required: true });
-    const { provider, hits } = await searchOnce(tools, ctx.metrics, input, requestSignal(res));
+    // The quota counts valid requests only: a rejected body or an unconfigured provider costs nothing.
+    const { provider, hits } = await searchOnce(tools, ctx.metrics, input, requestSignal(res), () => quota.take(res));
     res.json({
       query: input.query,
       provider,

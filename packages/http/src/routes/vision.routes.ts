@@ -2,7 +2,8 @@ import express, { Router, type ErrorRequestHandler, type RequestHandler } from '
 import { AppError } from '@research/core';
 import type { AppContext } from '../context';
 import { requireApiKey } from '../middleware/authenticate';
-import { scopeOf } from '../request-scope';
+import { reserveOutboundSlot } from '../middleware/outbound-slot';
+import { outboundOf, scopeOf } from '../request-scope';
 import { requestSignal } from '../request-signal';
 import type { ResearchTools } from '../services/research-tools';
 import { analyzeImage, assertVisionConfigured } from '../services/vision.service';
@@ -31,11 +32,12 @@ export function createVisionRouter(ctx: AppContext, tools: ResearchTools): Route
     assertVisionConfigured(ctx.config);
     next();
   };
-  // The key is checked for this path only, so an unknown path stays a 404 without one (as elsewhere).
-  router.use('/analyze', requireApiKey(ctx), configured, body, bodyLimitText);
+  // The key is checked for this path only, so an unknown path stays a 404 without one (as elsewhere). The
+  // caller's outbound slot is taken before the body is read: at its limit, a caller's upload is never buffered.
+  router.use('/analyze', requireApiKey(ctx), configured, reserveOutboundSlot(tools), body, bodyLimitText);
   router.post('/analyze', async (req, res) => {
     const input = parseBody(visionBodySchema, req.body, { required: true });
-    const result = await analyzeImage(tools, ctx.config, scopeOf(res), input, requestSignal(res));
+    const result = await analyzeImage(tools, ctx.config, scopeOf(res), outboundOf(res), input, requestSignal(res));
     res.json(result satisfies VisionResponse);
   });
   return router;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError, type AppConfig } from '@research/core';
 import { isCrawlError } from '@research/crawler';
 import type { RequestScope } from '../request-scope';
-import type { ResearchTools } from './research-tools';
+import type { OutboundLease, ResearchTools } from './research-tools';
 
 export const AUDIO_NOT_CONFIGURED =
   'Audio transcription is not configured on this service (set AUDIO_MODEL, and AUDIO_BASE_URL or LLM_BASE_URL).';
@@ -56,19 +56,17 @@ function tooLong(field: string, max: number): AppError {
   return new AppError('validation', `${field}: the audio is longer than ${max} seconds`);
 }
 
-/** Reads `audio_url` through the crawler's guard (audio types only, within AUDIO_MAX_BYTES). */
+/** Reads `audio_url` through the crawler's guard (audio types only, within AUDIO_MAX_BYTES), on the caller's slot. */
 export async function downloadAudio(
   tools: ResearchTools,
   config: AppConfig,
-  callerId: string,
+  outbound: OutboundLease,
   url: string,
   signal: AbortSignal,
 ): Promise<AudioFile> {
   const maxBytes = config.audio.maxBytes;
   try {
-    const media = await tools.limitOutbound(callerId, () =>
-      tools.crawler().fetchMedia(url, { kind: 'audio', maxBytes, signal }),
-    );
+    const media = await outbound.run(() => tools.crawler().fetchMedia(url, { kind: 'audio', maxBytes, signal }));
     const name = new URL(media.url).pathname.split('/').pop() || 'audio';
     return { body: media.body, filename: name, mediaType: media.mediaType };
   } catch (error) {
@@ -83,11 +81,12 @@ export async function downloadAudio(
  * Transcribes one audio file with the OpenAI-compatible `POST {AUDIO_BASE_URL}/audio/transcriptions`
  * (multipart: file, model, response_format=verbose_json, language). The duration limit is enforced from
  * the WAV header before the upload, and from the duration the provider reports for other formats.
+ * The provider call runs on the caller's outbound slot.
  */
 export async function transcribeAudio(
-  tools: ResearchTools,
   config: AppConfig,
   scope: RequestScope,
+  outbound: OutboundLease,
   file: AudioFile,
   options: { language?: string; prompt?: string; field: string },
   signal: AbortSignal,
@@ -106,7 +105,7 @@ export async function transcribeAudio(
   if (options.language) form.append('language', options.language);
   if (options.prompt) form.append('prompt', options.prompt);
 
-  const answer = await tools.limitOutbound(scope.actor.userId, async () => {
+  const answer = await outbound.run(async () => {
     let response: Response;
     try {
       response = await fetch(`${baseUrl}/audio/transcriptions`, {

@@ -44,7 +44,9 @@ export type BatchItem =
 
 /**
  * Several URLs, each fetched like fetchOne, a few at a time, within one byte budget for the request.
- * Partial success: every URL gets its document or its error, in the order given.
+ * Partial success: every URL gets its document or its error, in the order given. Each fetch in flight
+ * holds one of the caller's outbound slots: the batch runs as many at once as the caller has free (up
+ * to BATCH_CONCURRENCY), and is refused with 429 only when none is free.
  */
 export async function fetchBatch(
   tools: ResearchTools,
@@ -60,16 +62,19 @@ export async function fetchBatch(
   };
   const results: BatchItem[] = new Array(input.urls.length);
   let next = 0;
-  await tools.limitOutbound(callerId, async () => {
+  const lease = tools.reserveOutbound(callerId, Math.min(BATCH_CONCURRENCY, input.urls.length));
+  try {
     await Promise.all(
-      Array.from({ length: Math.min(BATCH_CONCURRENCY, input.urls.length) }, async () => {
+      Array.from({ length: lease.slots }, async () => {
         while (next < input.urls.length) {
           const index = next++;
           const url = input.urls[index]!;
           try {
-            const document = await tools
-              .crawler()
-              .fetchDocument(url, { signal, language: input.language, onBytes, cacheOnly: bytes >= MAX_BATCH_BYTES });
+            const document = await lease.run(() =>
+              tools
+                .crawler()
+                .fetchDocument(url, { signal, language: input.language, onBytes, cacheOnly: bytes >= MAX_BATCH_BYTES }),
+            );
             results[index] = { url, ok: true, document };
           } catch (error) {
             if (!isCrawlError(error)) throw error;
@@ -78,7 +83,9 @@ export async function fetchBatch(
         }
       }),
     );
-  });
+  } finally {
+    lease.release();
+  }
   return results;
 }
 

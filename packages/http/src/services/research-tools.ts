@@ -9,7 +9,7 @@ import { createSearchProvider, type SearchProvider } from '@research/search';
 export const SEARCH_PROVIDERS = ['wikipedia', 'searxng', 'brave', 'tavily', 'local'] as const;
 export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number];
 
-/** Outbound work (crawler, vision, audio) one caller may have in flight at once. */
+/** Outbound work (crawler fetches, vision, audio) one caller may have in flight at once. */
 export const OUTBOUND_PER_CALLER = 4;
 /** Outbound work of the mounted routes the process does at once (more callers wait their turn). */
 export const OUTBOUND_PER_PROCESS = 16;
@@ -25,13 +25,32 @@ export interface ResearchTools {
   /** Whether a provider has what it needs (URL, key, folder) in this service's configuration. */
   isSearchProviderConfigured(name: SearchProviderName): boolean;
   crawler(): Crawler;
-  /** The planner/claims/report LLM (LLM_BASE_URL), or null: the extractive engine. */
+  /**
+   * The planner/claims/report LLM (LLM_BASE_URL) with the routes' own LLM_ROUTES_MAX_CONCURRENCY, or null:
+   * the extractive engine.
+   */
   llm(): LlmClient | null;
   /** The vision model as an LLM client (VISION_BASE_URL + VISION_MODEL), or null when not configured. */
   vision(): LlmClient | null;
   /** Runs outbound work under the per-caller and per-process limits; 429 when the caller has too much in flight. */
   limitOutbound<T>(callerId: string, task: () => Promise<T>): Promise<T>;
+  /**
+   * Reserves up to `wanted` of the caller's outbound slots, as many as are free (at least one; 429 when
+   * none is), until the lease is released: for a request that does several pieces of outbound work, or
+   * that must be refused before its body is read.
+   */
+  reserveOutbound(callerId: string, wanted?: number): OutboundLease;
   close(): Promise<void>;
+}
+
+/** Some of one caller's outbound slots, held from reserveOutbound until release. */
+export interface OutboundLease {
+  /** How many of the caller's slots the lease holds: the pieces of work it may run at once. */
+  readonly slots: number;
+  /** Runs one piece of outbound work under the process-wide limit. */
+  run<T>(task: () => Promise<T>): Promise<T>;
+  /** Gives the slots back once no work of the lease is running any more; calling it again does nothing. */
+  release(): void;
 }
 
 export interface ResearchToolsDeps {
@@ -40,9 +59,9 @@ export interface ResearchToolsDeps {
   metrics: Metrics;
   db?: Database;
   /**
-   * Parts the process shares with its worker (one extraction pool, one politeness state, one LLM
-   * concurrency limit), or that tests build: called on first use instead of building them, and left for
-   * their owner to close.
+   * Parts the process shares with its worker (the crawler: one extraction pool, one politeness state), or
+   * that tests build: called on first use instead of building them, and left for their owner to close.
+   * Without `llm` the tools build the routes' own client (LLM_ROUTES_MAX_CONCURRENCY).
    */
   crawler?: () => Crawler;
   llm?: () => LlmClient | null;
@@ -57,6 +76,11 @@ function tooManyRequests(): AppError {
   );
 }
 
+/** The LLM settings of the mounted routes: the process's LLM with the routes' own concurrency. */
+function routesLlmConfig(config: AppConfig): AppConfig['llm'] {
+  return { ...config.llm, maxConcurrency: config.llm.routesMaxConcurrency };
+}
+
 /** Builds the route's tools over a process's config; nothing opens until a route first needs it. */
 export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
   const { config, logger, metrics } = deps;
@@ -67,6 +91,39 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
   let vision: LlmClient | null | undefined;
   const perCaller = new Map<string, number>();
   const outbound = new Semaphore(OUTBOUND_PER_PROCESS);
+
+  function reserveOutbound(callerId: string, wanted = 1): OutboundLease {
+    const mine = perCaller.get(callerId) ?? 0;
+    const slots = Math.min(wanted, OUTBOUND_PER_CALLER - mine);
+    if (slots < 1) throw tooManyRequests();
+    perCaller.set(callerId, mine + slots);
+    let running = 0;
+    let released = false;
+    let returned = false;
+    const giveBack = () => {
+      if (returned || !released || running > 0) return;
+      returned = true;
+      const left = (perCaller.get(callerId) ?? slots) - slots;
+      if (left > 0) perCaller.set(callerId, left);
+      else perCaller.delete(callerId);
+    };
+    return {
+      slots,
+      async run(task) {
+        running++;
+        try {
+          return await outbound.run(task);
+        } finally {
+          running--;
+          giveBack();
+        }
+      },
+      release() {
+        released = true;
+        giveBack();
+      },
+    };
+  }
 
   function isSearchProviderConfigured(name: SearchProviderName): boolean {
     const s = config.search;
@@ -108,7 +165,7 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
         llm = deps.llm
           ? deps.llm()
           : config.llm.baseUrl
-            ? createLlmClient({ config: config.llm, metrics, logger })
+            ? createLlmClient({ config: routesLlmConfig(config), metrics, logger })
             : null;
       }
       return llm;
@@ -119,13 +176,8 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
         vision =
           baseUrl && model
             ? createLlmClient({
-                config: {
-                  baseUrl,
-                  model,
-                  apiKey,
-                  maxConcurrency: config.llm.maxConcurrency,
-                  timeoutMs: config.llm.timeoutMs,
-                },
+                // A route-only model: the routes' concurrency, its own endpoint, model and key.
+                config: { ...routesLlmConfig(config), baseUrl, model, apiKey },
                 metrics,
                 logger: logger.child({ subsystem: 'vision' }),
               })
@@ -133,16 +185,13 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
       }
       return vision;
     },
+    reserveOutbound,
     async limitOutbound(callerId, task) {
-      const mine = perCaller.get(callerId) ?? 0;
-      if (mine >= OUTBOUND_PER_CALLER) throw tooManyRequests();
-      perCaller.set(callerId, mine + 1);
+      const lease = reserveOutbound(callerId);
       try {
-        return await outbound.run(task);
+        return await lease.run(task);
       } finally {
-        const left = (perCaller.get(callerId) ?? 1) - 1;
-        if (left > 0) perCaller.set(callerId, left);
-        else perCaller.delete(callerId);
+        lease.release();
       }
     },
     async close() {

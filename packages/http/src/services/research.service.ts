@@ -40,15 +40,17 @@ export interface CreateRunInput {
 /**
  * SPEC 4.2: stores the run (state `created`) and its retention record in one transaction, then enqueues
  * its job. A queue that is down does not fail the request: the run is committed and the reconciler
- * enqueues it later.
+ * enqueues it later. `admit` (the caller's quota) runs once the input is valid, before anything is stored.
  */
 export async function createResearchRun(
   ctx: Ctx,
   scope: RequestScope,
   input: CreateRunInput,
+  admit: () => Promise<void> = async () => {},
 ): Promise<{ id: string; query: string; depth: Depth }> {
   if (!isDepth(input.depth)) throw new AppError('bad_request', Details.invalidDepth(input.depth));
   const depth = input.depth;
+  await admit();
   const id = crypto.randomUUID();
   await ctx.db.transaction().execute(async (trx) => {
     await insertRun(trx, {

@@ -13,15 +13,18 @@ export interface SearchInput {
 /**
  * One query through a configured provider, the way the pipeline's search step sends it (runSearches:
  * normalised, de-duplicated hits, search_queries_total counted). A provider that fails after its
- * retries is a 503 naming the provider.
+ * retries is a 503 naming the provider. `admit` (the caller's quota) runs once the provider is known to
+ * be configured, before it is asked.
  */
 export async function searchOnce(
   tools: ResearchTools,
   metrics: Metrics,
   input: SearchInput,
   signal: AbortSignal,
+  admit: () => Promise<void> = async () => {},
 ): Promise<{ provider: string; hits: SearchResultDraft[] }> {
   const provider = tools.searchProvider(input.provider);
+  await admit();
   const result = await runSearches({
     provider,
     queries: [input.query],

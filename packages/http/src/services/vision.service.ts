@@ -2,7 +2,7 @@ import { AppError, normalizeWhitespace, type AppConfig } from '@research/core';
 import { isCrawlError } from '@research/crawler';
 import { LlmFailure, groundSpan, visionPromptV1 } from '@research/engine';
 import type { RequestScope } from '../request-scope';
-import type { ResearchTools } from './research-tools';
+import type { OutboundLease, ResearchTools } from './research-tools';
 
 export const VISION_NOT_CONFIGURED =
   'Vision is not configured on this service (set VISION_MODEL, and VISION_BASE_URL or LLM_BASE_URL).';
@@ -60,7 +60,7 @@ function decodeBase64(text: string, maxBytes: number): Buffer {
 async function loadImage(
   tools: ResearchTools,
   config: AppConfig,
-  callerId: string,
+  outbound: OutboundLease,
   input: VisionInput,
   signal: AbortSignal,
 ): Promise<{ body: Buffer; field: string }> {
@@ -68,7 +68,7 @@ async function loadImage(
   if (input.image_base64 !== undefined)
     return { body: decodeBase64(input.image_base64, maxBytes), field: 'image_base64' };
   try {
-    const media = await tools.limitOutbound(callerId, () =>
+    const media = await outbound.run(() =>
       tools.crawler().fetchMedia(input.image_url!, { kind: 'image', maxBytes, signal }),
     );
     return { body: media.body, field: 'image_url' };
@@ -84,24 +84,25 @@ async function loadImage(
  * Analyses one image with the vision model: a description and the claims it supports, each claim kept
  * only when its evidence span occurs in the description (the pipeline's grounding). The image comes as
  * base64 or from a URL fetched through the crawler's guard; either way it must be a PNG, JPEG, GIF or
- * WebP within VISION_MAX_IMAGE_BYTES.
+ * WebP within VISION_MAX_IMAGE_BYTES. The download and the model call run on the caller's outbound slot.
  */
 export async function analyzeImage(
   tools: ResearchTools,
   config: AppConfig,
   scope: RequestScope,
+  outbound: OutboundLease,
   input: VisionInput,
   signal: AbortSignal,
 ): Promise<VisionResult> {
   const vision = tools.vision();
   if (!vision) throw new AppError('unavailable', VISION_NOT_CONFIGURED);
-  const { body, field } = await loadImage(tools, config, scope.actor.userId, input, signal);
+  const { body, field } = await loadImage(tools, config, outbound, input, signal);
   const mediaType = sniffImageType(body);
   if (!mediaType) throw new AppError('validation', `${field}: must be a PNG, JPEG, GIF or WebP image`);
 
   let answer: visionPromptV1.VisionAnswer;
   try {
-    answer = await tools.limitOutbound(scope.actor.userId, () =>
+    answer = await outbound.run(() =>
       vision.complete(
         { usage: {}, budget: { max_llm_requests: 2, max_context_per_llm_call: 16_000 }, signal },
         {
