@@ -24,6 +24,8 @@ export { chunkText } from './claims/chunking';
 export { detectContradiction, type Contradiction, type ContradictionKind } from './compare/contradiction';
 export {
   buildEvidenceGraph,
+  MAX_COMPARED_PAIRS,
+  TERM_CANDIDATES,
   registrableDomain,
   type ClaimInput,
   type Cluster,
@@ -47,7 +49,7 @@ export {
   type AnalyzeSourcesInput,
   type AnalyzeSourcesResult,
 } from './claims/analyze-sources';
-export { compareEvidence } from './compare/compare-evidence';
+export { compareEvidence, evidenceGraphOf, type CompareEvidenceInput } from './compare/compare-evidence';
 export { synthesizeReport, evidenceDraftsOf, type SynthesizeReportInput } from './report/synthesize-report';
 export type { ClaimRelation, RelationKind } from './compare/evidence-graph';
 export { stableId } from './ids';

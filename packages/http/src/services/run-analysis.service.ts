@@ -313,7 +313,7 @@ export function clusterRunClaims(
 ): Promise<{ runId: string; clusters: ClaimClusterRow[]; relations: number }> {
   return inEditTransaction(ctx, id, scope.actor, async (trx, run) => {
     const [claims, sources] = await Promise.all([listClaims(trx, run.id), listSources(trx, run.id)]);
-    const { graph } = compareRun(run, claims, sources);
+    const { graph } = await compareRun(run, claims, sources);
     const records = graphRecords(run.id, graph);
     await replaceClaimGraph(trx, run.id, { ...records, computedAt: new Date() });
     return { runId: run.id, clusters: await listClaimClusters(trx, run.id), relations: records.relations.length };
@@ -327,7 +327,7 @@ export function clusterRunClaims(
 export function rescoreRunEvidence(ctx: Ctx, scope: RequestScope, id: string): Promise<EvidenceRow[]> {
   return inEditTransaction(ctx, id, scope.actor, async (trx, run) => {
     const [claims, sources] = await Promise.all([listClaims(trx, run.id), listSources(trx, run.id)]);
-    const { evidence } = compareRun(run, claims, sources);
+    const { evidence } = await compareRun(run, claims, sources);
     await replaceEvidence(
       trx,
       run.id,
@@ -378,7 +378,7 @@ export async function synthesizeRunReport(
     query: run.query,
     language: run.language,
     plan: planOf(run),
-    graph: compareRun(run, claims, sources).graph,
+    graph: (await compareRun(run, claims, sources)).graph,
     evidence: evidenceDraftsOf(evidence),
     round: rounds,
     rounds,
