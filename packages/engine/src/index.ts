@@ -37,6 +37,7 @@ export { findGaps, gapQueries, type Gaps } from './rounds/gap-analysis';
 export { buildReport, rankFindings } from './report/report-builder';
 export { englishFallback, hasReportText, reportText, REPORT_LANGUAGES, type ReportText } from './report/report-text';
 export { sentences } from './text/sentences';
+export { termSet } from './text/tokens';
 export * as planPromptV1 from './prompts/plan.v1';
 export * as claimsPromptV1 from './prompts/claims.v1';
 export * as reportPromptV1 from './prompts/report.v1';
