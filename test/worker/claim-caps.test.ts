@@ -98,8 +98,12 @@ describe('claim caps in the pipeline', () => {
       logger: createSilentLogger(),
       pollIntervalMs: 200,
     });
-    // Deep: 3 rounds adding sources up to max_sources (60).
-    const run = await insertTestRun(t.db, { depth: 'deep', query: 'How much light do plants convert per field?' });
+    // Two rounds adding 45 sources: 45 × 48 claims would be 2,160.
+    const run = await insertTestRun(t.db, {
+      depth: 'normal',
+      budget: { max_sources: 45 },
+      query: 'How much light do plants convert per field?',
+    });
     await runner(
       { research_id: run.id },
       { id: 'job', attempt: 1, maxAttempts: 3, signal: new AbortController().signal },
@@ -137,5 +141,5 @@ describe('claim caps in the pipeline', () => {
     expect(evidence).toHaveLength(MAX_CLAIMS_PER_RUN);
     const report = await t.db.selectFrom('reports').select('report').where('run_id', '=', run.id).executeTakeFirst();
     expect(report).toBeDefined();
-  });
+  }, 180_000);
 });

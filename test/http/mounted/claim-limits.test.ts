@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import request from 'supertest';
@@ -79,34 +80,47 @@ async function insertClaimsOfRun(
   await refreshRunCounts(db, runId);
 }
 
-/** CPU time this process has used, in ms (all threads: the event loop's and V8's helpers). */
-function cpuMs(): number {
+/** CPU time this process has used, in ms (all its threads). */
+function processCpuMs(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
+}
+
+const MAIN_THREAD_STAT = `/proc/self/task/${process.pid}/stat`;
+/**
+ * CPU time of the thread running the event loop, in ms: Linux counts it per thread in clock ticks of
+ * 10 ms (CLK_TCK 100); V8's garbage collector and compiler threads are not in it. Elsewhere, the whole
+ * process's time (an upper bound).
+ */
+function loopThreadCpuMs(): number {
+  if (!fs.existsSync(MAIN_THREAD_STAT)) return processCpuMs();
+  // Fields after the command name in parentheses: state is the 3rd field, utime the 14th, stime the 15th.
+  const fields = fs.readFileSync(MAIN_THREAD_STAT, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /**
  * Asks GET /health over a real socket every 10 ms until stopped, keeping the slowest answer, and
  * watches the event loop with a 2 ms timer: a gap between two ticks is a stretch the loop did not turn.
- * Each gap is measured in wall time and in the CPU time the process used during it. A handler holding
- * the loop makes a gap long and busy; a machine short of CPU (six test suites on two cores) makes it
- * long with the process idle, so the block is the CPU of the gap.
+ * The work in a gap is at most its wall time and at most the CPU time the loop's thread used meanwhile;
+ * the block is the smaller of the two. A machine short of CPU (six test suites on two cores) makes gaps
+ * long in wall time with the thread idle; a handler holding the loop makes them long in both.
  */
 function probeHealth(baseUrl: string) {
   let stopped = false;
   let slowest = 0;
   let answers = 0;
-  const gaps = { wall: 0, cpu: 0 };
+  let longestBlock = 0;
   let lastTick = performance.now();
-  let lastCpu = cpuMs();
+  let lastCpu = loopThreadCpuMs();
   const watch = setInterval(() => {
     const now = performance.now();
-    const cpu = cpuMs();
-    gaps.wall = Math.max(gaps.wall, now - lastTick);
-    gaps.cpu = Math.max(gaps.cpu, cpu - lastCpu);
+    const cpu = loopThreadCpuMs();
+    longestBlock = Math.max(longestBlock, Math.min(now - lastTick, cpu - lastCpu));
     lastTick = now;
     lastCpu = cpu;
   }, 2);
+  const cpuBefore = loopThreadCpuMs();
   const probing = (async () => {
     while (!stopped) {
       const started = performance.now();
@@ -125,18 +139,21 @@ function probeHealth(baseUrl: string) {
     return {
       answers,
       slowestHealthMs: Math.round(slowest),
-      longestBlockCpuMs: Math.round(gaps.cpu),
-      longestGapMs: Math.round(gaps.wall),
+      longestBlockMs: Math.round(longestBlock),
+      cpuMs: Math.round(loopThreadCpuMs() - cpuBefore),
     };
   };
 }
 
-/** The event loop never stood still for 100 ms of the process's own work while /health was asked. */
-function expectResponsive(res: { answers: number; slowestHealthMs: number; longestBlockCpuMs: number }): void {
+/**
+ * The event loop never stood still for 100 ms while /health was asked, no answer waited a second however
+ * busy the machine, and the request took bounded work (comparing all pairs took 45 s of CPU).
+ */
+function expectResponsive(res: { answers: number; slowestHealthMs: number; longestBlockMs: number; cpuMs: number }) {
   expect(res.answers).toBeGreaterThan(3);
-  expect(res.longestBlockCpuMs).toBeLessThan(100);
-  // However busy the machine, no answer waits a second (comparing all pairs held it for 33 s).
+  expect(res.longestBlockMs).toBeLessThan(100);
   expect(res.slowestHealthMs).toBeLessThan(1000);
+  expect(res.cpuMs).toBeLessThan(10_000);
 }
 
 describe('claim limits and large runs (/research/{run_id}/…)', () => {
@@ -179,7 +196,7 @@ describe('claim limits and large runs (/research/{run_id}/…)', () => {
       await insertClaimsOfRun(m.t.db, runId, MAX_CLAIMS_PER_RUN);
     });
 
-    it('clusters them in bounded time and relations, and /health answers within 100 ms meanwhile', async () => {
+    it('clusters them with bounded work and relations while /health keeps answering', async () => {
       const res = await timedPost(`/research/${runId}/cluster-claims`);
       console.log(`cluster-claims, ${MAX_CLAIMS_PER_RUN} claims: ${JSON.stringify({ ...res, body: undefined })}`);
       expect(res.status).toBe(200);
@@ -189,8 +206,7 @@ describe('claim limits and large runs (/research/{run_id}/…)', () => {
       const clustered = (res.body.clusters as Array<{ claim_ids: string[] }>).flatMap((c) => c.claim_ids);
       expect(clustered).toHaveLength(MAX_CLAIMS_PER_RUN);
       expectResponsive(res);
-      expect(res.ms).toBeLessThan(20_000);
-    });
+    }, 120_000);
 
     it('pages the stored relations (limit 1..100, default 100; total counts them all)', async () => {
       const clusters = await as(m.t.other.key).get(`/research/${runId}/clusters`).expect(200);
@@ -223,23 +239,21 @@ describe('claim limits and large runs (/research/{run_id}/…)', () => {
       await as(m.t.other.key).get(`/research/${runId}/claim-relations?${query}`).expect(422, { detail });
     });
 
-    it('scores the evidence in bounded time while /health answers within 100 ms', async () => {
+    it('scores the evidence with bounded work while /health keeps answering', async () => {
       const res = await timedPost(`/research/${runId}/evidence`);
       console.log(`evidence, ${MAX_CLAIMS_PER_RUN} claims: ${JSON.stringify({ ...res, body: undefined })}`);
       expect(res.status).toBe(200);
       expect(res.body.total).toBe(MAX_CLAIMS_PER_RUN);
       expectResponsive(res);
-      expect(res.ms).toBeLessThan(20_000);
-    });
+    }, 120_000);
 
-    it('writes the report in bounded time while /health answers within 100 ms', async () => {
+    it('writes the report with bounded work while /health keeps answering', async () => {
       const res = await timedPost(`/research/${runId}/synthesis`);
       console.log(`synthesis, ${MAX_CLAIMS_PER_RUN} claims: ${JSON.stringify({ ...res, body: undefined })}`);
       expect(res.status).toBe(200);
       expect((res.body.disagreements as unknown[]).length).toBeGreaterThan(0);
       expectResponsive(res);
-      expect(res.ms).toBeLessThan(20_000);
-    });
+    }, 120_000);
   });
 
   describe('POST /research/:run_id/claims keeps to the claim limits', () => {
