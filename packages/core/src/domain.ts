@@ -54,6 +54,49 @@ export const ROUNDS_BY_DEPTH: Readonly<Record<Depth, number>> = Object.freeze({
   deep: 3,
 });
 
+/**
+ * Claims one source of a run may hold. The pipeline stores no more, and `POST /research/{id}/claims`
+ * adds no more, however often a source is read again (an LLM may find different claims each time).
+ */
+export const MAX_CLAIMS_PER_SOURCE = 48;
+/** Claims one run may hold, whoever adds them: bounds the comparison, the scores and the report. */
+export const MAX_CLAIMS_PER_RUN = 2000;
+
+/** How many claims a run holds: in all and per source. */
+export interface ClaimTally {
+  total: number;
+  bySource: ReadonlyMap<string, number>;
+}
+
+/** The tally of a list of claims. */
+export function tallyClaims(claims: ReadonlyArray<{ source_id: string }>): ClaimTally {
+  const bySource = new Map<string, number>();
+  for (const c of claims) bySource.set(c.source_id, (bySource.get(c.source_id) ?? 0) + 1);
+  return { total: claims.length, bySource };
+}
+
+/**
+ * The new claims that fit under MAX_CLAIMS_PER_SOURCE and MAX_CLAIMS_PER_RUN beside the ones a run
+ * already holds, in the order given (extraction orders a source's claims by its text); `dropped` counts
+ * the rest.
+ */
+export function fitClaimCaps<T extends { source_id: string }>(
+  drafts: readonly T[],
+  held: ClaimTally,
+): { kept: T[]; dropped: number } {
+  const bySource = new Map(held.bySource);
+  let total = held.total;
+  const kept: T[] = [];
+  for (const d of drafts) {
+    const ofSource = bySource.get(d.source_id) ?? 0;
+    if (total >= MAX_CLAIMS_PER_RUN || ofSource >= MAX_CLAIMS_PER_SOURCE) continue;
+    bySource.set(d.source_id, ofSource + 1);
+    total++;
+    kept.push(d);
+  }
+  return { kept, dropped: drafts.length - kept.length };
+}
+
 /** Run states: SPEC 3 plus the intermediate states fixed by CONTRACT 4, in pipeline order. */
 export const RUN_STATES = [
   'created',

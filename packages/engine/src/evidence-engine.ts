@@ -1,19 +1,20 @@
-import type {
-  AppConfig,
-  ClaimDraft,
-  EvidenceDraft,
-  Plan,
-  ReportBody,
-  SearchResultDraft,
-  SourceDraft,
+import {
+  MAX_CLAIMS_PER_RUN,
+  type AppConfig,
+  type ClaimDraft,
+  type EvidenceDraft,
+  type Plan,
+  type ReportBody,
+  type SearchResultDraft,
+  type SourceDraft,
 } from '@research/core';
 import type { SearchResultRow } from '@research/database';
 import type { Logger, Metrics } from '@research/observability';
 import type { ResearchEngine, RunSnapshot, StepContext } from '@research/pipeline';
 import { analyzeSources } from './claims/analyze-sources';
 import { planTerms } from './claims/extractive-claims';
-import { compareEvidence } from './compare/compare-evidence';
-import { buildEvidenceGraph, type EvidenceGraph } from './compare/evidence-graph';
+import { compareEvidence, evidenceGraphOf } from './compare/compare-evidence';
+import type { EvidenceGraph } from './compare/evidence-graph';
 import { createLlmClient, type LlmClient } from './llm/llm-client';
 import { note } from './notes';
 import { planResearch } from './plan/plan-research';
@@ -76,8 +77,8 @@ export function sourceAllowance(max: number, known: number, round: number, round
   return Math.ceil(left / Math.max(1, rounds - round + 1));
 }
 
-function graphOf(snapshot: RunSnapshot): EvidenceGraph {
-  return buildEvidenceGraph(snapshot.claims, snapshot.sources);
+function graphOf(snapshot: RunSnapshot): Promise<EvidenceGraph> {
+  return evidenceGraphOf(snapshot.claims, snapshot.sources);
 }
 
 /** Interleaves hits by rank (every query's first hit, then every second hit…), in stored order. */
@@ -130,7 +131,7 @@ export function createEvidenceEngine(options: EvidenceEngineOptions): ResearchEn
       // cuts at the budget and notes what it did not send.
       if (ctx.rounds > 1) queries = queries.slice(0, limit);
     } else {
-      const graph = graphOf(snapshot);
+      const graph = await graphOf(snapshot);
       const gaps = findGaps(snapshot.plan, ctx.run.query, graph);
       const sent = new Set([
         ...snapshot.searchResults.map((r) => r.query),
@@ -196,7 +197,10 @@ export function createEvidenceEngine(options: EvidenceEngineOptions): ResearchEn
   }
 
   async function analyze(ctx: StepContext, snapshot: RunSnapshot): Promise<ClaimDraft[]> {
-    const sources = snapshot.sources.filter((s) => s.round === ctx.round);
+    // A run holding MAX_CLAIMS_PER_RUN claims keeps no more (the orchestrator cuts at the caps): spend
+    // no LLM requests on it.
+    const sources =
+      snapshot.claims.length >= MAX_CLAIMS_PER_RUN ? [] : snapshot.sources.filter((s) => s.round === ctx.round);
     const result = await analyzeSources(llm, ctx, {
       runId: ctx.run.id,
       question: ctx.run.query,
@@ -217,7 +221,7 @@ export function createEvidenceEngine(options: EvidenceEngineOptions): ResearchEn
   }
 
   async function compare(ctx: StepContext, snapshot: RunSnapshot): Promise<EvidenceDraft[]> {
-    const { graph, evidence } = compareEvidence({
+    const { graph, evidence } = await compareEvidence({
       claims: snapshot.claims,
       sources: snapshot.sources,
       plan: snapshot.plan,
@@ -238,7 +242,7 @@ export function createEvidenceEngine(options: EvidenceEngineOptions): ResearchEn
       query: ctx.run.query,
       language: ctx.run.language,
       plan: snapshot.plan,
-      graph: graphOf(snapshot),
+      graph: await graphOf(snapshot),
       evidence: evidenceDraftsOf(snapshot.evidence),
       round: ctx.round,
       rounds: ctx.rounds,

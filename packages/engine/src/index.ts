@@ -24,6 +24,8 @@ export { chunkText } from './claims/chunking';
 export { detectContradiction, type Contradiction, type ContradictionKind } from './compare/contradiction';
 export {
   buildEvidenceGraph,
+  MAX_COMPARED_PAIRS,
+  TERM_CANDIDATES,
   registrableDomain,
   type ClaimInput,
   type Cluster,
@@ -35,6 +37,7 @@ export { findGaps, gapQueries, type Gaps } from './rounds/gap-analysis';
 export { buildReport, rankFindings } from './report/report-builder';
 export { englishFallback, hasReportText, reportText, REPORT_LANGUAGES, type ReportText } from './report/report-text';
 export { sentences } from './text/sentences';
+export { termSet } from './text/tokens';
 export * as planPromptV1 from './prompts/plan.v1';
 export * as claimsPromptV1 from './prompts/claims.v1';
 export * as reportPromptV1 from './prompts/report.v1';
@@ -47,7 +50,7 @@ export {
   type AnalyzeSourcesInput,
   type AnalyzeSourcesResult,
 } from './claims/analyze-sources';
-export { compareEvidence } from './compare/compare-evidence';
+export { compareEvidence, evidenceGraphOf, type CompareEvidenceInput } from './compare/compare-evidence';
 export { synthesizeReport, evidenceDraftsOf, type SynthesizeReportInput } from './report/synthesize-report';
 export type { ClaimRelation, RelationKind } from './compare/evidence-graph';
 export { stableId } from './ids';

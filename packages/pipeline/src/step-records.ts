@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import {
+  fitClaimCaps,
   normalizeWhitespace,
+  tallyClaims,
   reportBodySchema,
   stripNul,
   type Budget,
@@ -126,30 +128,34 @@ export function spanOccursIn(span: string, content: string): boolean {
   return needle.length > 0 && normalizeWhitespace(content).includes(needle);
 }
 
-/** New claims of one round: each of a known source, and quoting it (claims that do not are dropped). */
+/**
+ * New claims of one round: each of a known source, quoting it (claims that do not are dropped), and
+ * within MAX_CLAIMS_PER_SOURCE and MAX_CLAIMS_PER_RUN beside the claims the run already holds.
+ */
 export function claimRows(run: RunRow, round: number, drafts: ClaimDraft[], snapshot: RunSnapshot): ClaimRow[] {
   const sources = new Map(snapshot.sources.map((s) => [s.id, s]));
+  const grounded = drafts.filter((d) => {
+    const source = sources.get(d.source_id);
+    return source !== undefined && spanOccursIn(d.evidence_span, source.content);
+  });
+  const { kept } = fitClaimCaps(grounded, tallyClaims(snapshot.claims));
   const seenIds = new Set(snapshot.claims.map((c) => c.id));
   const start = nextPosition(snapshot.claims);
-  const rows: ClaimRow[] = [];
-  for (const d of drafts) {
-    const source = sources.get(d.source_id);
-    if (!source || !spanOccursIn(d.evidence_span, source.content)) continue;
+  return kept.map((d, i) => {
     const id = d.id && !seenIds.has(d.id) ? d.id : crypto.randomUUID();
     seenIds.add(id);
-    rows.push({
+    return {
       id,
       run_id: run.id,
-      source_id: source.id,
+      source_id: d.source_id,
       round,
-      position: start + rows.length,
+      position: start + i,
       claim_text: clean(d.claim_text),
       evidence_span: clean(d.evidence_span),
       claim_type: clean(d.claim_type || 'claim'),
       confidence: unit(d.confidence, 1),
-    });
-  }
-  return rows;
+    };
+  });
 }
 
 /** Exactly one evidence row per claim of the run; a claim the engine left out gets SPEC 2.4's defaults. */

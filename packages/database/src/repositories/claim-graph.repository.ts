@@ -146,12 +146,28 @@ export async function listClaimClusters(db: Db, runId: string): Promise<ClaimClu
 
 export type ClaimRelationRow = Omit<ClaimRelationsTable, 'run_id'>;
 
-/** A run's claim relations in the order they were found. */
-export function listClaimRelations(db: Db, runId: string): Promise<ClaimRelationRow[]> {
+/** One page of a run's claim relations, in the order they were found. */
+export function listClaimRelations(
+  db: Db,
+  runId: string,
+  page: { limit: number; offset: number },
+): Promise<ClaimRelationRow[]> {
   return graphDb(db)
     .selectFrom('claim_relations')
     .select(['position', 'claim_id', 'related_claim_id', 'relation', 'contradiction_kind', 'detail'])
     .where('run_id', '=', runId)
     .orderBy('position')
+    .limit(page.limit)
+    .offset(page.offset)
     .execute();
+}
+
+/** How many claim relations a run has stored. */
+export async function countClaimRelations(db: Db, runId: string): Promise<number> {
+  const row = await graphDb(db)
+    .selectFrom('claim_relations')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('run_id', '=', runId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -63,3 +63,14 @@ export async function existingClaimIds(db: Db, ids: string[]): Promise<Set<strin
   const rows = await db.selectFrom('claims').select('id').where('id', 'in', ids).execute();
   return new Set(rows.map((r) => r.id));
 }
+
+/** How many claims each source of a run holds (sources without claims are absent). */
+export async function countClaimsBySource(db: Db, runId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('claims')
+    .select(['source_id', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('run_id', '=', runId)
+    .groupBy('source_id')
+    .execute();
+  return new Map(rows.map((r) => [r.source_id, Number(r.n)]));
+}

@@ -1,4 +1,4 @@
-import { normalizeWhitespace, type ClaimDraft } from '@research/core';
+import { MAX_CLAIMS_PER_SOURCE, normalizeWhitespace, type ClaimDraft } from '@research/core';
 import { stableId } from '../ids';
 import { LlmFailure, type LlmCallContext, type LlmClient } from '../llm/llm-client';
 import * as claimsPrompt from '../prompts/claims.v1';
@@ -8,7 +8,7 @@ import { groundSpan } from './grounding';
 
 /** LLM chunks analysed per source at most; the rest of a long source goes to the extractive engine. */
 export const MAX_LLM_CHUNKS_PER_SOURCE = 4;
-/** Claims kept per source from the LLM. */
+/** Claims kept per LLM passage of a source (and never more than MAX_CLAIMS_PER_SOURCE in all). */
 export const MAX_LLM_CLAIMS_PER_SOURCE = 12;
 
 /** The parts of a source claim extraction reads. */
@@ -152,7 +152,13 @@ export async function analyzeSources(
       return results
         .flat()
         .filter((c) => !seen.has(c.id) && seen.add(c.id))
-        .slice(0, MAX_LLM_CLAIMS_PER_SOURCE * Math.max(1, Math.min(chunks.length, MAX_LLM_CHUNKS_PER_SOURCE)));
+        .slice(
+          0,
+          Math.min(
+            MAX_CLAIMS_PER_SOURCE,
+            MAX_LLM_CLAIMS_PER_SOURCE * Math.max(1, Math.min(chunks.length, MAX_LLM_CHUNKS_PER_SOURCE)),
+          ),
+        );
     }),
   );
   const mode = llmChunks > 0 && extractiveChunks > 0 ? 'mixed' : llmChunks > 0 ? 'llm' : 'extractive';

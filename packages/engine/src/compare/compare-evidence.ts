@@ -1,21 +1,18 @@
-import type { EvidenceDraft, Plan } from '@research/core';
-import { buildEvidenceGraph, type ClaimInput, type EvidenceGraph, type SourceInput } from './evidence-graph';
-import { scoreEvidence } from './evidence-scores';
+import { finishInSlices, type EvidenceDraft, type Plan, type SlicedWork } from '@research/core';
+import { evidenceGraphWork, type ClaimInput, type EvidenceGraph, type SourceInput } from './evidence-graph';
+import { scoreWork } from './evidence-scores';
 
-/**
- * The comparison of a run's claims: the evidence graph (clusters, supports/refines/contradicts relations)
- * and one deterministic evidence score per claim. The pipeline's compare step and the evidence and
- * clustering routes all call this, so the same evidence always gives the same scores.
- */
-export function compareEvidence(input: {
+export interface CompareEvidenceInput {
   claims: readonly ClaimInput[];
   sources: readonly SourceInput[];
   plan: Pick<Plan, 'time_sensitivity'> | null;
   /** The run's creation time: ages are measured from it, so scores do not drift. */
   referenceDate: Date;
-}): { graph: EvidenceGraph; evidence: EvidenceDraft[] } {
-  const graph = buildEvidenceGraph(input.claims, input.sources);
-  const evidence = scoreEvidence(
+}
+
+function* compareWork(input: CompareEvidenceInput): SlicedWork<{ graph: EvidenceGraph; evidence: EvidenceDraft[] }> {
+  const graph = yield* evidenceGraphWork(input.claims, input.sources);
+  const evidence = yield* scoreWork(
     {
       claims: input.claims,
       sources: input.sources,
@@ -25,4 +22,24 @@ export function compareEvidence(input: {
     graph,
   );
   return { graph, evidence };
+}
+
+/**
+ * The comparison of a run's claims: the evidence graph (clusters, supports/refines/contradicts relations)
+ * and one deterministic evidence score per claim. The pipeline's compare step and the evidence and
+ * clustering routes all call this, so the same evidence always gives the same scores. It runs in slices
+ * that leave the event loop free between them (a run holds up to MAX_CLAIMS_PER_RUN claims).
+ */
+export function compareEvidence(
+  input: CompareEvidenceInput,
+): Promise<{ graph: EvidenceGraph; evidence: EvidenceDraft[] }> {
+  return finishInSlices(compareWork(input));
+}
+
+/** The evidence graph alone, built in slices like compareEvidence (for the gap analysis and reports). */
+export function evidenceGraphOf(
+  claims: readonly ClaimInput[],
+  sources: readonly SourceInput[],
+): Promise<EvidenceGraph> {
+  return finishInSlices(evidenceGraphWork(claims, sources));
 }

@@ -1,5 +1,5 @@
 import { OPPOSITES, languageProfile } from '../text/language';
-import { containment, jaccard, overlapCount, quantities, termSet, words, years } from '../text/tokens';
+import { containment, overlapCount, quantities, termSet, words, years, type Quantity } from '../text/tokens';
 
 export type ContradictionKind = 'numeric' | 'date' | 'negation' | 'opposite_verdict';
 
@@ -47,16 +47,12 @@ function names(text: string): Set<string> {
  * a band formed in 2013" and "Y is a band formed in 2014"): at least half of the names of the statement
  * with fewer names must recur in the other.
  */
-function sameNames(a: string, b: string): boolean {
-  const na = names(a);
-  const nb = names(b);
+function sameNames(na: ReadonlySet<string>, nb: ReadonlySet<string>): boolean {
   if (na.size === 0 || nb.size === 0) return true;
   return containment(na, nb) >= 0.5;
 }
 
-function numericDisagreement(a: string, b: string): string | null {
-  const qa = quantities(a);
-  const qb = quantities(b);
+function numericDisagreement(qa: readonly Quantity[], qb: readonly Quantity[]): string | null {
   for (const x of qa) {
     if (!x.unit) continue;
     const sameUnit = qb.filter((y) => y.unit === x.unit);
@@ -88,30 +84,91 @@ export const NEGATION_SECOND = 'second denies';
  * do not contradict. Precision is preferred to recall: a flagged contradiction lands in the report.
  */
 export function detectContradiction(a: string, b: string): Contradiction | null {
-  const ta = termSet(a, false);
-  const tb = termSet(b, false);
-  const shared = overlapCount(ta, tb);
-  const subject = containment(ta, tb);
-  // Short statements share fewer words: a third of the shorter one's terms, at least one, at most two.
-  const needShared = Math.max(1, Math.min(2, Math.ceil(Math.min(ta.size, tb.size) / 3)));
-  if (shared < needShared || subject < VERDICT_SUBJECT) return null;
-  if (!sameNames(a, b)) return null;
+  return contradictionBetween(new Statement(a), new Statement(b));
+}
 
-  const numeric = subject >= SAME_SUBJECT && shared >= 2 ? numericDisagreement(a, b) : null;
+/**
+ * What the detector reads of one statement, each part worked out on first use and kept: a run's
+ * comparison meets every claim in many pairs, and reads most pairs no further than their terms.
+ */
+export class Statement {
+  private cache: {
+    terms?: Set<string>;
+    names?: Set<string>;
+    negated?: boolean;
+    years?: number[];
+    quantities?: Quantity[];
+    words?: Set<string>;
+  } = {};
+
+  constructor(
+    readonly text: string,
+    terms?: Set<string>,
+  ) {
+    if (terms) this.cache.terms = terms;
+  }
+
+  /** Stemmed content terms, numbers left out (what "the same subject" is measured on). */
+  get terms(): Set<string> {
+    return (this.cache.terms ??= termSet(this.text, false));
+  }
+  get names(): Set<string> {
+    return (this.cache.names ??= names(this.text));
+  }
+  get negated(): boolean {
+    return (this.cache.negated ??= negated(this.text));
+  }
+  get years(): number[] {
+    return (this.cache.years ??= years(this.text));
+  }
+  get quantities(): Quantity[] {
+    return (this.cache.quantities ??= quantities(this.text));
+  }
+  get words(): Set<string> {
+    return (this.cache.words ??= new Set(words(this.text)));
+  }
+}
+
+/**
+ * detectContradiction over statements whose parts may already be worked out; `shared` is the number of
+ * terms they share when the caller has counted it.
+ */
+export function contradictionBetween(
+  a: Statement,
+  b: Statement,
+  shared = overlapCount(a.terms, b.terms),
+): Contradiction | null {
+  const ta = a.terms;
+  const tb = b.terms;
+  const smaller = Math.min(ta.size, tb.size);
+  // As containment(ta, tb), without counting the shared terms again.
+  const subject = smaller === 0 ? 0 : shared / smaller;
+  // Short statements share fewer words: a third of the shorter one's terms, at least one, at most two.
+  const needShared = Math.max(1, Math.min(2, Math.ceil(smaller / 3)));
+  if (shared < needShared || subject < VERDICT_SUBJECT) return null;
+  if (!sameNames(a.names, b.names)) return null;
+
+  const numeric = subject >= SAME_SUBJECT && shared >= 2 ? numericDisagreement(a.quantities, b.quantities) : null;
   if (numeric) return { kind: 'numeric', detail: numeric };
 
-  const ya = years(a);
-  const yb = years(b);
-  if (ya.length && yb.length && !ya.some((y) => yb.includes(y)) && jaccard(ta, tb) >= 0.6 && shared >= 3) {
+  const ya = a.years;
+  const yb = b.years;
+  if (
+    ya.length &&
+    yb.length &&
+    !ya.some((y) => yb.includes(y)) &&
+    shared / (ta.size + tb.size - shared) >= 0.6 &&
+    shared >= 3
+  ) {
     return { kind: 'date', detail: `${ya.join(', ')} ≠ ${yb.join(', ')}` };
   }
 
-  if (negated(a) !== negated(b)) {
-    return { kind: 'negation', detail: negated(a) ? NEGATION_FIRST : NEGATION_SECOND };
+  if (a.negated !== b.negated) {
+    return { kind: 'negation', detail: a.negated ? NEGATION_FIRST : NEGATION_SECOND };
   }
 
-  const wa = new Set(words(a));
-  const wb = new Set(words(b));
+  const wa = a.words;
+  const wb = b.words;
   for (const w of wa) {
     const opposite = OPPOSITE_INDEX.get(w);
     if (!opposite || wb.has(w)) continue;

@@ -1,5 +1,6 @@
-import { detectContradiction, type Contradiction } from './contradiction';
-import { containment, jaccard, overlapCount, shingles, termSet } from '../text/tokens';
+import { finishNow, type SlicedWork } from '@research/core';
+import { Statement, VERDICT_SUBJECT, contradictionBetween, type Contradiction } from './contradiction';
+import { containment, overlapCount, shingles } from '../text/tokens';
 
 /** The parts of a claim the comparison reads. */
 export interface ClaimInput {
@@ -30,6 +31,25 @@ export const SAME_PROPOSITION = 0.5;
 export const REFINES_CONTAINMENT = 0.8;
 /** Two sources share copied text when this share of the smaller one's 4-word shingles recurs. */
 export const COPIED_TEXT = 0.5;
+/**
+ * Every relation needs at least this share of the shorter claim's terms in the other (a contradiction
+ * VERDICT_SUBJECT; the same proposition and refinement more), so pairs that cannot reach it are not
+ * compared.
+ */
+const MIN_RELATED_SHARE = Math.min(VERDICT_SUBJECT, SAME_PROPOSITION, REFINES_CONTAINMENT);
+/**
+ * Claims are compared only with claims that share terms with them, found through an index of terms.
+ * A term proposes at most the TERM_CANDIDATES nearest earlier claims that hold it: a word most of a
+ * large run's claims use says little about which of them state the same thing.
+ */
+export const TERM_CANDIDATES = 512;
+/**
+ * Pairs of claims one comparison compares at most (32 per claim of a full run). Below it every pair that
+ * may relate is compared; above, each claim keeps its likeliest partners (see candidatePairs).
+ */
+export const MAX_COMPARED_PAIRS = 64_000;
+/** Partners each claim keeps at least, however many claims there are (so copies still cluster). */
+const MIN_PARTNERS_PER_CLAIM = 8;
 
 export type RelationKind = 'supports' | 'refines' | 'contradicts';
 
@@ -99,22 +119,69 @@ class UnionFind {
   }
 }
 
-function sourceGroups(sources: SourceInput[]): Map<string, number> {
+/**
+ * Sources a shingle proposes as copies at most: the nearest ones that hold it (see TERM_CANDIDATES).
+ * Above a deep run's max_sources, so the pipeline's own runs are compared exactly.
+ */
+const SHINGLE_CANDIDATES = 64;
+/** Sources whose shared text must be counted again in full, per source, when a shingle had more holders. */
+const MAX_COPY_CHECKS_PER_SOURCE = 8;
+
+/**
+ * Independence groups: sources of one registrable domain, and sources sharing copied text, are one
+ * group. Copies are found through an index of shingles, like claim candidates: each source counts the
+ * shingles it shares with earlier sources. While no shingle has more than SHINGLE_CANDIDATES holders the
+ * counts are exact; beyond, a pair whose count may still reach COPIED_TEXT is measured in full (at most
+ * MAX_COPY_CHECKS_PER_SOURCE per source, skipping sources already in its group).
+ */
+function* sourceGroups(sources: readonly SourceInput[]): SlicedWork<Map<string, number>> {
   const uf = new UnionFind(sources.length);
   const byDomain = new Map<string, number>();
-  const shingleSets = sources.map((s) => shingles(s.content.slice(0, 50_000)));
   sources.forEach((s, i) => {
     const domain = registrableDomain(s.domain || safeHost(s.url));
     const first = byDomain.get(domain);
     if (first === undefined) byDomain.set(domain, i);
     else uf.union(first, i);
   });
-  for (let i = 0; i < sources.length; i++) {
-    for (let j = i + 1; j < sources.length; j++) {
-      const a = shingleSets[i]!;
-      const b = shingleSets[j]!;
-      if (a.size >= 20 && b.size >= 20 && containment(a, b) >= COPIED_TEXT) uf.union(i, j);
+  const shingleSets: Array<Set<string>> = [];
+  const holders = new Map<string, number[]>();
+  const shared = new Int32Array(sources.length);
+  const touched: number[] = [];
+  for (let j = 0; j < sources.length; j++) {
+    const own = shingles(sources[j]!.content.slice(0, 50_000));
+    shingleSets.push(own);
+    yield;
+    // Texts this short share too little to call one a copy of another.
+    if (own.size < 20) continue;
+    let unread = 0;
+    for (const shingle of own) {
+      let list = holders.get(shingle);
+      if (!list) holders.set(shingle, (list = []));
+      const stop = Math.max(0, list.length - SHINGLE_CANDIDATES);
+      if (stop > 0) unread++;
+      for (let k = list.length - 1; k >= stop; k--) {
+        const i = list[k]!;
+        if (shared[i]++ === 0) touched.push(i);
+      }
+      list.push(j);
     }
+    const recount: Array<{ i: number; shared: number }> = [];
+    for (const i of touched) {
+      const smaller = Math.min(shingleSets[i]!.size, own.size);
+      if (shared[i]! / smaller >= COPIED_TEXT) uf.union(i, j);
+      else if (Math.min(smaller, shared[i]! + unread) / smaller >= COPIED_TEXT) recount.push({ i, shared: shared[i]! });
+      shared[i] = 0;
+    }
+    touched.length = 0;
+    recount.sort((x, y) => y.shared - x.shared || y.i - x.i);
+    let checks = 0;
+    for (const { i } of recount) {
+      if (checks >= MAX_COPY_CHECKS_PER_SOURCE) break;
+      if (uf.find(i) === uf.find(j)) continue;
+      checks++;
+      if (containment(shingleSets[i]!, own) >= COPIED_TEXT) uf.union(i, j);
+    }
+    yield;
   }
   return new Map(sources.map((s, i) => [s.id, uf.find(i)]));
 }
@@ -128,42 +195,150 @@ function safeHost(url: string): string {
 }
 
 /**
- * Compares every claim of the run with every claim of the other sources: same proposition (supports),
- * one refining the other, or contradicting. Claims joined by supports form a cluster (the same
- * proposition across sources); refinements and contradictions relate clusters. Pure and order-stable: claims are
- * read in (round, position) order, so the same evidence always gives the same graph.
+ * Calls `visit(j, ranks, count)` for each claim j with its earlier partners: claims of other sources
+ * found through the term index whose shared terms may reach MIN_RELATED_SHARE. Each partner i is one
+ * number in `ranks[0..count)`, packed so that a plain numeric sort ranks the likeliest first: the share
+ * of the shorter claim's terms counted (relations are decided on it), then the nearest.
  */
-export function buildEvidenceGraph(claimsIn: readonly ClaimInput[], sourcesIn: readonly SourceInput[]): EvidenceGraph {
+function* eachClaimsPartners(
+  claims: readonly ClaimInput[],
+  terms: ReadonlyArray<ReadonlySet<string>>,
+  visit: (j: number, ranks: Float64Array, count: number) => void,
+): SlicedWork<void> {
+  const n = claims.length;
+  const postings = new Map<string, number[]>();
+  const shared = new Int32Array(n);
+  const ranks = new Float64Array(n);
+  const touched: number[] = [];
+  // Sources as small numbers: the innermost loop compares them for every holder it reads.
+  const sourceNumbers = new Map<string, number>();
+  const sourceOf = Int32Array.from(claims, (c) => {
+    let k = sourceNumbers.get(c.source_id);
+    if (k === undefined) sourceNumbers.set(c.source_id, (k = sourceNumbers.size));
+    return k;
+  });
+  for (let j = 0; j < n; j++) {
+    const source = sourceOf[j]!;
+    // Terms of claim j whose holders were not all read: a pair may share them without being counted.
+    let unread = 0;
+    for (const term of terms[j]!) {
+      let holders = postings.get(term);
+      if (!holders) postings.set(term, (holders = []));
+      const stop = Math.max(0, holders.length - TERM_CANDIDATES);
+      if (stop > 0) unread++;
+      for (let k = holders.length - 1; k >= stop; k--) {
+        const i = holders[k]!;
+        if (sourceOf[i] === source) continue;
+        if (shared[i]++ === 0) touched.push(i);
+      }
+      holders.push(j);
+    }
+    let count = 0;
+    for (const i of touched) {
+      const smaller = Math.min(terms[i]!.size, terms[j]!.size);
+      if (Math.min(smaller, shared[i]! + unread) / smaller >= MIN_RELATED_SHARE) {
+        ranks[count++] = Math.floor((shared[i]! / smaller) * 1e6) * n + i;
+      }
+      shared[i] = 0;
+    }
+    touched.length = 0;
+    visit(j, ranks, count);
+    yield;
+  }
+}
+
+/**
+ * The most partners each claim may keep so that all claims together keep at most `budget`: every claim
+ * keeps all its partners when they fit, else the claims with most give up their least likely ones.
+ */
+function partnersPerClaim(counts: Int32Array, budget: number): number {
+  const sorted = Int32Array.from(counts).sort();
+  let left = budget;
+  for (let k = 0; k < sorted.length; k++) {
+    const claimsLeft = sorted.length - k;
+    if (sorted[k]! * claimsLeft > left) return Math.max(MIN_PARTNERS_PER_CLAIM, Math.floor(left / claimsLeft));
+    left -= sorted[k]!;
+  }
+  return Infinity;
+}
+
+/**
+ * The pairs of claims worth comparing, as `later[i]`: the claims after claim i (ascending) to compare
+ * it with. While the run has at most MAX_COMPARED_PAIRS pairs that may relate and no term is held by
+ * more than TERM_CANDIDATES claims, these are exactly the pairs the rules can relate (so in any run of up
+ * to TERM_CANDIDATES claims, whatever they say); beyond, the work stays within MAX_COMPARED_PAIRS
+ * comparisons (or MIN_PARTNERS_PER_CLAIM per claim) and each claim keeps its likeliest partners.
+ */
+function* candidatePairs(
+  claims: readonly ClaimInput[],
+  terms: ReadonlyArray<ReadonlySet<string>>,
+): SlicedWork<number[][]> {
+  const n = claims.length;
+  const counts = new Int32Array(n);
+  yield* eachClaimsPartners(claims, terms, (j, _ranks, count) => {
+    counts[j] = count;
+  });
+  const keep = partnersPerClaim(counts, MAX_COMPARED_PAIRS);
+  const later: number[][] = claims.map(() => []);
+  yield* eachClaimsPartners(claims, terms, (j, ranks, count) => {
+    const chosen = ranks.subarray(0, count);
+    if (count > keep) chosen.sort().reverse();
+    // j grows, so every later[i] stays ascending: pairs are compared in (i, j) order.
+    for (let p = 0; p < Math.min(count, keep); p++) later[chosen[p]! % n]!.push(j);
+  });
+  return later;
+}
+
+/**
+ * The evidence graph as sliced work (see buildEvidenceGraph); `finishInSlices` runs it without holding
+ * the event loop.
+ */
+export function* evidenceGraphWork(
+  claimsIn: readonly ClaimInput[],
+  sourcesIn: readonly SourceInput[],
+): SlicedWork<EvidenceGraph> {
   const sources = new Map(sourcesIn.map((s) => [s.id, s]));
   const claims = claimsIn
     .filter((c) => sources.has(c.source_id))
     .sort((a, b) => a.round - b.round || a.position - b.position || a.id.localeCompare(b.id));
-  const groupOf = sourceGroups([...sourcesIn]);
-  const terms = claims.map((c) => termSet(c.claim_text, false));
+  const groupOf = yield* sourceGroups(sourcesIn);
+  const statements: Statement[] = [];
+  const terms: Array<Set<string>> = [];
+  for (const c of claims) {
+    const statement = new Statement(c.claim_text);
+    statements.push(statement);
+    terms.push(statement.terms);
+    if (terms.length % 64 === 0) yield;
+  }
+  const later = yield* candidatePairs(claims, terms);
   const uf = new UnionFind(claims.length);
   const relations: ClaimRelation[] = [];
   const contradicting: Array<[number, number, Contradiction]> = [];
   const refining: Array<[number, number]> = [];
 
+  let compared = 0;
   for (let i = 0; i < claims.length; i++) {
-    for (let j = i + 1; j < claims.length; j++) {
+    for (const j of later[i]!) {
+      if (++compared % 256 === 0) yield;
       const a = claims[i]!;
       const b = claims[j]!;
-      if (a.source_id === b.source_id) continue;
-      if (overlapCount(terms[i]!, terms[j]!) < 1) continue;
-      const contradiction = detectContradiction(a.claim_text, b.claim_text);
+      const ti = terms[i]!;
+      const tj = terms[j]!;
+      const shared = overlapCount(ti, tj);
+      const contradiction = contradictionBetween(statements[i]!, statements[j]!, shared);
       if (contradiction) {
         relations.push({ a: a.id, b: b.id, kind: 'contradicts', contradiction });
         contradicting.push([i, j, contradiction]);
         continue;
       }
-      const sim = jaccard(terms[i]!, terms[j]!);
-      if (sim >= SAME_PROPOSITION) {
+      // Jaccard and containment of the two term sets (as in text/tokens), from the one count.
+      const smaller = Math.min(ti.size, tj.size);
+      if (shared / (ti.size + tj.size - shared) >= SAME_PROPOSITION) {
         relations.push({ a: a.id, b: b.id, kind: 'supports' });
         uf.union(i, j);
-      } else if (containment(terms[i]!, terms[j]!) >= REFINES_CONTAINMENT && overlapCount(terms[i]!, terms[j]!) >= 3) {
+      } else if (shared / smaller >= REFINES_CONTAINMENT && shared >= 3) {
         // The one with more terms adds detail to the other.
-        const [general, specific] = terms[i]!.size <= terms[j]!.size ? [i, j] : [j, i];
+        const [general, specific] = ti.size <= tj.size ? [i, j] : [j, i];
         relations.push({ a: claims[specific]!.id, b: claims[general]!.id, kind: 'refines' });
         refining.push([general, specific]);
       }
@@ -189,7 +364,8 @@ export function buildEvidenceGraph(claimsIn: readonly ClaimInput[], sourcesIn: r
 
   const seenPairs = new Set<string>();
   const contradictions: EvidenceGraph['contradictions'] = [];
-  for (const [i, j, contradiction] of contradicting) {
+  for (const [k, [i, j, contradiction]] of contradicting.entries()) {
+    if (k % 1024 === 1023) yield;
     const a = clusterOf.get(claims[i]!.id)!;
     const b = clusterOf.get(claims[j]!.id)!;
     if (a === b) continue;
@@ -209,4 +385,15 @@ export function buildEvidenceGraph(claimsIn: readonly ClaimInput[], sourcesIn: r
     refinements.push({ general, specific });
   }
   return { claims, sources, clusters, clusterOf, relations, groupOf, contradictions, refinements };
+}
+
+/**
+ * Compares each claim of the run with the claims of the other sources that share terms with it (see
+ * candidatePairs): same proposition (supports), one refining the other, or contradicting. Claims joined
+ * by supports form a cluster (the same proposition across sources); refinements and contradictions
+ * relate clusters. Pure and order-stable: claims are read in (round, position) order, so the same
+ * evidence always gives the same graph.
+ */
+export function buildEvidenceGraph(claimsIn: readonly ClaimInput[], sourcesIn: readonly SourceInput[]): EvidenceGraph {
+  return finishNow(evidenceGraphWork(claimsIn, sourcesIn));
 }

@@ -1,4 +1,4 @@
-import type { EvidenceDraft, Plan } from '@research/core';
+import { finishNow, type EvidenceDraft, type Plan, type SlicedWork } from '@research/core';
 import { languageProfile } from '../text/language';
 import { overlapCount, round2, termSet, years } from '../text/tokens';
 import { buildEvidenceGraph, type ClaimInput, type EvidenceGraph, type SourceInput } from './evidence-graph';
@@ -82,7 +82,11 @@ function latestYear(claim: ClaimInput, source: SourceInput): number | null {
  * Every score is rounded to two decimals and lies in [0, 1].
  */
 export function scoreEvidence(input: ScoringInput, graph?: EvidenceGraph): EvidenceDraft[] {
-  const g = graph ?? buildEvidenceGraph(input.claims, input.sources);
+  return finishNow(scoreWork(input, graph ?? buildEvidenceGraph(input.claims, input.sources)));
+}
+
+/** scoreEvidence as sliced work over a graph already built. */
+export function* scoreWork(input: ScoringInput, g: EvidenceGraph): SlicedWork<EvidenceDraft[]> {
   const referenceYear = input.referenceDate.getUTCFullYear();
   const contradictingGroups = new Map<number, Set<number>>();
   for (const { a, b } of g.contradictions) {
@@ -96,7 +100,9 @@ export function scoreEvidence(input: ScoringInput, graph?: EvidenceGraph): Evide
     }
   }
 
-  return g.claims.map((claim) => {
+  const scores: EvidenceDraft[] = [];
+  for (const claim of g.claims) {
+    if (scores.length % 64 === 63) yield;
     const source = g.sources.get(claim.source_id)!;
     const cluster = g.clusterOf.get(claim.id)!;
     const groups = Math.max(1, cluster.groups);
@@ -124,7 +130,7 @@ export function scoreEvidence(input: ScoringInput, graph?: EvidenceGraph): Evide
         year === null ? 0.5 : Math.pow(0.5, Math.max(0, referenceYear - year) / HALF_LIFE_YEARS[input.timeSensitivity]);
     }
 
-    return {
+    scores.push({
       claim_id: claim.id,
       evidence_type: proximity >= PRIMARY_THRESHOLD ? 'primary_report' : 'secondary_report',
       source_independence_score: round2(1 - Math.pow(0.5, groups)),
@@ -133,8 +139,9 @@ export function scoreEvidence(input: ScoringInput, graph?: EvidenceGraph): Evide
       contradiction_level: round2(c / (c + groups)),
       evidence_directness: round2(directness),
       date_relevance_score: round2(dateRelevance),
-    };
-  });
+    });
+  }
+  return scores;
 }
 
 /**

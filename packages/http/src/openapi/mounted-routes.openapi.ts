@@ -1,5 +1,6 @@
 import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
+import { MAX_CLAIMS_PER_RUN, MAX_CLAIMS_PER_SOURCE } from '@research/core';
 import { audioUploadBodySchema, audioUrlBodySchema, transcriptionResponseSchema } from '../routes/audio.schemas';
 import { errorResponseSchema } from '../routes/common.schemas';
 import {
@@ -17,6 +18,7 @@ import {
   clustersResponseSchema,
   extractClaimsBodySchema,
   extractClaimsResponseSchema,
+  listRelationsQuerySchema,
   relationsResponseSchema,
   runIdPathSchema,
   synthesisResponseSchema,
@@ -131,19 +133,35 @@ export function registerMountedRoutes(registry: OpenAPIRegistry, security: Route
     '/claims',
     'Extract claims from a source of the run, or from given text and URL, and store them',
     {
-      200: json(extractClaimsResponseSchema, 'The claims extracted (new and already stored).'),
+      200: json(
+        extractClaimsResponseSchema,
+        `The claims extracted (new and already stored). A source holds at most ${MAX_CLAIMS_PER_SOURCE} claims and a run ${MAX_CLAIMS_PER_RUN}: new claims beyond are not stored and are counted in \`over_limit_dropped\`.`,
+      ),
       ...KEYED,
       ...RUN_WRITE,
+      409: error(
+        `The run is still running, or none of the new claims fits: the run already holds ${MAX_CLAIMS_PER_RUN} claims or the source ${MAX_CLAIMS_PER_SOURCE} (nothing is stored).`,
+      ),
     },
     body(extractClaimsBodySchema),
   );
   run('post', '/cluster-claims', 'Cluster the run’s claims and store clusters and relations', {
-    200: json(clusterClaimsResponseSchema, 'The stored clusters.'),
+    200: json(clusterClaimsResponseSchema, 'The stored clusters and how many relations were stored.'),
   });
   run('get', '/clusters', 'Stored claim clusters', { 200: json(clustersResponseSchema, 'Clusters in order.') });
-  run('get', '/claim-relations', 'Stored claim relations', {
-    200: json(relationsResponseSchema, 'supports, refines and contradicts relations.'),
-  });
+  run(
+    'get',
+    '/claim-relations',
+    'Stored claim relations, page by page',
+    {
+      200: json(
+        relationsResponseSchema,
+        'One page of supports, refines and contradicts relations; `total` counts all.',
+      ),
+      422: error('`limit` or `offset` out of range: `<field>: <reason>`.'),
+    },
+    { query: listRelationsQuerySchema },
+  );
   run('get', '/evidence', 'Evidence scores of a run', { 200: json(evidenceResponseSchema, 'One score per claim.') });
   run('post', '/evidence', 'Recompute and store the evidence scores', {
     200: json(evidenceResponseSchema, 'The new scores (also on /v1/research/{id}/evidence).'),

@@ -66,7 +66,13 @@ export function presentClusters(runId: string, clusters: ClaimClusterRow[]): Clu
   };
 }
 
-export function presentRelations(runId: string, relations: ClaimRelationRow[]): RelationsResponse {
+/** One page of a run's claim relations; `total` counts them all. */
+export function presentRelations(
+  runId: string,
+  relations: ClaimRelationRow[],
+  total: number,
+  page: { limit: number; offset: number },
+): RelationsResponse {
   return {
     research_id: runId,
     relations: relations.map((r) => ({
@@ -76,6 +82,8 @@ export function presentRelations(runId: string, relations: ClaimRelationRow[]): 
       contradiction_kind: r.contradiction_kind,
       detail: r.detail,
     })),
-    total: relations.length,
+    total,
+    limit: page.limit,
+    offset: page.offset,
   };
 }

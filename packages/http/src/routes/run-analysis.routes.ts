@@ -17,9 +17,14 @@ import {
   type ClaimsInput,
 } from '../services/run-analysis.service';
 import type { ResearchTools } from '../services/research-tools';
-import { parseBody } from '../validation';
+import { parseBody, parseQuery } from '../validation';
 import { addPlannerRoutes } from './planner.routes';
-import { extractClaimsBodySchema, type ExtractClaimsResponse, type SynthesisResponse } from './run-analysis.schemas';
+import {
+  extractClaimsBodySchema,
+  listRelationsQuerySchema,
+  type ExtractClaimsResponse,
+  type SynthesisResponse,
+} from './run-analysis.schemas';
 
 /**
  * `/research`: the planner and the analysis steps of one run (claims, clustering, evidence, synthesis).
@@ -69,6 +74,7 @@ export function createRunAnalysisRouter(ctx: AppContext, tools: ResearchTools): 
       engine: result.mode,
       fallbacks: result.fallbacks.map(([reason, count]) => ({ step: 'analyze', reason, count })),
       ungrounded_dropped: result.ungrounded,
+      over_limit_dropped: result.overLimit,
     } satisfies ExtractClaimsResponse);
   });
 
@@ -84,7 +90,9 @@ export function createRunAnalysisRouter(ctx: AppContext, tools: ResearchTools): 
 
   router.get('/:run_id/claim-relations', async (req, res) => {
     const run = await getVisibleRun(ctx.db, req.params.run_id);
-    res.json(presentRelations(run.id, await getRunClaimRelations(ctx.db, run.id)));
+    const page = parseQuery(listRelationsQuerySchema, req.query);
+    const { total, relations } = await getRunClaimRelations(ctx.db, run.id, page);
+    res.json(presentRelations(run.id, relations, total, page));
   });
 
   router.get('/:run_id/evidence', async (req, res) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { boundedText } from '../validation';
+import { MAX_CLAIMS_PER_RUN, MAX_CLAIMS_PER_SOURCE } from '@research/core';
+import { boundedText, integerParam } from '../validation';
 import { claimSchema, evidenceScoreSchema, reportResponseSchema } from './research.schemas';
 import { isoTimestamp } from './common.schemas';
 
@@ -96,6 +97,12 @@ export const extractClaimsResponseSchema = z
     ungrounded_dropped: z.number().int().meta({
       description: 'LLM claims dropped because their evidence span does not occur in the text (nor close to it).',
     }),
+    over_limit_dropped: z
+      .number()
+      .int()
+      .meta({
+        description: `New claims not stored because the source would hold more than ${MAX_CLAIMS_PER_SOURCE} claims or the run more than ${MAX_CLAIMS_PER_RUN} (the first ones in text order are kept). When none fits, the answer is a 409 and nothing is stored.`,
+      }),
   })
   .meta({ id: 'ExtractClaimsResponse' });
 
@@ -137,7 +144,11 @@ export const clustersResponseSchema = z
 export type ClustersResponse = z.infer<typeof clustersResponseSchema>;
 
 export const clusterClaimsResponseSchema = clustersResponseSchema
-  .extend({ relations: z.number().int().meta({ description: 'Claim relations stored.' }) })
+  .extend({
+    relations: z.number().int().meta({
+      description: 'How many claim relations were stored (read them page by page from GET …/claim-relations).',
+    }),
+  })
   .meta({ id: 'ClusterClaimsResponse' });
 export type ClusterClaimsResponse = z.infer<typeof clusterClaimsResponseSchema>;
 
@@ -154,8 +165,22 @@ export const relationSchema = z
   })
   .meta({ id: 'ClaimRelation' });
 
+/** GET /research/{run_id}/claim-relations query string: a page, as GET /v1/research. */
+export const listRelationsQuerySchema = z.object({
+  limit: integerParam({ min: 1, max: 100, default: 100, description: 'Page size (1 to 100).' }),
+  // Bounded so the value always fits Postgres's bigint (a larger one would be a 500, not a 422).
+  offset: integerParam({ min: 0, max: Number.MAX_SAFE_INTEGER, default: 0, description: 'Relations to skip (>= 0).' }),
+});
+export type ListRelationsQuery = z.output<typeof listRelationsQuerySchema>;
+
 export const relationsResponseSchema = z
-  .object({ research_id: researchId, relations: z.array(relationSchema), total: z.number().int() })
+  .object({
+    research_id: researchId,
+    relations: z.array(relationSchema).meta({ description: 'One page of relations, in the order they were found.' }),
+    total: z.number().int().meta({ description: 'All relations the run has stored.' }),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  })
   .meta({ id: 'ClaimRelationsResponse' });
 export type RelationsResponse = z.infer<typeof relationsResponseSchema>;
 

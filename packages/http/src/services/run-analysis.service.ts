@@ -3,7 +3,10 @@ import {
   AppError,
   DEPTH_BUDGETS,
   Details,
+  MAX_CLAIMS_PER_RUN,
+  MAX_CLAIMS_PER_SOURCE,
   ROUNDS_BY_DEPTH,
+  fitClaimCaps,
   isDepth,
   isRunning,
   planSchema,
@@ -13,6 +16,9 @@ import {
 import type { Principal } from '@research/auth';
 import { classifySourceType, normalizeUrl, registrableDomain, toSourceDraft } from '@research/crawler';
 import {
+  countClaimRelations,
+  countClaimsBySource,
+  countRows,
   deleteClaimGraph,
   existingClaimIds,
   findRunById,
@@ -126,6 +132,21 @@ export interface ClaimsResult {
   fallbacks: Array<[LlmFailureKind, number]>;
   /** LLM claims dropped because their span is not in the text. */
   ungrounded: number;
+  /** New claims not stored because the source or the run holds its limit of claims. */
+  overLimit: number;
+}
+
+/**
+ * The 409 of a claims request none of whose new claims fit: the run holds MAX_CLAIMS_PER_RUN claims, or
+ * (`sourceId`) the source holds MAX_CLAIMS_PER_SOURCE.
+ */
+function claimLimitReached(runId: string, sourceId?: string): AppError {
+  return new AppError(
+    'conflict',
+    sourceId
+      ? `Source ${sourceId} of research run ${runId} already holds its limit of ${MAX_CLAIMS_PER_SOURCE} claims; no claims were added.`
+      : `Research run ${runId} already holds its limit of ${MAX_CLAIMS_PER_RUN} claims; no claims were added.`,
+  );
 }
 
 /** The source a `{url}` request reads: the run's own source of that page, or the page fetched now. */
@@ -183,6 +204,8 @@ export async function extractRunClaims(
 ): Promise<ClaimsResult> {
   await checkEditable(ctx.db, id, scope.actor, false);
   const run = (await findRunById(ctx.db, id))!;
+  // A full run can take no claim: refuse before any fetch or LLM request is spent on it.
+  if ((await countRows(ctx.db, 'claims', run.id)) >= MAX_CLAIMS_PER_RUN) throw claimLimitReached(run.id);
   let source: SourceRow;
   let isNew = false;
   if ('source_id' in input) {
@@ -244,19 +267,27 @@ export async function extractRunClaims(
       trx,
       result.claims.map((c) => c.id),
     );
-    const fresh = result.claims
-      .filter((c) => !existing.has(c.id))
-      .map((c, i) => ({
-        id: c.id,
-        run_id: run.id,
-        source_id: c.source_id,
-        round: isNew ? round : source.round,
-        position: positions.claim + i,
-        claim_text: c.claim_text,
-        evidence_span: c.evidence_span,
-        claim_type: c.claim_type,
-        confidence: c.confidence,
-      }));
+    const held = await countClaimsBySource(trx, run.id);
+    const total = [...held.values()].reduce((a, b) => a + b, 0);
+    const { kept, dropped } = fitClaimCaps(
+      result.claims.filter((c) => !existing.has(c.id)),
+      { total, bySource: held },
+    );
+    // Nothing fits: refuse the request as a whole (a new source is not stored either).
+    if (kept.length === 0 && dropped > 0) {
+      throw total >= MAX_CLAIMS_PER_RUN ? claimLimitReached(run.id) : claimLimitReached(run.id, source.id);
+    }
+    const fresh = kept.map((c, i) => ({
+      id: c.id,
+      run_id: run.id,
+      source_id: c.source_id,
+      round: isNew ? round : source.round,
+      position: positions.claim + i,
+      claim_text: c.claim_text,
+      evidence_span: c.evidence_span,
+      claim_type: c.claim_type,
+      confidence: c.confidence,
+    }));
     if (fresh.length > 0) {
       await insertClaims(trx, fresh);
       await deleteClaimGraph(trx, run.id);
@@ -273,6 +304,7 @@ export async function extractRunClaims(
       mode: result.mode,
       fallbacks: [...result.fallbacks] as Array<[LlmFailureKind, number]>,
       ungrounded: result.ungrounded,
+      overLimit: dropped,
     };
   });
 }
@@ -313,7 +345,7 @@ export function clusterRunClaims(
 ): Promise<{ runId: string; clusters: ClaimClusterRow[]; relations: number }> {
   return inEditTransaction(ctx, id, scope.actor, async (trx, run) => {
     const [claims, sources] = await Promise.all([listClaims(trx, run.id), listSources(trx, run.id)]);
-    const { graph } = compareRun(run, claims, sources);
+    const { graph } = await compareRun(run, claims, sources);
     const records = graphRecords(run.id, graph);
     await replaceClaimGraph(trx, run.id, { ...records, computedAt: new Date() });
     return { runId: run.id, clusters: await listClaimClusters(trx, run.id), relations: records.relations.length };
@@ -327,7 +359,7 @@ export function clusterRunClaims(
 export function rescoreRunEvidence(ctx: Ctx, scope: RequestScope, id: string): Promise<EvidenceRow[]> {
   return inEditTransaction(ctx, id, scope.actor, async (trx, run) => {
     const [claims, sources] = await Promise.all([listClaims(trx, run.id), listSources(trx, run.id)]);
-    const { evidence } = compareRun(run, claims, sources);
+    const { evidence } = await compareRun(run, claims, sources);
     await replaceEvidence(
       trx,
       run.id,
@@ -378,7 +410,7 @@ export async function synthesizeRunReport(
     query: run.query,
     language: run.language,
     plan: planOf(run),
-    graph: compareRun(run, claims, sources).graph,
+    graph: (await compareRun(run, claims, sources)).graph,
     evidence: evidenceDraftsOf(evidence),
     round: rounds,
     rounds,
@@ -401,6 +433,12 @@ export function getRunClusters(db: Database, runId: string): Promise<ClaimCluste
   return listClaimClusters(db, runId);
 }
 
-export function getRunClaimRelations(db: Database, runId: string): Promise<ClaimRelationRow[]> {
-  return listClaimRelations(db, runId);
+/** One page of the run's stored claim relations and how many it has in all. */
+export async function getRunClaimRelations(
+  db: Database,
+  runId: string,
+  page: { limit: number; offset: number },
+): Promise<{ total: number; relations: ClaimRelationRow[] }> {
+  const [total, relations] = await Promise.all([countClaimRelations(db, runId), listClaimRelations(db, runId, page)]);
+  return { total, relations };
 }
