@@ -2,6 +2,7 @@ import express, { Router, type ErrorRequestHandler, type RequestHandler } from '
 import { AppError } from '@research/core';
 import type { AppContext } from '../context';
 import { requireApiKey } from '../middleware/authenticate';
+import { visionBodyLimitBytes } from '../middleware/body-parsing';
 import { reserveOutboundSlot } from '../middleware/outbound-slot';
 import { outboundOf, scopeOf } from '../request-scope';
 import { requestSignal } from '../request-signal';
@@ -16,7 +17,7 @@ import { visionBodySchema, type VisionResponse } from './vision.schemas';
  */
 export function createVisionRouter(ctx: AppContext, tools: ResearchTools): Router {
   const router = Router();
-  const limit = Math.ceil((ctx.config.vision.maxImageBytes * 4) / 3) + 64 * 1024;
+  const limit = visionBodyLimitBytes(ctx.config);
   const body = express.json({ limit, strict: false, type: ['application/json', '+json'] });
   // body-parser's 413 names the service-wide limit; this route's is larger.
   const bodyLimitText: ErrorRequestHandler = (error, _req, _res, next) => {
