@@ -183,8 +183,15 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
     const abort = (reason: AbortReason) => {
       if (!controller.signal.aborted) controller.abort(new StepAbort(reason));
     };
+    // Listened to before anything can abort: an abort event is never replayed to a late listener, and a step
+    // that saw its signal aborted (the crawler refuses every page then) returns an empty, committable result.
+    const aborted = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    });
+    aborted.catch(() => undefined);
     const onShutdown = () => abort('shutdown');
     jobSignal.addEventListener('abort', onShutdown, { once: true });
+    // The shutdown may have come while the runner read the snapshot, after the loop's own check.
     if (jobSignal.aborted) abort('shutdown');
     const budgetTimer = setTimeout(() => abort('budget'), Math.min(Math.max(0, deadline - now()), 2 ** 31 - 1));
     let polling = false;
@@ -202,15 +209,15 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
           polling = false;
         });
     }, pollIntervalMs);
-    const aborted = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-    });
-    aborted.catch(() => undefined);
     try {
+      if (controller.signal.aborted) throw controller.signal.reason;
       const work = call(controller.signal);
       // A step that ignores its signal is left behind; its late result or error is dropped.
       work.catch(() => undefined);
-      return { kind: 'ok', value: await Promise.race([work, aborted]) };
+      const value = await Promise.race([work, aborted]);
+      // Whatever a step returns once its signal was aborted may be partial: it is never committed.
+      if (controller.signal.aborted) throw controller.signal.reason;
+      return { kind: 'ok', value };
     } catch (error) {
       if (controller.signal.aborted) {
         const reason = controller.signal.reason;
