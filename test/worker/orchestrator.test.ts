@@ -1,3 +1,4 @@
+import { SelectQueryNode, TableNode } from 'kysely';
 import { hideRetentionRecord, hideRun, insertRetentionRecord, type Database } from '@research/database';
 import { createMetrics, createSilentLogger, type Metrics } from '@research/observability';
 import { createResearchRunner, type ResearchEngine, type RunnerJob } from '@research/pipeline';
@@ -351,8 +352,8 @@ describe('research orchestrator', () => {
     };
     const db = t.db.withPlugin({
       transformQuery({ node }) {
-        const from = node.kind === 'SelectQueryNode' ? node.from?.froms[0] : undefined;
-        const table = from?.kind === 'TableNode' ? from.table.identifier.name : undefined;
+        const from = SelectQueryNode.is(node) ? node.from?.froms[0] : undefined;
+        const table = from && TableNode.is(from) ? from.table.identifier.name : undefined;
         if (searched && table === 'evidence_scores') shutdown.abort('shutdown');
         return node;
       },

@@ -15,8 +15,11 @@ export interface AppContext {
   readonly metrics: Metrics;
   readonly logger: Logger;
   readonly passwords: PasswordHasher;
-  /** Metric snapshots of the other live processes (workers), added to this process's on /metrics. */
-  readonly fleetSnapshots: () => Promise<MetricSnapshot[]>;
+  /**
+   * The fleet's metric totals (every API and worker process, this one included) for /metrics; null when
+   * this process is the whole service (no Redis). Throws when they cannot be read.
+   */
+  readonly fleetMetrics: () => Promise<MetricSnapshot | null>;
   /** Called after a run is committed and could not be enqueued: the reconciler will pick it up. */
   readonly onEnqueueFailed?: (researchId: string, error: unknown) => void;
   /**

@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import axios from 'axios';
 import type { AppConfig } from '@research/core';
 import { createApp, createResearchTools, type AppContext } from '@research/http';
-import { readFleetSnapshots } from '@research/observability';
 import { createBullResearchQueue, type ResearchQueue } from '@research/queue';
 import { ensureInitialAdmin } from './initial-admin';
 import { openServices, type Services } from './services';
@@ -50,7 +49,7 @@ export async function llmPreflight(services: Services): Promise<void> {
 
 /** The HTTP context over opened services and a queue. */
 export function buildAppContext(services: Services, queue: ResearchQueue): AppContext {
-  const { redis, config, instanceId } = services;
+  const { fleet, config } = services;
   return {
     config,
     db: services.db,
@@ -68,7 +67,13 @@ export function buildAppContext(services: Services, queue: ResearchQueue): AppCo
       crawler: () => services.crawler(),
       llm: () => services.llm(),
     }),
-    fleetSnapshots: redis ? () => readFleetSnapshots(redis, config.redisPrefix, instanceId) : async () => [],
+    // This process's counts join the totals first, so every API process serves the same, current numbers.
+    fleetMetrics: fleet
+      ? async () => {
+          if (!(await fleet.publish())) throw new Error('Redis did not take this process’s metrics');
+          return fleet.read();
+        }
+      : async () => null,
   };
 }
 
