@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { KyselyPlugin } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import { Writable } from 'node:stream';
 import winston from 'winston';
 import { connectPostgres, tryLockRun, type Database } from '@research/database';
@@ -195,6 +195,27 @@ describe('BullMQ research worker', () => {
       await held?.release();
       await producer.close();
     }
+  });
+
+  it('hands the run back when its run lock connection dies, and resumes it with a new lock', async () => {
+    const lockDb = createTestLockPool();
+    const { logger, lines } = capturingLogger();
+    wiki.pageLatencyMs = 1500;
+    startWorker(runner({ lockDb, logger }), logger);
+    const run = await insertTestRun(t.db);
+    await rawQueue.add(RESEARCH_JOB_NAME, { research_id: run.id }, { jobId: run.id, attempts: 2 });
+    await waitForState(t.db, run.id, ['fetching']);
+    // What a database restart does to the session holding the advisory lock.
+    const { rows } = await sql<{ terminated: boolean }>`
+      select pg_terminate_backend(pid) as terminated from pg_stat_activity
+      where datname = current_database() and application_name = 'research-tests-locks'`.execute(t.db);
+    expect(rows.some((r) => r.terminated)).toBe(true);
+    await waitFor('the run to be handed back', async () =>
+      lines.some((l) => l.message === 'run lock lost with its database connection; handing the research run back'),
+    );
+    wiki.pageLatencyMs = 0;
+    await waitForState(t.db, run.id, ['completed']);
+    expect(lines.filter((l) => l.message === 'research run resumed' && l.research_id === run.id)).toHaveLength(1);
   });
 
   /** A database that throws `error` on every checkpoint write (the one statement that matters). */
