@@ -177,21 +177,44 @@ describe('request handling', () => {
   describe('server errors', () => {
     it('answers 500 with only "Internal server error" and logs the error with the request id', async () => {
       const capture = createCapturingLogger();
+      // A fault of the code, not of a dependency: every query's result handling throws.
+      const broken = t.db.withPlugin({
+        transformQuery: (args) => args.node,
+        transformResult: async () => {
+          throw new Error('boom at step.ts:12');
+        },
+      });
+      const app = createApp({ ...t.ctx, db: broken, logger: capture.logger });
+      const res = await request(app)
+        .get('/v1/research')
+        .set('X-API-Key', t.owner.key)
+        .set('X-Request-ID', 'boom-1')
+        .expect(500);
+      expect(res.body).toEqual({ detail: 'Internal server error' });
+      expect(res.text).not.toMatch(/boom|at .*\.ts|stack/);
+      const errorLine = capture.entries.find((e) => e.level === 'error' && e.request_id === 'boom-1');
+      expect(errorLine).toMatchObject({
+        message: 'request failed',
+        error: { message: expect.stringContaining('boom') },
+      });
+      expect(capture.text()).not.toContain(t.owner.key);
+    });
+
+    it('answers 503 with Retry-After, without internals, when the database cannot be reached', async () => {
+      const capture = createCapturingLogger();
       const handle = connectPostgres(`postgres://postgres@127.0.0.1:${await unusedPort()}/none`);
       try {
         const app = createApp({ ...t.ctx, db: handle.db, logger: capture.logger });
         const res = await request(app)
           .get('/v1/research')
           .set('X-API-Key', t.owner.key)
-          .set('X-Request-ID', 'boom-1')
-          .expect(500);
-        expect(res.body).toEqual({ detail: 'Internal server error' });
+          .set('X-Request-ID', 'down-1')
+          .expect(503);
+        expect(res.headers['retry-after']).toBe('5');
+        expect(res.body).toEqual({ detail: expect.stringMatching(/unavailable/) });
         expect(res.text).not.toMatch(/ECONNREFUSED|at .*\.ts|stack/);
-        const errorLine = capture.entries.find((e) => e.level === 'error' && e.request_id === 'boom-1');
-        expect(errorLine).toMatchObject({
-          message: 'request failed',
-          error: { message: expect.stringContaining('ECONNREFUSED') },
-        });
+        const line = capture.entries.find((e) => e.request_id === 'down-1' && e.level === 'warn');
+        expect(line).toMatchObject({ error: { message: expect.stringContaining('ECONNREFUSED') } });
         expect(capture.text()).not.toContain(t.owner.key);
       } finally {
         await handle.close();

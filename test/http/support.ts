@@ -22,7 +22,13 @@ import {
   type Database,
 } from '@research/database';
 import { createApp, type AppContext } from '@research/http';
-import { createMetrics, createSilentLogger, type Logger, type MetricSnapshot } from '@research/observability';
+import {
+  createMetrics,
+  createSilentLogger,
+  type Logger,
+  type Metrics,
+  type MetricSnapshot,
+} from '@research/observability';
 import { RESEARCH_QUEUE_NAME, createBullResearchQueue, type ResearchQueue } from '@research/queue';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { TEST_REDIS_URL, clearRedisPrefix, uniqueRedisPrefix } from '../support/redis';
@@ -69,7 +75,8 @@ export interface TestAppOptions {
   /** Redis of the BullMQ producer (default: the test Redis). */
   redisUrl?: string;
   logger?: Logger;
-  fleetSnapshots?: () => Promise<MetricSnapshot[]>;
+  /** The fleet's metric totals for /metrics (default: none, this app is the whole service). */
+  fleetMetrics?: (metrics: Metrics) => Promise<MetricSnapshot | null>;
   /** Reuse another app's database instead of creating one. */
   database?: TestDatabase;
 }
@@ -121,15 +128,17 @@ export async function buildTestApp(label: string, options: TestAppOptions = {}):
   });
   const passwords = new PasswordHasher(config.passwordHashConcurrency);
   const enqueueFailures: string[] = [];
+  const metrics = createMetrics({ activeRuns: () => countRunningRuns(db), defaultMetrics: false });
+  const fleetMetrics = options.fleetMetrics;
   const ctx: AppContext = {
     config,
     db,
     databaseKind: 'postgres',
     queue,
-    metrics: createMetrics({ activeRuns: () => countRunningRuns(db), defaultMetrics: false }),
+    metrics,
     logger,
     passwords,
-    fleetSnapshots: options.fleetSnapshots ?? (async () => []),
+    fleetMetrics: fleetMetrics ? () => fleetMetrics(metrics) : async () => null,
     onEnqueueFailed: (id) => enqueueFailures.push(id),
   };
   const suffix = crypto.randomBytes(3).toString('hex');

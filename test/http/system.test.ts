@@ -2,7 +2,8 @@ import request from 'supertest';
 import { VERSION } from '@research/core';
 import { connectPostgres, countRunningRuns, findRunById } from '@research/database';
 import { createApp } from '@research/http';
-import { createMetrics, snapshotFleetMetrics } from '@research/observability';
+import { createMetrics, createSilentLogger, startFleetMetrics, type FleetMetrics } from '@research/observability';
+import { clearRedisPrefix, connectTestRedis, uniqueRedisPrefix } from '../support/redis';
 import { SPEC_METRIC_NAMES } from '../support/metric-names';
 import { buildTestApp, insertTestRun, startFakeLlm, unusedPort, type TestApp } from './support';
 
@@ -213,30 +214,67 @@ describe('system endpoints', () => {
       expect(res.text).toMatch(new RegExp(`^active_research_runs ${running}$`, 'm'));
     });
 
-    it("adds the live workers' counters to its own", async () => {
+    it("serves the fleet's totals: every process's published counts, its own included", async () => {
+      const prefix = uniqueRedisPrefix('metrics-fleet');
+      const redis = connectTestRedis();
       const worker = createMetrics({ defaultMetrics: false });
-      worker.researchFinished('completed', 12);
-      worker.researchFinished('completed', 30);
-      worker.claimsExtracted(7);
-      const snapshot = await snapshotFleetMetrics(worker);
+      const workerFleet = startFleetMetrics({
+        redis,
+        prefix,
+        instanceId: 'worker-1',
+        metrics: worker,
+        intervalMs: 60_000,
+        logger: createSilentLogger(),
+      });
+      let apiFleet: FleetMetrics | undefined;
       const app = await buildTestApp('metrics-fleet', {
         database: t.database,
-        fleetSnapshots: async () => [snapshot, snapshot],
+        fleetMetrics: async (metrics) => {
+          apiFleet ??= startFleetMetrics({
+            redis,
+            prefix,
+            instanceId: 'api-1',
+            metrics,
+            intervalMs: 60_000,
+            logger: createSilentLogger(),
+          });
+          if (!(await apiFleet.publish())) throw new Error('not published');
+          return apiFleet.read();
+        },
       });
       try {
+        worker.researchFinished('completed', 12);
+        worker.researchFinished('completed', 30);
+        worker.claimsExtracted(7);
+        expect(await workerFleet.publish()).toBe(true);
         app.ctx.metrics.researchFinished('completed', 5);
         const res = await request(app.app).get('/metrics').expect(200);
-        expect(res.text).toMatch(/^research_completed_total 5$/m);
-        expect(res.text).toMatch(/^claims_extracted_total 14$/m);
+        expect(res.text).toMatch(/^research_completed_total 3$/m);
+        expect(res.text).toMatch(/^claims_extracted_total 7$/m);
+        expect(res.text).toMatch(/^research_duration_seconds_sum\{outcome="completed"\} 47$/m);
+        expect(res.text).toMatch(/^research_duration_seconds_bucket\{le="15",outcome="completed"\} 2$/m);
+        expect(res.text).toMatch(/^research_duration_seconds_bucket\{le="\+Inf",outcome="completed"\} 3$/m);
+        expect(res.text).toMatch(/^research_failed_total 0$/m);
+        for (const name of METRIC_NAMES) expect(res.text).toMatch(new RegExp(`^# TYPE ${name} `, 'm'));
+
+        // Scraped again, nothing is added twice; a publish with nothing new changes nothing.
+        expect(await workerFleet.publish()).toBe(true);
+        const again = await request(app.app).get('/metrics').expect(200);
+        expect(again.text).toMatch(/^research_completed_total 3$/m);
+        expect(again.text).toMatch(/^claims_extracted_total 7$/m);
       } finally {
         await app.close();
+        await workerFleet.stop();
+        await apiFleet?.stop();
+        redis.disconnect();
+        await clearRedisPrefix(prefix);
       }
     });
 
     it('serves its own metrics when the fleet cannot be read', async () => {
       const app = await buildTestApp('metrics-broken', {
         database: t.database,
-        fleetSnapshots: async () => {
+        fleetMetrics: async () => {
           throw new Error('redis down');
         },
       });

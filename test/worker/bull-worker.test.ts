@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { KyselyPlugin } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import { Writable } from 'node:stream';
 import winston from 'winston';
 import { connectPostgres, tryLockRun, type Database } from '@research/database';
@@ -197,12 +197,33 @@ describe('BullMQ research worker', () => {
     }
   });
 
-  it('ends the run as failed with the error on the last attempt of a job whose database writes keep failing', async () => {
-    // The database refuses every checkpoint write (an outage of the one statement that matters).
-    const refuseCheckpoints: KyselyPlugin = {
+  it('hands the run back when its run lock connection dies, and resumes it with a new lock', async () => {
+    const lockDb = createTestLockPool();
+    const { logger, lines } = capturingLogger();
+    wiki.pageLatencyMs = 1500;
+    startWorker(runner({ lockDb, logger }), logger);
+    const run = await insertTestRun(t.db);
+    await rawQueue.add(RESEARCH_JOB_NAME, { research_id: run.id }, { jobId: run.id, attempts: 2 });
+    await waitForState(t.db, run.id, ['fetching']);
+    // What a database restart does to the session holding the advisory lock.
+    const { rows } = await sql<{ terminated: boolean }>`
+      select pg_terminate_backend(pid) as terminated from pg_stat_activity
+      where datname = current_database() and application_name = 'research-tests-locks'`.execute(t.db);
+    expect(rows.some((r) => r.terminated)).toBe(true);
+    await waitFor('the run to be handed back', async () =>
+      lines.some((l) => l.message === 'run lock lost with its database connection; handing the research run back'),
+    );
+    wiki.pageLatencyMs = 0;
+    await waitForState(t.db, run.id, ['completed']);
+    expect(lines.filter((l) => l.message === 'research run resumed' && l.research_id === run.id)).toHaveLength(1);
+  });
+
+  /** A database that throws `error` on every checkpoint write (the one statement that matters). */
+  function refusingCheckpoints(error: () => Error): Database {
+    const plugin: KyselyPlugin = {
       transformQuery(args) {
         if (args.node.kind === 'UpdateQueryNode' && JSON.stringify(args.node).includes('"checkpoint_seq"')) {
-          throw new Error('Connection terminated unexpectedly');
+          throw error();
         }
         return args.node;
       },
@@ -210,8 +231,14 @@ describe('BullMQ research worker', () => {
         return args.result;
       },
     };
+    return t.db.withPlugin(plugin);
+  }
+
+  it('ends the run as failed with the error on the last attempt of a job whose database writes keep failing', async () => {
     const attempts: number[] = [];
-    const handler = runner({ db: t.db.withPlugin(refuseCheckpoints) });
+    const handler = runner({
+      db: refusingCheckpoints(() => new Error('could not extend file: No space left on device')),
+    });
     startWorker(async (payload, job) => {
       attempts.push(job.attempt);
       return handler(payload, job);
@@ -224,7 +251,28 @@ describe('BullMQ research worker', () => {
     );
     const failed = await waitForState(t.db, run.id, ['failed']);
     expect(attempts).toEqual([1, 2]);
-    expect(failed.metadata).toEqual({ error: 'Connection terminated unexpectedly', failed_step: 'plan' });
+    expect(failed.metadata).toEqual({ error: 'could not extend file: No space left on device', failed_step: 'plan' });
+  });
+
+  it('retries a job whose database connection is lost without spending its attempts, up to the run pick-up limit', async () => {
+    const attempts: number[] = [];
+    const handler = runner({ db: refusingCheckpoints(() => new Error('Connection terminated unexpectedly')) });
+    startWorker(async (payload, job) => {
+      attempts.push(job.attempt);
+      return handler(payload, job);
+    });
+    const run = await insertTestRun(t.db);
+    await rawQueue.add(
+      RESEARCH_JOB_NAME,
+      { research_id: run.id },
+      { jobId: run.id, attempts: 2, backoff: { type: 'fixed', delay: 100 } },
+    );
+    // An outage is no reason to fail a run, however many times the job meets it; only a run that keeps
+    // being picked up (each pick-up that reached the database counts) ends as abandoned.
+    const failed = await waitForState(t.db, run.id, ['failed'], 45_000);
+    expect(attempts.length).toBeGreaterThan(2);
+    expect(attempts.every((a) => a === 1)).toBe(true);
+    expect(failed.metadata).toEqual({ error: 'Research run abandoned after 5 attempts', failed_step: 'plan' });
   });
 
   function createTestLockPool(): Database {

@@ -1,3 +1,4 @@
+import { SelectQueryNode, TableNode } from 'kysely';
 import { hideRetentionRecord, hideRun, insertRetentionRecord, type Database } from '@research/database';
 import { createMetrics, createSilentLogger, type Metrics } from '@research/observability';
 import { createResearchRunner, type ResearchEngine, type RunnerJob } from '@research/pipeline';
@@ -68,10 +69,12 @@ describe('research orchestrator', () => {
     wiki.pageLatencyMs = 0;
   });
 
-  function runner(options: { engine?: ResearchEngine; metrics?: Metrics; pollIntervalMs?: number } = {}) {
+  function runner(
+    options: { engine?: ResearchEngine; metrics?: Metrics; pollIntervalMs?: number; db?: Database } = {},
+  ) {
     const metrics = options.metrics ?? createMetrics({ defaultMetrics: false });
     const run = createResearchRunner({
-      db: t.db,
+      db: options.db ?? t.db,
       engine: options.engine ?? engine,
       metrics,
       logger: createSilentLogger(),
@@ -328,6 +331,45 @@ describe('research orchestrator', () => {
     expect(done.attempts).toBe(1);
     expect(await recordCounts(t.db, run.id)).toEqual(cleanCounts);
     expect(cleanCounts.sources).toBe(cleanCounts.distinctSourceUrls);
+  });
+
+  it('hands a run back without committing the step when the shutdown lands while the step reads its snapshot', async () => {
+    const clean = await insertTestRun(t.db, { depth: 'normal' });
+    await runner().run({ research_id: clean.id }, job());
+    const cleanCounts = await recordCounts(t.db, clean.id);
+
+    // The shutdown arrives after the loop's own check and before the fetch starts: while the runner reads
+    // what is committed (the only select of evidence_scores between the search's commit and the fetch).
+    const shutdown = new AbortController();
+    let searched = false;
+    const watching: ResearchEngine = {
+      ...engine,
+      search: async (ctx, snapshot) => {
+        const hits = await engine.search(ctx, snapshot);
+        searched = true;
+        return hits;
+      },
+    };
+    const db = t.db.withPlugin({
+      transformQuery({ node }) {
+        const from = SelectQueryNode.is(node) ? node.from?.froms[0] : undefined;
+        const table = from && TableNode.is(from) ? from.table.identifier.name : undefined;
+        if (searched && table === 'evidence_scores') shutdown.abort('shutdown');
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    const run = await insertTestRun(t.db, { depth: 'normal' });
+    await expect(
+      runner({ engine: watching, db }).run({ research_id: run.id }, job({ signal: shutdown.signal })),
+    ).resolves.toBe('handed_back');
+    const handedBack = await runRow(t.db, run.id);
+    expect(handedBack.checkpoint).toMatchObject({ round: 1, done: ['plan', 'search'] });
+    expect((await recordCounts(t.db, run.id)).sources).toBe(0);
+
+    await expect(runner().run({ research_id: run.id }, job())).resolves.toBe('done');
+    expect((await runRow(t.db, run.id)).state).toBe('completed');
+    expect(await recordCounts(t.db, run.id)).toEqual(cleanCounts);
   });
 
   it('ends a run that was picked up too many times as failed instead of retrying it forever', async () => {

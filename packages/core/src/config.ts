@@ -67,8 +67,12 @@ const envSchema = z.object({
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
   // Operational knobs beyond CONTRACT 2 (added, never renamed).
   REDIS_PREFIX: z.string().trim().min(1).default('research'),
-  WORKER_LOCK_MS: positiveInt(30_000),
-  WORKER_STALLED_INTERVAL_MS: positiveInt(30_000),
+  // A dead worker's run moves on within lock + stalled interval (≤ 15 s). BullMQ renews the lock every half
+  // lock on a timer, so a live worker keeps its jobs unless its event loop stalls for 5 s at once (steps
+  // stay far below: heavy work runs in threads or in bounded slices); were it to happen, the run's
+  // advisory lock still keeps a second worker off the run.
+  WORKER_LOCK_MS: positiveInt(10_000),
+  WORKER_STALLED_INTERVAL_MS: positiveInt(5_000),
   RECONCILE_INTERVAL_MS: positiveInt(15_000),
   METRICS_PUBLISH_INTERVAL_MS: positiveInt(5_000),
   SHUTDOWN_TIMEOUT_MS: positiveInt(25_000),

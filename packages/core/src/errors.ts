@@ -56,3 +56,46 @@ export const Details = Object.freeze({
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
+
+// Socket errors that mean the other end is down or unreachable right now (not that a request was wrong).
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+// SQLSTATEs of a server that cannot serve now: connection exceptions (class 08), shutdowns, no free slot.
+const UNAVAILABLE_SQLSTATES = /^(08...|57P0[123]|53300)$/;
+
+// What pg, pg-pool and ioredis say when their connection is gone; they attach no code to these.
+const UNREACHABLE_MESSAGES = [
+  /^Connection terminated/,
+  /timeout exceeded when trying to connect/,
+  /^Client has encountered a connection error and is not queryable/,
+  /^Connection is closed\.?$/,
+  /enableOfflineQueue options is false/,
+  /^Reached the max retries per request limit/,
+  /^Redis is not connected/,
+];
+
+/**
+ * True when an error means the database or Redis cannot be reached right now, so the same request may
+ * succeed later: the API answers 503 with Retry-After, a worker retries the job without spending an
+ * attempt. Errors of the request or of the code itself are not.
+ */
+export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 4) return false;
+  const e = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && (UNREACHABLE_CODES.has(e.code) || UNAVAILABLE_SQLSTATES.test(e.code))) return true;
+  if (typeof e.message === 'string' && UNREACHABLE_MESSAGES.some((pattern) => pattern.test(e.message as string)))
+    return true;
+  // Node reports a refused dual-stack connect as an AggregateError of one error per address.
+  if (Array.isArray(e.errors) && e.errors.some((inner) => isDependencyUnavailable(inner, depth + 1))) return true;
+  return isDependencyUnavailable(e.cause, depth + 1);
+}

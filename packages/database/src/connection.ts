@@ -27,9 +27,14 @@ export function connectPostgres(url: string, options: { max?: number; applicatio
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'research-service',
     connectionTimeoutMillis: 5_000,
+    // A server that vanished without closing the socket (host down, network cut) is noticed, not waited on.
+    keepAlive: true,
   });
-  // An idle client that loses its server must not crash the process; the next query reconnects.
+  // A client that loses its server must not crash the process. pg-pool listens on idle clients only; a
+  // checked-out one (a transaction, a held run lock) would emit an unhandled 'error'. The query in flight
+  // still rejects, the broken client leaves the pool on release, and the next query connects anew.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   // Prepared hot statements use the pool directly (runPreparedQuery).
   attachPool(db, pool);

@@ -30,6 +30,11 @@ export function attachPool(db: object, pool: pg.Pool): void {
   poolsByDatabase.set(db, pool);
 }
 
+/** The pg pool under a Kysely instance of connectPostgres; undefined for PGlite and transactions. */
+export function poolOf(db: object): pg.Pool | undefined {
+  return poolsByDatabase.get(db);
+}
+
 /**
  * Runs a prepared statement and returns its rows. On a Postgres server's pool it goes straight to pg as
  * a named statement: the request hot path, where Kysely's connection handling costs as much as the

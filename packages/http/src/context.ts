@@ -16,8 +16,11 @@ export interface AppContext {
   readonly metrics: Metrics;
   readonly logger: Logger;
   readonly passwords: PasswordHasher;
-  /** Metric snapshots of the other live processes (workers), added to this process's on /metrics. */
-  readonly fleetSnapshots: () => Promise<MetricSnapshot[]>;
+  /**
+   * The fleet's metric totals (every API and worker process, this one included) for /metrics; null when
+   * this process is the whole service (no Redis). Throws when they cannot be read.
+   */
+  readonly fleetMetrics: () => Promise<MetricSnapshot | null>;
   /**
    * The process's general Redis connection (REDIS_URL): per-key quotas are counted there, so they hold
    * across every API process. Without it they are counted in this process's memory.

@@ -119,11 +119,13 @@ export async function snapshotFleetMetrics(metrics: Metrics): Promise<MetricSnap
   return (await metrics.fleetRegistry.getMetricsAsJSON()) as MetricSnapshot;
 }
 
-/** Prometheus text of this process's metrics with the given peers' snapshots added to its summable ones. */
-export async function renderFleetMetrics(metrics: Metrics, peers: MetricSnapshot[]): Promise<string> {
-  const own = await snapshotFleetMetrics(metrics);
-  const fleet = AggregatorRegistry.aggregate([own, ...peers]);
-  const [fleetText, localText] = await Promise.all([fleet.metrics(), metrics.localRegistry.metrics()]);
+/**
+ * Prometheus text: the fleet's totals of the summable metrics (see fleet.ts), or this process's own when
+ * there is no fleet (no Redis, or it cannot be read), followed by this process's local metrics.
+ */
+export async function renderFleetMetrics(metrics: Metrics, fleet: MetricSnapshot | null): Promise<string> {
+  const summable = fleet ? AggregatorRegistry.aggregate([fleet]) : metrics.fleetRegistry;
+  const [fleetText, localText] = await Promise.all([summable.metrics(), metrics.localRegistry.metrics()]);
   return `${fleetText.trimEnd()}\n${localText}`;
 }
 

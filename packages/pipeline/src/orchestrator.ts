@@ -2,6 +2,7 @@ import {
   DEPTH_BUDGETS,
   ROUNDS_BY_DEPTH,
   STEP_STATE,
+  isDependencyUnavailable,
   isDepth,
   isRunning,
   planSchema,
@@ -32,7 +33,7 @@ import {
   type PipelineCheckpoint,
   type StepPosition,
 } from './checkpoint';
-import { deferMetrics } from './step-metrics';
+import { deferMetrics, type DeferredMetrics } from './step-metrics';
 import {
   claimRows,
   cleanJson,
@@ -82,6 +83,13 @@ export interface ResearchRunnerOptions {
   pollIntervalMs?: number;
   /** Pick-ups of one run (crashes included, hand-backs not) before it is ended as failed (default 5). */
   maxRunAttempts?: number;
+  /**
+   * Makes what `metrics` counted visible fleet-wide (the worker's FleetMetrics.publish). Called inside a
+   * step's transaction, after its counts are recorded and before the commit that makes the step visible,
+   * so a client that sees a state and then scrapes /metrics finds it counted. Must never throw and must
+   * return quickly (it holds the run's row lock).
+   */
+  publishMetrics?: () => Promise<unknown>;
 }
 
 type AbortReason = 'cancelled' | 'budget' | 'shutdown' | 'superseded';
@@ -145,18 +153,39 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
   const now = options.clock ?? Date.now;
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   const maxRunAttempts = options.maxRunAttempts ?? 5;
+  const publishMetrics = options.publishMetrics ?? (async () => undefined);
 
   function secondsSince(run: RunRow): number {
     const start = (run.started_at ?? run.created_at).getTime();
     return Math.max(0, (now() - start) / 1000);
   }
 
-  async function failRun(run: RunRow, error: string, step: string, log: Logger): Promise<boolean> {
-    const ended = await finishRun(db, run.id, { state: 'failed', error, failedStep: step });
-    if (ended) {
+  /**
+   * Ends a live run: the metrics of its end (and `counted`, the failed step's) are recorded and published
+   * before the commit that makes the end visible. (A COMMIT that fails after that point, the connection
+   * lost at that very moment, leaves them counted: the one window where a count can be one too high.)
+   */
+  async function endRun(runId: string, outcome: Parameters<typeof finishRun>[2], count: () => void): Promise<boolean> {
+    return db.transaction().execute(async (trx) => {
+      if (!(await finishRun(trx, runId, outcome))) return false;
+      count();
+      await publishMetrics();
+      return true;
+    });
+  }
+
+  async function failRun(
+    run: RunRow,
+    error: string,
+    step: string,
+    log: Logger,
+    counted?: DeferredMetrics,
+  ): Promise<boolean> {
+    const ended = await endRun(run.id, { state: 'failed', error, failedStep: step }, () => {
+      counted?.flush();
       metrics.researchFinished('failed', secondsSince(run));
-      log.warn('research run failed', { failed_step: step, error });
-    }
+    });
+    if (ended) log.warn('research run failed', { failed_step: step, error });
     return ended;
   }
 
@@ -183,8 +212,15 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
     const abort = (reason: AbortReason) => {
       if (!controller.signal.aborted) controller.abort(new StepAbort(reason));
     };
+    // Listened to before anything can abort: an abort event is never replayed to a late listener, and a step
+    // that saw its signal aborted (the crawler refuses every page then) returns an empty, committable result.
+    const aborted = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    });
+    aborted.catch(() => undefined);
     const onShutdown = () => abort('shutdown');
     jobSignal.addEventListener('abort', onShutdown, { once: true });
+    // The shutdown may have come while the runner read the snapshot, after the loop's own check.
     if (jobSignal.aborted) abort('shutdown');
     const budgetTimer = setTimeout(() => abort('budget'), Math.min(Math.max(0, deadline - now()), 2 ** 31 - 1));
     let polling = false;
@@ -202,15 +238,15 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
           polling = false;
         });
     }, pollIntervalMs);
-    const aborted = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-    });
-    aborted.catch(() => undefined);
     try {
+      if (controller.signal.aborted) throw controller.signal.reason;
       const work = call(controller.signal);
       // A step that ignores its signal is left behind; its late result or error is dropped.
       work.catch(() => undefined);
-      return { kind: 'ok', value: await Promise.race([work, aborted]) };
+      const value = await Promise.race([work, aborted]);
+      // Whatever a step returns once its signal was aborted may be partial: it is never committed.
+      if (controller.signal.aborted) throw controller.signal.reason;
+      return { kind: 'ok', value };
     } catch (error) {
       if (controller.signal.aborted) {
         const reason = controller.signal.reason;
@@ -271,7 +307,12 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
     }
   }
 
-  async function execute(runId: string, log: Logger, job: RunnerJob): Promise<RunnerOutcome> {
+  async function execute(
+    runId: string,
+    log: Logger,
+    job: RunnerJob,
+    lockLost: AbortSignal | undefined,
+  ): Promise<RunnerOutcome> {
     let run = await findRunById(db, runId);
     if (!run || run.is_hidden || !isRunning(run.state)) return 'done';
     const depth = isDepth(run.depth) ? run.depth : 'normal';
@@ -302,7 +343,7 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
 
       while (position) {
         currentStep = position.step;
-        if (job.signal.aborted) return await handBack(runId, log, position);
+        if (job.signal.aborted) return await handBack(runId, log, position, lockLost);
         if (now() >= deadline) {
           await failRun(
             run,
@@ -357,7 +398,7 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
           deferred.discard();
           switch (outcome.reason) {
             case 'shutdown':
-              return await handBack(runId, log, position);
+              return await handBack(runId, log, position, lockLost);
             case 'budget':
               await failRun(
                 run,
@@ -376,7 +417,7 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
         }
         if (outcome.kind === 'error') {
           // SPEC 3: an exception in the pipeline fails the run with its text; the plan stays readable.
-          if (await failRun(run, errorText(outcome.error), position.step, log)) deferred.flush();
+          await failRun(run, errorText(outcome.error), position.step, log, deferred);
           return 'done';
         }
 
@@ -394,6 +435,14 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
           await write(trx);
           await refreshRunCounts(trx, runId);
           if (last) await finishRun(trx, runId, { state: 'completed' });
+          // Counted before the commit makes the step (or the run's end) visible; see endRun.
+          deferred.flush();
+          if (last) {
+            metrics.sourcesFetched(snapshot.sources.length);
+            metrics.claimsExtracted(snapshot.claims.length);
+            metrics.researchFinished('completed', secondsSince(stepRun));
+          }
+          await publishMetrics();
           return true;
         });
         if (!committed) {
@@ -410,27 +459,25 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
           );
           return 'done';
         }
-        deferred.flush();
         seq += 1;
         usage = stepUsage;
         checkpoint = nextCheckpoint;
         stepLog.info('step committed', { duration_ms: now() - started, state: STEP_STATE[position.step] });
         if (last) {
-          metrics.sourcesFetched(snapshot.sources.length);
-          metrics.claimsExtracted(snapshot.claims.length);
-          metrics.researchFinished('completed', secondsSince(run));
           log.info('research run completed', { sources: snapshot.sources.length, claims: snapshot.claims.length });
           return 'done';
         }
         position = nextStep(checkpoint);
       }
       // Every step was committed but the run is still live (written by an older version): complete it.
-      if (await finishRun(db, runId, { state: 'completed' })) metrics.researchFinished('completed', secondsSince(run));
+      const finished = run;
+      await endRun(runId, { state: 'completed' }, () => metrics.researchFinished('completed', secondsSince(finished)));
       return 'done';
     } catch (error) {
-      // Infrastructure errors (database, network to it) are retried by the queue from the checkpoint;
-      // on the last attempt the run is ended honestly instead of being left to spin.
-      if (job.attempt >= job.maxAttempts) {
+      // An unreachable database or Redis is nothing wrong with the run: the queue tries again once they are
+      // back, without spending an attempt. Other errors are retried by the queue from the checkpoint; on the
+      // last attempt the run is ended honestly instead of being left to spin.
+      if (job.attempt >= job.maxAttempts && !isDependencyUnavailable(error)) {
         log.error('research job failed on its last attempt', { error, step: currentStep });
         const latest = (await findRunById(db, runId).catch(() => undefined)) ?? run;
         if (latest) await failRun(latest, errorText(error), currentStep, log).catch(() => undefined);
@@ -440,10 +487,23 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
     }
   }
 
-  async function handBack(runId: string, log: Logger, position: StepPosition): Promise<RunnerOutcome> {
-    // A shutdown is no failed attempt: give back the attempt this pick-up counted.
+  async function handBack(
+    runId: string,
+    log: Logger,
+    position: StepPosition,
+    lockLost: AbortSignal | undefined,
+  ): Promise<RunnerOutcome> {
+    // A shutdown or a lost lock is no failed attempt: give back the attempt this pick-up counted (when the
+    // database answers; in an outage the count stays one higher).
     await releaseRunAttempt(db, runId).catch(() => undefined);
-    log.info('handing the research run back for another worker', { step: position.step, round: position.round });
+    if (lockLost?.aborted) {
+      log.warn('run lock lost with its database connection; handing the research run back', {
+        step: position.step,
+        round: position.round,
+      });
+    } else {
+      log.info('handing the research run back for another worker', { step: position.step, round: position.round });
+    }
     return 'handed_back';
   }
 
@@ -462,7 +522,9 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
       if (!lock) return 'busy';
     }
     try {
-      return await execute(runId, log, job);
+      // A lost run lock stops the run as a shutdown does: another worker may hold the run by now.
+      const signal = lock ? AbortSignal.any([job.signal, lock.lost]) : job.signal;
+      return await execute(runId, log, { ...job, signal }, lock?.lost);
     } finally {
       await lock?.release();
     }

@@ -2,7 +2,13 @@ import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from
 import { Redis } from 'ioredis';
 import type { Logger } from '@research/observability';
 import { RESEARCH_JOB_OPTIONS } from './bull-queue';
-import { RESEARCH_QUEUE_NAME, researchJobPayloadSchema, type ResearchJobHandler } from './research-job';
+import { isDependencyUnavailable } from '@research/core';
+import {
+  RESEARCH_QUEUE_NAME,
+  researchJobPayloadSchema,
+  unavailableRetryDelayMs,
+  type ResearchJobHandler,
+} from './research-job';
 
 export interface ResearchWorker {
   /**
@@ -37,6 +43,8 @@ export function startResearchWorker(options: ResearchWorkerOptions): ResearchWor
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', (error) => logger.debug('worker redis error', { error }));
   const controllers = new Map<string, AbortController>();
+  // Unreachable-dependency retries in a row per job, for their backoff.
+  const outages = new Map<string, number>();
   let closing = false;
 
   const processJob = async (job: Job, token?: string): Promise<void> => {
@@ -61,13 +69,32 @@ export function startResearchWorker(options: ResearchWorkerOptions): ResearchWor
     try {
       const attempt = job.attemptsMade + 1;
       log.info('research job started', { attempt });
-      const outcome = await handler(parsed.data, {
-        id: jobId,
-        attempt,
-        maxAttempts: job.opts.attempts ?? RESEARCH_JOB_OPTIONS.attempts,
-        signal: controller.signal,
-        logger: log,
-      });
+      let outcome: Awaited<ReturnType<ResearchJobHandler>>;
+      try {
+        outcome = await handler(parsed.data, {
+          id: jobId,
+          attempt,
+          maxAttempts: job.opts.attempts ?? RESEARCH_JOB_OPTIONS.attempts,
+          signal: controller.signal,
+          logger: log,
+        });
+        outages.delete(jobId);
+      } catch (error) {
+        if (!isDependencyUnavailable(error)) {
+          outages.delete(jobId);
+          throw error;
+        }
+        // The database (or Redis) is down: nothing is wrong with the job. It waits and tries again without
+        // spending an attempt, however long the outage lasts.
+        const failures = outages.get(jobId) ?? 0;
+        // Entries of jobs another worker finished are never deleted here: a bound keeps them few.
+        if (outages.size >= 1000) outages.clear();
+        outages.set(jobId, failures + 1);
+        const delay = unavailableRetryDelayMs(failures);
+        await job.moveToDelayed(Date.now() + delay, token);
+        log.warn('research job paused: a dependency is unreachable', { error, delay_ms: delay });
+        throw new DelayedError();
+      }
       if (outcome === 'handed_back') {
         // Back to waiting at once, without spending an attempt: another worker resumes the run.
         await job.moveToWait(token);

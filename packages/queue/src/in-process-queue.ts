@@ -1,8 +1,9 @@
-import { AppError } from '@research/core';
+import { AppError, isDependencyUnavailable } from '@research/core';
 import type { Logger } from '@research/observability';
 import { RESEARCH_JOB_OPTIONS } from './bull-queue';
 import {
   researchJobPayloadSchema,
+  unavailableRetryDelayMs,
   type ResearchJobHandler,
   type ResearchJobPayload,
   type ResearchQueue,
@@ -23,6 +24,8 @@ export interface InProcessQueue extends ResearchQueue {
 interface Entry {
   payload: ResearchJobPayload;
   attempt: number;
+  /** Tries in a row that found the database unreachable (they spend no attempt). */
+  outages?: number;
 }
 
 /**
@@ -79,12 +82,16 @@ export function createInProcessQueue(params: {
         // it if that process dies. `handed_back`: shutdown; the run resumes at the next start.
         if (outcome === 'busy') log.info('research run is held by another process; job dropped');
       } catch (error) {
-        if (!closing && entry.attempt < maxAttempts) {
-          const delay = retryDelayMs * 2 ** (entry.attempt - 1);
+        // The same rule as the BullMQ worker: an unreachable database costs no attempt.
+        const unavailable = isDependencyUnavailable(error);
+        if (!closing && (unavailable || entry.attempt < maxAttempts)) {
+          const outages = unavailable ? (entry.outages ?? 0) + 1 : 0;
+          const delay = unavailable ? unavailableRetryDelayMs(outages - 1) : retryDelayMs * 2 ** (entry.attempt - 1);
           log.warn('research job failed; retrying', { error, attempt: entry.attempt, delay_ms: delay });
+          const next = { payload: entry.payload, attempt: unavailable ? entry.attempt : entry.attempt + 1, outages };
           const timer = setTimeout(() => {
             delayed.delete(id);
-            push({ payload: entry.payload, attempt: entry.attempt + 1 });
+            push(next);
           }, delay);
           timer.unref();
           delayed.set(id, timer);

@@ -48,3 +48,16 @@ export type ResearchJobHandler = (
   payload: ResearchJobPayload,
   job: ResearchJobContext,
 ) => Promise<ResearchJobOutcome | void>;
+
+const UNAVAILABLE_RETRY_FIRST_MS = 500;
+const UNAVAILABLE_RETRY_MAX_MS = 5_000;
+
+/**
+ * Wait before a job whose database or Redis was unreachable is tried again, after `failures` such tries
+ * in a row: from 0.5 s doubling up to 5 s, so a run resumes within seconds of the end of an outage.
+ * Jitter keeps a fleet's retries apart. Such retries spend none of the job's attempts.
+ */
+export function unavailableRetryDelayMs(failures: number): number {
+  const base = Math.min(UNAVAILABLE_RETRY_FIRST_MS * 2 ** Math.max(0, failures), UNAVAILABLE_RETRY_MAX_MS);
+  return Math.round(base * (0.8 + Math.random() * 0.4));
+}

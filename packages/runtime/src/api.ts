@@ -1,7 +1,6 @@
 import axios from 'axios';
 import type { AppConfig } from '@research/core';
 import { createApp, createResearchTools, type AppContext } from '@research/http';
-import { readFleetSnapshots } from '@research/observability';
 import { createBullResearchQueue, type ResearchQueue } from '@research/queue';
 import { closeServer, listen } from './http-server';
 import { ensureInitialAdmin } from './initial-admin';
@@ -33,7 +32,7 @@ export async function llmPreflight(services: Services): Promise<void> {
 
 /** The HTTP context over opened services and a queue. */
 export function buildAppContext(services: Services, queue: ResearchQueue): AppContext {
-  const { redis, config, instanceId } = services;
+  const { fleet, config } = services;
   return {
     config,
     db: services.db,
@@ -51,7 +50,13 @@ export function buildAppContext(services: Services, queue: ResearchQueue): AppCo
       db: services.db,
       crawler: () => services.crawler(),
     }),
-    fleetSnapshots: redis ? () => readFleetSnapshots(redis, config.redisPrefix, instanceId) : async () => [],
+    // This process's counts join the totals first, so every API process serves the same, current numbers.
+    fleetMetrics: fleet
+      ? async () => {
+          if (!(await fleet.publish())) throw new Error('Redis did not take this process’s metrics');
+          return fleet.read();
+        }
+      : async () => null,
     redis,
   };
 }

@@ -6,7 +6,14 @@ import { PasswordHasher } from '@research/auth';
 import { createCrawler, type Crawler } from '@research/crawler';
 import { connectPostgres, countRunningRuns, migrateToLatest, openEmbedded, type Database } from '@research/database';
 import { createLlmClient, type LlmClient } from '@research/engine';
-import { createLogger, createMetrics, type Logger, type Metrics } from '@research/observability';
+import {
+  createLogger,
+  createMetrics,
+  startFleetMetrics,
+  type FleetMetrics,
+  type Logger,
+  type Metrics,
+} from '@research/observability';
 import { acquireEmbeddedLock, type EmbeddedLock } from './embedded-lock';
 
 export type ProcessRole = 'api' | 'worker' | 'all' | 'migrate' | 'cli';
@@ -24,6 +31,11 @@ export interface Services {
   readonly passwords: PasswordHasher;
   /** A general-purpose Redis connection (metrics fleet), present when REDIS_URL is set. */
   readonly redis: Redis | undefined;
+  /**
+   * The fleet's metric totals in Redis (REDIS_URL set; API and worker processes): this process adds its
+   * counts on a timer and whenever a worker is about to commit a step; /metrics reads the totals.
+   */
+  readonly fleet: FleetMetrics | undefined;
   /**
    * The process's one crawler, built on first use: the worker's engine and the mounted routes share its
    * extraction threads, robots cache and per-host politeness.
@@ -70,6 +82,17 @@ export async function openServices(
     activeRuns: role === 'worker' ? undefined : () => countRunningRuns(db),
     defaultMetrics: role !== 'cli' && role !== 'migrate',
   });
+  const fleet =
+    redis && (role === 'api' || role === 'worker' || role === 'all')
+      ? startFleetMetrics({
+          redis,
+          prefix: config.redisPrefix,
+          instanceId,
+          metrics,
+          intervalMs: config.metricsPublishIntervalMs,
+          logger,
+        })
+      : undefined;
   let crawler: Crawler | undefined;
   let llm: LlmClient | null | undefined;
   return {
@@ -82,6 +105,7 @@ export async function openServices(
     metrics,
     passwords: new PasswordHasher(config.passwordHashConcurrency),
     redis,
+    fleet,
     crawler() {
       crawler ??= createCrawler({ config, logger, metrics, db });
       return crawler;
@@ -93,6 +117,8 @@ export async function openServices(
     async close() {
       // The crawler's page cache writes to the database: it stops first.
       await crawler?.close();
+      // The last counts of this process join the fleet's totals before its Redis connection goes.
+      await fleet?.stop();
       redis?.disconnect();
       await handle.close();
       lock?.release();

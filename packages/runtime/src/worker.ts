@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { AppConfig } from '@research/core';
 import { connectPostgres, type DatabaseHandle } from '@research/database';
-import { startFleetPublisher, type FleetPublisher, type Logger } from '@research/observability';
+import type { Logger } from '@research/observability';
 import { createResearchRunner, type ResearchEngine } from '@research/pipeline';
 import { createProcessEngine, type ProcessEngine } from './engine';
 import {
@@ -71,6 +71,8 @@ export function startQueueWorker(services: Services, options: { engine?: Researc
     metrics,
     logger,
     ...(locks ? { lockDb: locks.db } : {}),
+    // Counted in the fleet's totals before a step's commit makes it visible (exact /metrics on every API).
+    ...(services.fleet ? { publishMetrics: services.fleet.publish } : {}),
   });
   const worker = startResearchWorker({
     redisUrl: config.redisUrl,
@@ -86,16 +88,6 @@ export function startQueueWorker(services: Services, options: { engine?: Researc
   // Workers reconcile too: the pass is idempotent, and the fleet keeps healing while the API is down.
   const producer = createBullResearchQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger });
   const reconciler = startReconciler({ db, queue: producer, intervalMs: config.reconcileIntervalMs, logger });
-  const publisher: FleetPublisher | undefined = services.redis
-    ? startFleetPublisher({
-        redis: services.redis,
-        prefix: config.redisPrefix,
-        instanceId: services.instanceId,
-        metrics,
-        intervalMs: config.metricsPublishIntervalMs,
-        logger,
-      })
-    : undefined;
   const heartbeat = config.workerHeartbeatFile ? startHeartbeat(config.workerHeartbeatFile) : undefined;
   logger.info('worker started', {
     instance_id: services.instanceId,
@@ -111,8 +103,8 @@ export function startQueueWorker(services: Services, options: { engine?: Researc
         await reconciler.stop();
         await worker.close();
         await producer.close();
-        // A last publish keeps this process's final counts in the fleet until the snapshot expires.
-        await publisher?.stop();
+        // Nothing is counted after the worker: this process's last counts join the fleet's totals.
+        await services.fleet?.publish();
         await closeWithin(locks, 2000);
         await owned?.close();
       })();

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { poolOf } from '../prepared';
 import type { DB, RunRow } from '../schema';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -56,6 +57,11 @@ export function listUnfinishedRunsAfter(
 
 /** A held run lock; release() unlocks it and returns its connection to the pool. */
 export interface RunLock {
+  /**
+   * Aborted when the lock's connection is lost (database restarted, network cut): Postgres has dropped
+   * the lock with the session, so another worker may take the run; the holder must stop and give it back.
+   */
+  readonly lost: AbortSignal;
   release(): Promise<void>;
 }
 
@@ -63,37 +69,53 @@ export interface RunLock {
  * Takes the session advisory lock of a run on a connection reserved for as long as the lock is held,
  * or returns null when another live process holds it. Postgres drops the lock by itself when the
  * holder's connection dies (SIGKILL, crash), so "locked" always means "a live worker is on this run".
- * Use a pool of its own, sized above the worker's concurrency, so held locks never starve queries.
+ * Use a pool of its own (connectPostgres), sized above the worker's concurrency, so held locks never
+ * starve queries. The session is a pg client of its own rather than a Kysely connection: only the
+ * client tells when its socket dies while it sits idle holding the lock.
  */
 export async function tryLockRun(db: Kysely<DB>, runId: string): Promise<RunLock | null> {
-  let requestRelease!: () => void;
-  const releaseRequested = new Promise<void>((resolve) => (requestRelease = resolve));
-  let decide!: (locked: boolean) => void;
-  const decided = new Promise<boolean>((resolve) => (decide = resolve));
-  const session = db.connection().execute(async (conn) => {
-    const { rows } = await sql<{
-      locked: boolean;
-    }>`select pg_try_advisory_lock(${RUN_LOCK_SPACE}::int, hashtext(${runId})) as locked`.execute(conn);
-    const locked = rows[0]?.locked === true;
-    decide(locked);
-    if (!locked) return;
-    await releaseRequested;
-    await sql`select pg_advisory_unlock(${RUN_LOCK_SPACE}::int, hashtext(${runId}))`.execute(conn);
-  });
-  // A session that fails before deciding (no connection) rejects here.
-  const locked = await Promise.race([decided, session.then(() => false)]);
+  const pool = poolOf(db);
+  if (!pool) throw new Error('Run locks need a Postgres server (a pool opened by connectPostgres)');
+  const client = await pool.connect();
+  const lost = new AbortController();
+  const onError = (error: Error) => lost.abort(error);
+  client.on('error', onError);
+  let locked: boolean;
+  try {
+    const { rows } = await client.query<{ locked: boolean }>(
+      'select pg_try_advisory_lock($1::int, hashtext($2)) as locked',
+      [RUN_LOCK_SPACE, runId],
+    );
+    locked = rows[0]?.locked === true;
+  } catch (error) {
+    client.off('error', onError);
+    client.release(error as Error);
+    throw error;
+  }
   if (!locked) {
-    await session;
+    client.off('error', onError);
+    client.release();
     return null;
   }
   let released: Promise<void> | undefined;
   return {
+    lost: lost.signal,
     release() {
-      if (!released) {
-        requestRelease();
-        // A lost connection already dropped the lock server-side.
-        released = session.catch(() => undefined);
-      }
+      released ??= (async () => {
+        client.off('error', onError);
+        if (lost.signal.aborted) {
+          // The session is gone and its lock with it; the broken client leaves the pool.
+          client.release(lost.signal.reason as Error);
+          return;
+        }
+        try {
+          await client.query('select pg_advisory_unlock($1::int, hashtext($2))', [RUN_LOCK_SPACE, runId]);
+          client.release();
+        } catch (error) {
+          // A lost connection already dropped the lock server-side.
+          client.release(error as Error);
+        }
+      })();
       return released;
     },
   };

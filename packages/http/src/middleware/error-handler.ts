@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { isAppError } from '@research/core';
+import { isAppError, isDependencyUnavailable } from '@research/core';
 import type { Logger } from '@research/observability';
 import { loggerOf } from '../request-scope';
 
@@ -31,8 +31,19 @@ function clientStatus(error: unknown): number | undefined {
   return status !== undefined && status >= 400 && status < 500 && e.expose !== false ? status : undefined;
 }
 
-/** Status and `detail` for any error: AppErrors say what they mean, client errors get a fixed text, the rest is a 500. */
-export function classifyError(error: unknown): { status: number; detail: string } {
+export const DEPENDENCY_UNAVAILABLE_DETAIL = 'The service is temporarily unavailable (database or queue unreachable).';
+
+/** Seconds a client is asked to wait when the database or Redis is unreachable (Retry-After). */
+export const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Status and `detail` for any error: AppErrors say what they mean, client errors get a fixed text, an
+ * unreachable database or Redis is a 503 the client may retry, the rest is a 500.
+ */
+export function classifyError(error: unknown): { status: number; detail: string; retryAfterSeconds?: number } {
+  if (isDependencyUnavailable(error)) {
+    return { status: 503, detail: DEPENDENCY_UNAVAILABLE_DETAIL, retryAfterSeconds: DEPENDENCY_RETRY_AFTER_SECONDS };
+  }
   if (isAppError(error)) {
     // A 503 says which dependency is missing or failing (its text is written for clients); other 5xx hide theirs.
     return error.status >= 500 && error.code !== 'unavailable'
@@ -56,8 +67,13 @@ export const notFoundHandler: RequestHandler = (_req, res) => {
 /** The one error handler: `{"detail": …}` always, never a stack or an internal message; 5xx are logged. */
 export function errorHandler(rootLogger: Logger): ErrorRequestHandler {
   return (error, _req, res, next) => {
-    const { status, detail } = classifyError(error);
-    if (status >= 500) {
+    const { status, detail, retryAfterSeconds } = classifyError(error);
+    if (status === 503 && retryAfterSeconds !== undefined) {
+      // An outage is expected to pass: a warning without the stack, not an error per request.
+      loggerOf(res, rootLogger).warn('request failed: a dependency is unreachable', {
+        error: { name: (error as Error).name, message: (error as Error).message },
+      });
+    } else if (status >= 500) {
       const { name, message, stack } = (error ?? {}) as { name?: unknown; message?: unknown; stack?: unknown };
       loggerOf(res, rootLogger).error('request failed', {
         error: {
@@ -72,6 +88,7 @@ export function errorHandler(rootLogger: Logger): ErrorRequestHandler {
       next(error);
       return;
     }
+    if (retryAfterSeconds !== undefined) res.set('Retry-After', String(retryAfterSeconds));
     res.status(status).json({ detail });
   };
 }

@@ -24,20 +24,20 @@ export function createSystemRouter(ctx: AppContext): Router {
     res.json(presentProviders(ctx.config));
   });
 
-  // The API's own metrics plus every live worker's published counters (CONTRACT 4).
+  // The counters of every API and worker process, added up (CONTRACT 4), and this process's gauges.
   router.get('/metrics', async (_req, res) => {
-    let peers: MetricSnapshot[] = [];
+    let fleet: MetricSnapshot | null = null;
     try {
-      peers = await ctx.fleetSnapshots();
+      fleet = await ctx.fleetMetrics();
     } catch (error) {
-      loggerOf(res).warn('could not read worker metrics; serving this process only', { error });
+      loggerOf(res).warn('could not read the fleet metrics; serving this process only', { error });
     }
     let text: string;
     try {
-      text = await renderFleetMetrics(ctx.metrics, peers);
+      text = await renderFleetMetrics(ctx.metrics, fleet);
     } catch (error) {
-      loggerOf(res).warn('could not aggregate worker metrics; serving this process only', { error });
-      text = await renderFleetMetrics(ctx.metrics, []);
+      loggerOf(res).warn('could not aggregate the fleet metrics; serving this process only', { error });
+      text = await renderFleetMetrics(ctx.metrics, null);
     }
     res.set('Content-Type', METRICS_CONTENT_TYPE).send(text);
   });
