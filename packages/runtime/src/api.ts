@@ -32,7 +32,7 @@ export async function llmPreflight(services: Services): Promise<void> {
 
 /** The HTTP context over opened services and a queue. */
 export function buildAppContext(services: Services, queue: ResearchQueue): AppContext {
-  const { fleet, config } = services;
+  const { fleet, config, redis } = services;
   return {
     config,
     db: services.db,
