@@ -60,7 +60,8 @@ describe('API and two workers under faults', () => {
     });
     // The defaults are what is under test (a killed worker's runs move on within 30 s).
     const { WORKER_LOCK_MS: _lock, WORKER_STALLED_INTERVAL_MS: _stalled, ...rest } = base;
-    env = rest;
+    // One key creates every run of the three scenarios: its quota is not what is under test.
+    env = { ...rest, RUNS_PER_KEY_PER_MINUTE: '0', RUNS_PER_KEY_PER_HOUR: '0' };
     const port = await freePort();
     api = spawnNodeProcess('api', API_MAIN, { ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir });
     workers = [spawnNodeProcess('w1', WORKER_MAIN, env), spawnNodeProcess('w2', WORKER_MAIN, env)];
