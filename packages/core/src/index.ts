@@ -4,3 +4,4 @@ export * from './domain';
 export * from './text';
 export { VERSION } from './version';
 export * from './semaphore';
+export * from './time-slice';

@@ -120,10 +120,13 @@ export function sourceRows(
   return rows;
 }
 
-/** True when `span` occurs in `content` (compared with whitespace collapsed, as evidence spans are). */
-export function spanOccursIn(span: string, content: string): boolean {
+/**
+ * True when `span` occurs in `content` (compared with whitespace collapsed, as evidence spans are);
+ * `normalizedContent` spares normalising the same content again for each span.
+ */
+export function spanOccursIn(span: string, content: string, normalizedContent?: string): boolean {
   const needle = normalizeWhitespace(span);
-  return needle.length > 0 && normalizeWhitespace(content).includes(needle);
+  return needle.length > 0 && (normalizedContent ?? normalizeWhitespace(content)).includes(needle);
 }
 
 /** New claims of one round: each of a known source, and quoting it (claims that do not are dropped). */
@@ -132,9 +135,16 @@ export function claimRows(run: RunRow, round: number, drafts: ClaimDraft[], snap
   const seenIds = new Set(snapshot.claims.map((c) => c.id));
   const start = nextPosition(snapshot.claims);
   const rows: ClaimRow[] = [];
+  // Each source's text is normalised once, not once per claim (a long page has many claims).
+  const normalized = new Map<string, string>();
+  const normalizedOf = (source: { id: string; content: string }) => {
+    let text = normalized.get(source.id);
+    if (text === undefined) normalized.set(source.id, (text = normalizeWhitespace(source.content)));
+    return text;
+  };
   for (const d of drafts) {
     const source = sources.get(d.source_id);
-    if (!source || !spanOccursIn(d.evidence_span, source.content)) continue;
+    if (!source || !spanOccursIn(d.evidence_span, source.content, normalizedOf(source))) continue;
     const id = d.id && !seenIds.has(d.id) ? d.id : crypto.randomUUID();
     seenIds.add(id);
     rows.push({
