@@ -10,7 +10,7 @@ import { createExtractionPool, type ExtractionPool, type ExtractionPoolOptions }
 import { DEFAULT_MAX_PAGE_BYTES, DEFAULT_MAX_REDIRECTS, fetchPage, type FetchPageOptions } from './fetch-page';
 import { findCachedPage, upsertCachedPage } from './page-cache.repository';
 import { createPoliteness } from './politeness';
-import { CRAWLER_USER_AGENT, assertRobotsAllow, createRobotsCache } from './robots';
+import { CRAWLER_USER_AGENT, MAX_ROBOTS_BYTES, assertRobotsAllow, createRobotsCache } from './robots';
 import { createGuardedAgents, resolveCheckedAddresses, systemResolver, type Resolver } from './safe-agent';
 import { classifySourceType, registrableDomain } from './source-type';
 import { bareHostname, createAddressPolicy, normalizeUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
@@ -196,13 +196,14 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
           policy,
           userAgent,
           timeoutMs: Math.min(config.crawler.timeoutMs, 10_000),
-          maxBytes: 512 * 1024,
+          maxBytes: MAX_ROBOTS_BYTES,
+          truncate: true,
           maxRedirects,
           accept: ['text', 'html'],
           allowErrorStatus: true,
         }),
       );
-      return { status: page.status, body: page.body.toString('utf8') };
+      return { status: page.status, body: page.body.toString('utf8'), truncated: page.truncated };
     },
   });
 

@@ -40,6 +40,8 @@ export interface FetchPageOptions {
   timeoutMs: number;
   /** Per-page cap, enforced while the body streams in. */
   maxBytes?: number;
+  /** Keep the first `maxBytes` of a longer body instead of refusing it (robots.txt: the rest is ignored). */
+  truncate?: boolean;
   maxRedirects?: number;
   signal?: AbortSignal;
   acceptLanguage?: string;
@@ -67,6 +69,8 @@ export interface FetchedPage {
   body: Buffer;
   /** Bytes received (after content decoding). */
   bytes: number;
+  /** True when the body was cut at `maxBytes` (only with `truncate`). */
+  truncated: boolean;
   redirects: string[];
 }
 
@@ -102,14 +106,22 @@ async function readCapped(
   stream: Readable,
   maxBytes: number,
   onBytes: ((bytes: number) => boolean) | undefined,
-): Promise<{ body: Buffer; bytes: number }> {
+  truncate = false,
+): Promise<{ body: Buffer; bytes: number; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let bytes = 0;
+  let truncated = false;
   try {
     for await (const chunk of stream) {
       const buffer = chunk as Buffer;
       if (onBytes && !onBytes(buffer.length)) {
         throw new CrawlError('budget_bytes', 'The run has no download budget left.');
+      }
+      if (bytes + buffer.length > maxBytes && truncate) {
+        chunks.push(buffer.subarray(0, maxBytes - bytes));
+        bytes = maxBytes;
+        truncated = true;
+        break;
       }
       bytes += buffer.length;
       if (bytes > maxBytes) throw new CrawlError('too_large', `The page is larger than ${maxBytes} bytes.`);
@@ -119,7 +131,7 @@ async function readCapped(
     // Stops the download at once (a stream that never ends included).
     stream.destroy();
   }
-  return { body: Buffer.concat(chunks), bytes };
+  return { body: Buffer.concat(chunks), bytes, truncated };
 }
 
 function classifyAxiosError(error: unknown, timedOut: boolean, callerAborted: boolean): CrawlError {
@@ -215,13 +227,13 @@ export async function fetchPage(rawUrl: string, options: FetchPageOptions): Prom
         throw new CrawlError('unsupported_type', `Content of type ${contentType.split(';')[0]} is not read.`);
       }
       const length = Number(response.headers['content-length']);
-      if (Number.isFinite(length) && length > maxBytes) {
+      if (Number.isFinite(length) && length > maxBytes && !options.truncate) {
         response.data.destroy();
         throw new CrawlError('too_large', `The page is larger than ${maxBytes} bytes.`);
       }
-      let read: { body: Buffer; bytes: number };
+      let read: { body: Buffer; bytes: number; truncated: boolean };
       try {
-        read = await readCapped(response.data, maxBytes, options.onBytes);
+        read = await readCapped(response.data, maxBytes, options.onBytes, options.truncate);
       } catch (error) {
         throw classifyAxiosError(error, timedOut, options.signal?.aborted === true);
       }
@@ -235,6 +247,7 @@ export async function fetchPage(rawUrl: string, options: FetchPageOptions): Prom
         kind,
         body: read.body,
         bytes: read.bytes,
+        truncated: read.truncated,
         redirects,
       };
     }
