@@ -1,4 +1,4 @@
-import { createCrawler, findCachedPage, type Crawler } from '@research/crawler';
+import { createCrawler, findCachedPage, type AddressPolicy, type Crawler } from '@research/crawler';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import {
   articleHtml,
@@ -17,12 +17,15 @@ let site: FakeSite;
 let database: TestDatabase;
 let crawler: Crawler;
 const counters = testMetrics();
+/** What the site's robots.txt says (404 while null). */
+let robotsTxt: string | null = null;
 
 beforeAll(async () => {
   database = await createTestDatabase('crawler');
   site = await startFakeSite((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path === '/robots.txt') return void res.writeHead(404).end();
+    if (path === '/robots.txt')
+      return void (robotsTxt === null ? res.writeHead(404).end() : res.writeHead(200).end(robotsTxt));
     if (path.startsWith('/article/')) return sendHtml(res, articleHtml(`Article ${path}`, prose(path.slice(9))));
     // The same story syndicated under another address, with different navigation around it.
     if (path === '/copy-of/alpha')
@@ -179,5 +182,56 @@ describe('page cache', () => {
     } finally {
       await clocked.close();
     }
+  });
+
+  describe('checks before serving from the cache', () => {
+    // Two crawlers on one database, as two processes of one deployment after a change of configuration.
+    const crawlerWith = (env: Record<string, string>, options: { addressPolicy?: AddressPolicy } = {}) =>
+      createCrawler({
+        config: crawlerConfig(env),
+        logger: silentLogger,
+        metrics: counters.metrics,
+        db: database.db,
+        options: {
+          resolver: fakeResolver({ 'c.test': ['127.0.0.2'] }),
+          extraction: { threads: 1 },
+          politenessDelayMs: 0,
+          ...options,
+        },
+      });
+
+    it('does not serve a page cached while its address was allowed once the address is refused', async () => {
+      const target = on('c.test', '/article/private-later');
+      const allowing = crawlerWith({ CRAWLER_ALLOW_PRIVATE_NETWORKS: 'true' });
+      const refusing = crawlerWith({ CRAWLER_ALLOW_PRIVATE_NETWORKS: 'false' });
+      try {
+        await expect(allowing.fetchDocument(target)).resolves.toMatchObject({ fromCache: false });
+        await expect(allowing.fetchDocument(target)).resolves.toMatchObject({ fromCache: true });
+        await expect(refusing.fetchDocument(target)).rejects.toMatchObject({ reason: 'blocked_address' });
+        await expect(refusing.fetchDocument(target, { cacheOnly: true })).rejects.toMatchObject({
+          reason: 'blocked_address',
+        });
+        expect(site.hitsOf('/article/private-later')).toBe(1);
+      } finally {
+        await allowing.close();
+        await refusing.close();
+      }
+    });
+
+    it('does not serve a page cached while robots.txt allowed it once robots.txt disallows it', async () => {
+      const target = on('c.test', '/article/robots-later');
+      const before = crawlerWith({}, { addressPolicy: policyWithPublicStandIn() });
+      const after = crawlerWith({}, { addressPolicy: policyWithPublicStandIn() });
+      try {
+        await expect(before.fetchDocument(target)).resolves.toMatchObject({ fromCache: false });
+        robotsTxt = 'User-agent: *\nDisallow: /article/robots-later\n';
+        await expect(after.fetchDocument(target)).rejects.toMatchObject({ reason: 'robots' });
+        expect(site.hitsOf('/article/robots-later')).toBe(1);
+      } finally {
+        robotsTxt = null;
+        await before.close();
+        await after.close();
+      }
+    });
   });
 });

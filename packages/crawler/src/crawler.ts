@@ -269,11 +269,26 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
     };
   }
 
+  /**
+   * What a fetch of the URL would check before its first byte: scheme and credentials, every address
+   * of the host (after DNS), robots.txt. A cached page is only served once these pass, so a page cached
+   * while it was allowed is not served after its address or robots.txt refuses it.
+   */
+  async function assertMayFetch(url: string): Promise<void> {
+    await resolveCheckedAddresses(bareHostname(parseCrawlUrl(url)), resolver, policy);
+    if (config.crawler.respectRobots) await assertRobotsAllow(robots, url);
+  }
+
   async function fetchDocument(url: string, fetchOptions: FetchDocumentOptions = {}): Promise<FetchedDocument> {
     const requestedUrl = normalizeUrl(url);
     if (!fetchOptions.noCache) {
+      await assertMayFetch(requestedUrl);
       const cached = await readCache(requestedUrl);
-      if (cached) return cached;
+      if (cached) {
+        // The page may have come from elsewhere (a redirect): that address must pass as well.
+        if (cached.url !== requestedUrl) await assertMayFetch(cached.url);
+        return cached;
+      }
     }
     if (fetchOptions.cacheOnly) throw new CrawlError('budget_bytes', 'The run has no download budget left.');
     const page = await politeFetch(requestedUrl, {
