@@ -279,7 +279,21 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
     if (config.crawler.respectRobots) await assertRobotsAllow(robots, url);
   }
 
-  async function fetchDocument(url: string, fetchOptions: FetchDocumentOptions = {}): Promise<FetchedDocument> {
+  /** Logs what a refusal keeps from the caller (e.g. that a name resolved to a private address). */
+  function noteDetail(error: unknown): void {
+    if (isCrawlError(error) && error.detail) log.info('crawl refused', { reason: error.reason, detail: error.detail });
+  }
+
+  function logDetail(error: unknown): never {
+    noteDetail(error);
+    throw error;
+  }
+
+  function fetchDocument(url: string, fetchOptions: FetchDocumentOptions = {}): Promise<FetchedDocument> {
+    return readDocument(url, fetchOptions).catch(logDetail);
+  }
+
+  async function readDocument(url: string, fetchOptions: FetchDocumentOptions): Promise<FetchedDocument> {
     const requestedUrl = normalizeUrl(url);
     if (!fetchOptions.noCache) {
       await assertMayFetch(requestedUrl);
@@ -317,6 +331,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
       return { allowed: true, normalized_url: normalized };
     } catch (error) {
       if (!isCrawlError(error)) throw error;
+      noteDetail(error);
       return { allowed: false, normalized_url: normalized, reason: error.reason };
     }
   }
@@ -354,7 +369,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
       signal: mediaOptions.signal,
       accept: [mediaOptions.kind],
       acceptHeader: mediaOptions.kind === 'image' ? 'image/png,image/jpeg,image/gif,image/webp' : 'audio/*',
-    });
+    }).catch(logDetail);
     return {
       url: page.finalUrl,
       mediaType: page.contentType.split(';')[0]!.trim().toLowerCase(),

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import axios, { type AxiosResponse } from 'axios';
-import { CrawlError, isCrawlError } from './crawl-error';
+import { CrawlError, isCrawlError, unresolvableHost } from './crawl-error';
 import { checkLiteralHost, type GuardedAgents } from './safe-agent';
 import { bareHostname, isForbiddenHostname, normalizeUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
 
@@ -134,7 +134,7 @@ async function readCapped(
   return { body: Buffer.concat(chunks), bytes, truncated };
 }
 
-function classifyAxiosError(error: unknown, timedOut: boolean, callerAborted: boolean): CrawlError {
+function classifyAxiosError(error: unknown, host: string, timedOut: boolean, callerAborted: boolean): CrawlError {
   if (isCrawlError(error)) return error;
   if (callerAborted) return new CrawlError('aborted', 'The fetch was cancelled.');
   if (timedOut) return new CrawlError('timeout', 'The page did not answer in time.');
@@ -142,7 +142,7 @@ function classifyAxiosError(error: unknown, timedOut: boolean, callerAborted: bo
   const cause = (error as { cause?: unknown })?.cause;
   if (isCrawlError(cause)) return cause;
   const code = (error as { code?: string })?.code;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new CrawlError('dns', 'The host cannot be resolved.');
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return unresolvableHost(host, `not resolved: ${code}`);
   return new CrawlError('network', `The page could not be fetched${code ? ` (${code})` : ''}.`);
 }
 
@@ -196,7 +196,7 @@ export async function fetchPage(rawUrl: string, options: FetchPageOptions): Prom
           },
         });
       } catch (error) {
-        throw classifyAxiosError(error, timedOut, options.signal?.aborted === true);
+        throw classifyAxiosError(error, host, timedOut, options.signal?.aborted === true);
       }
 
       const status = response.status;
@@ -235,7 +235,7 @@ export async function fetchPage(rawUrl: string, options: FetchPageOptions): Prom
       try {
         read = await readCapped(response.data, maxBytes, options.onBytes, options.truncate);
       } catch (error) {
-        throw classifyAxiosError(error, timedOut, options.signal?.aborted === true);
+        throw classifyAxiosError(error, host, timedOut, options.signal?.aborted === true);
       }
       const kind = declared ?? sniffKind(read.body);
       if (!accept.includes(kind)) throw new CrawlError('unsupported_type', 'The content is not of a readable type.');
