@@ -5,3 +5,4 @@ export * from './text';
 export { VERSION } from './version';
 export * from './semaphore';
 export * from './time-slice';
+export * from './pdf-limits';
