@@ -114,6 +114,28 @@ describe('sentences, chunks and grounding', () => {
   });
 });
 
+describe('claims of a text that repeats itself', () => {
+  it('extracts a repeated sentence once (the same sentence twice made the claims route answer 500)', async () => {
+    const text = 'Die Stadt hat ca. 3,5 Mio. Einwohner laut Dr. Müller. Im Jahr 2020 wuchs sie um 1,2 Prozent. '.repeat(
+      50,
+    );
+    const plan = extractivePlan({
+      query: 'Wie viele Einwohner hat die Stadt?',
+      language: 'de',
+      extraQueries: [],
+      referenceDate: reference,
+    });
+    const claims = await extractClaims({
+      runId: 'r',
+      sourceId: 's',
+      text,
+      language: 'de',
+      terms: planTerms(plan, plan.query),
+    });
+    expect(claims.map((c) => c.evidence_span)).toEqual(['Die Stadt hat ca. 3,5 Mio. Einwohner laut Dr. Müller.']);
+  });
+});
+
 describe('evidence scores', () => {
   const sources: SourceInput[] = [
     {

@@ -67,7 +67,8 @@ export function relevance(sentenceTerms: Set<string>, terms: PlanTerms): number 
 /**
  * The extractive claim extractor: the checkable sentences of a text that are relevant to the plan's
  * sub-questions, each quoted verbatim as its own evidence span (so grounding holds by construction).
- * `text` is the source's content or one chunk of it; ids are stable for the same source and sentence.
+ * `text` is the source's content or one chunk of it; ids are stable for the same source and sentence, and
+ * a sentence the text repeats is one claim.
  * A long text is read a slice at a time (`pause` between slices), so it never holds the event loop.
  */
 export async function extractClaims(
@@ -96,12 +97,18 @@ export async function extractClaims(
     const check = checkability(sentence.text);
     scored.push({ sentence, order: current, rel, check, score: rel + check });
   }
-  const chosen = scored
-    .sort((a, b) => b.score - a.score || a.order - b.order)
-    .slice(0, limit)
-    .sort((a, b) => a.order - b.order);
-  return chosen.map(({ sentence, rel, check }) => {
-    const span = normalizeWhitespace(sentence.text);
+  // A sentence the text repeats is one claim (its id is the same): the best-placed copy is kept.
+  const spans = new Set<string>();
+  const chosen: Array<(typeof scored)[number] & { span: string }> = [];
+  for (const s of scored.sort((a, b) => b.score - a.score || a.order - b.order)) {
+    if (chosen.length >= limit) break;
+    const span = normalizeWhitespace(s.sentence.text);
+    if (spans.has(span)) continue;
+    spans.add(span);
+    chosen.push({ ...s, span });
+  }
+  chosen.sort((a, b) => a.order - b.order);
+  return chosen.map(({ span, rel, check }) => {
     const type = claimTypeOf(span, params.language);
     let confidence = 0.45 + 0.07 * Math.min(rel, 4) + 0.05 * Math.min(check, 2);
     if (hedges.test(span)) confidence *= 0.8;
