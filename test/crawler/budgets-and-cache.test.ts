@@ -1,5 +1,6 @@
 import { createCrawler, findCachedPage, type AddressPolicy, type Crawler } from '@research/crawler';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { WORST_BLOCK_MARGIN_MS, worstEventLoopBlock } from '../support/event-loop';
 import {
   articleHtml,
   crawlerConfig,
@@ -12,6 +13,11 @@ import {
   testMetrics,
   type FakeSite,
 } from './support';
+
+const HUGE_TEXT = prose('huge', 4)
+  .join('\n\n')
+  .repeat(5_000_000 / 1_400)
+  .slice(0, 5_000_000);
 
 let site: FakeSite;
 let database: TestDatabase;
@@ -32,6 +38,8 @@ beforeAll(async () => {
       return sendHtml(res, articleHtml('Copy of alpha', prose('alpha')).replace('Home', 'Start page'));
     if (path === '/moved') return void res.writeHead(301, { location: '/article/alpha' }).end();
     if (path.startsWith('/big/')) return sendHtml(res, articleHtml(`Big ${path}`, [...prose(path.slice(5), 40)]));
+    // A plain-text page at the 5 MB cap (the same text under every /huge/ address).
+    if (path.startsWith('/huge/')) return void res.writeHead(200, { 'content-type': 'text/plain' }).end(HUGE_TEXT);
     res.writeHead(404).end();
   }, '127.0.0.2');
   crawler = createCrawler({
@@ -132,6 +140,15 @@ describe('duplicates', () => {
     expect((await counters.counter('duplicate_sources_total')) - before).toBe(4);
   });
 
+  it('recognises a 5 MB page as a copy without holding the event loop', async () => {
+    const { result, worstMs } = await worstEventLoopBlock(() =>
+      crawler.fetchSources([on('a.test', '/huge/one'), on('b.test', '/huge/copy')], roomy),
+    );
+    expect(result.sources).toHaveLength(1);
+    expect(result.duplicates).toBe(1);
+    expect(worstMs).toBeLessThan(WORST_BLOCK_MARGIN_MS);
+  });
+
   it('treats a source kept in an earlier round as a duplicate', async () => {
     const result = await crawler.fetchSources([on('c.test', '/article/gamma')], roomy, {
       existing: [{ url: on('c.test', '/article/gamma') }],
@@ -207,10 +224,9 @@ describe('page cache', () => {
       try {
         await expect(allowing.fetchDocument(target)).resolves.toMatchObject({ fromCache: false });
         await expect(allowing.fetchDocument(target)).resolves.toMatchObject({ fromCache: true });
-        await expect(refusing.fetchDocument(target)).rejects.toMatchObject({ reason: 'blocked_address' });
-        await expect(refusing.fetchDocument(target, { cacheOnly: true })).rejects.toMatchObject({
-          reason: 'blocked_address',
-        });
+        // A name resolving to a refused address is refused as one that does not resolve.
+        await expect(refusing.fetchDocument(target)).rejects.toMatchObject({ reason: 'dns' });
+        await expect(refusing.fetchDocument(target, { cacheOnly: true })).rejects.toMatchObject({ reason: 'dns' });
         expect(site.hitsOf('/article/private-later')).toBe(1);
       } finally {
         await allowing.close();

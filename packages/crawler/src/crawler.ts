@@ -388,7 +388,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
       bytes: budget.used?.bytes ?? 0,
       pages_per_domain: { ...(budget.used?.pages_per_domain ?? {}) },
     };
-    const deduper = createSourceDeduper(fetchOptions.existing);
+    const deduper = await createSourceDeduper(fetchOptions.existing);
     const kept: Array<{ index: number; source: SourceDraft }> = [];
     const rejected: RejectedUrl[] = [];
     let duplicates = 0;
@@ -460,7 +460,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
             sameSiteCanonical !== url &&
             sameSiteCanonical !== document.url &&
             deduper.seenUrl(sameSiteCanonical)) ||
-          deduper.seenText(document.content);
+          (await deduper.seenText(document.content));
         if (isDuplicate) {
           duplicates++;
           return;
