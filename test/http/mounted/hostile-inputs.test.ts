@@ -50,7 +50,7 @@ let server: LoopbackServer;
 let runId: string;
 
 beforeAll(async () => {
-  bomb = await pdfBomb(420 * 1024 * 1024);
+  bomb = await pdfBomb(128 * 1024 * 1024);
   site = await startFakeSite((req, res) => {
     if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(ROBOTS);
     if (req.url === '/bomb.pdf') return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(bomb);
@@ -132,7 +132,7 @@ describe('hostile pages on the crawler routes leave /health answering', () => {
     expect(res.body.content).toContain('Die Stadt hat ca. 3,5 Mio. Einwohner');
   });
 
-  it('a PDF whose content stream inflates to 420 MB: refused with the reason', async () => {
+  it('a PDF whose content stream inflates to 128 MB (twice the limit): refused with the reason', async () => {
     const res = await expectHealthy(() => post('/crawler/fetch', { url: onSite('/bomb.pdf') }));
     expect(res.status).toBe(422);
     expect(res.body.detail).toMatch(/^url: too_large: The PDF's content inflates to more than \d+ bytes\.$/);
