@@ -23,3 +23,14 @@ main().catch((error) => {
 
 // The bench (or a profiler run) asks for a clean exit so --cpu-prof can write its profile.
 process.on('message', (m) => m === 'exit' && process.exit(0));
+
+// bench:hostile asks between its inputs for the worst event-loop delay since its last question (the
+// longest time the loop was held) and the process's memory.
+const { monitorEventLoopDelay } = require('node:perf_hooks');
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+process.on('message', (m) => {
+  if (m !== 'probe') return;
+  process.send({ probe: { worstBlockMs: loopDelay.max / 1e6, rss: process.memoryUsage().rss } });
+  loopDelay.reset();
+});

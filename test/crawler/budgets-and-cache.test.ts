@@ -1,5 +1,6 @@
-import { createCrawler, findCachedPage, type Crawler } from '@research/crawler';
+import { createCrawler, findCachedPage, type AddressPolicy, type Crawler } from '@research/crawler';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { WORST_BLOCK_MARGIN_MS, worstEventLoopBlock } from '../support/event-loop';
 import {
   articleHtml,
   crawlerConfig,
@@ -13,22 +14,32 @@ import {
   type FakeSite,
 } from './support';
 
+const HUGE_TEXT = prose('huge', 4)
+  .join('\n\n')
+  .repeat(5_000_000 / 1_400)
+  .slice(0, 5_000_000);
+
 let site: FakeSite;
 let database: TestDatabase;
 let crawler: Crawler;
 const counters = testMetrics();
+/** What the site's robots.txt says (404 while null). */
+let robotsTxt: string | null = null;
 
 beforeAll(async () => {
   database = await createTestDatabase('crawler');
   site = await startFakeSite((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path === '/robots.txt') return void res.writeHead(404).end();
+    if (path === '/robots.txt')
+      return void (robotsTxt === null ? res.writeHead(404).end() : res.writeHead(200).end(robotsTxt));
     if (path.startsWith('/article/')) return sendHtml(res, articleHtml(`Article ${path}`, prose(path.slice(9))));
     // The same story syndicated under another address, with different navigation around it.
     if (path === '/copy-of/alpha')
       return sendHtml(res, articleHtml('Copy of alpha', prose('alpha')).replace('Home', 'Start page'));
     if (path === '/moved') return void res.writeHead(301, { location: '/article/alpha' }).end();
     if (path.startsWith('/big/')) return sendHtml(res, articleHtml(`Big ${path}`, [...prose(path.slice(5), 40)]));
+    // A plain-text page at the 5 MB cap (the same text under every /huge/ address).
+    if (path.startsWith('/huge/')) return void res.writeHead(200, { 'content-type': 'text/plain' }).end(HUGE_TEXT);
     res.writeHead(404).end();
   }, '127.0.0.2');
   crawler = createCrawler({
@@ -129,6 +140,15 @@ describe('duplicates', () => {
     expect((await counters.counter('duplicate_sources_total')) - before).toBe(4);
   });
 
+  it('recognises a 5 MB page as a copy without holding the event loop', async () => {
+    const { result, worstMs } = await worstEventLoopBlock(() =>
+      crawler.fetchSources([on('a.test', '/huge/one'), on('b.test', '/huge/copy')], roomy),
+    );
+    expect(result.sources).toHaveLength(1);
+    expect(result.duplicates).toBe(1);
+    expect(worstMs).toBeLessThan(WORST_BLOCK_MARGIN_MS);
+  });
+
   it('treats a source kept in an earlier round as a duplicate', async () => {
     const result = await crawler.fetchSources([on('c.test', '/article/gamma')], roomy, {
       existing: [{ url: on('c.test', '/article/gamma') }],
@@ -179,5 +199,55 @@ describe('page cache', () => {
     } finally {
       await clocked.close();
     }
+  });
+
+  describe('checks before serving from the cache', () => {
+    // Two crawlers on one database, as two processes of one deployment after a change of configuration.
+    const crawlerWith = (env: Record<string, string>, options: { addressPolicy?: AddressPolicy } = {}) =>
+      createCrawler({
+        config: crawlerConfig(env),
+        logger: silentLogger,
+        metrics: counters.metrics,
+        db: database.db,
+        options: {
+          resolver: fakeResolver({ 'c.test': ['127.0.0.2'] }),
+          extraction: { threads: 1 },
+          politenessDelayMs: 0,
+          ...options,
+        },
+      });
+
+    it('does not serve a page cached while its address was allowed once the address is refused', async () => {
+      const target = on('c.test', '/article/private-later');
+      const allowing = crawlerWith({ CRAWLER_ALLOW_PRIVATE_NETWORKS: 'true' });
+      const refusing = crawlerWith({ CRAWLER_ALLOW_PRIVATE_NETWORKS: 'false' });
+      try {
+        await expect(allowing.fetchDocument(target)).resolves.toMatchObject({ fromCache: false });
+        await expect(allowing.fetchDocument(target)).resolves.toMatchObject({ fromCache: true });
+        // A name resolving to a refused address is refused as one that does not resolve.
+        await expect(refusing.fetchDocument(target)).rejects.toMatchObject({ reason: 'dns' });
+        await expect(refusing.fetchDocument(target, { cacheOnly: true })).rejects.toMatchObject({ reason: 'dns' });
+        expect(site.hitsOf('/article/private-later')).toBe(1);
+      } finally {
+        await allowing.close();
+        await refusing.close();
+      }
+    });
+
+    it('does not serve a page cached while robots.txt allowed it once robots.txt disallows it', async () => {
+      const target = on('c.test', '/article/robots-later');
+      const before = crawlerWith({}, { addressPolicy: policyWithPublicStandIn() });
+      const after = crawlerWith({}, { addressPolicy: policyWithPublicStandIn() });
+      try {
+        await expect(before.fetchDocument(target)).resolves.toMatchObject({ fromCache: false });
+        robotsTxt = 'User-agent: *\nDisallow: /article/robots-later\n';
+        await expect(after.fetchDocument(target)).rejects.toMatchObject({ reason: 'robots' });
+        expect(site.hitsOf('/article/robots-later')).toBe(1);
+      } finally {
+        robotsTxt = null;
+        await before.close();
+        await after.close();
+      }
+    });
   });
 });

@@ -11,6 +11,7 @@ import {
   sendHtml,
   type FakeSite,
 } from './support';
+import { createCapturingLogger } from '../http/support';
 
 // The victim answers on every loopback form (listening on `::` takes IPv4 too): any hit is a breach.
 let victim: FakeSite;
@@ -102,10 +103,10 @@ const directHostile = (): Array<[string, string, string]> => [
   ['multicast IPv4', `http://224.0.0.1:${P()}/`, 'blocked_address'],
   ['broadcast IPv4', `http://255.255.255.255:${P()}/`, 'blocked_address'],
   ['multicast IPv6', `http://[ff02::1]:${P()}/`, 'blocked_address'],
-  ['host name resolving to loopback', `http://evil.test:${P()}/`, 'blocked_address'],
-  ['host name resolving to IPv6 loopback', `http://evil6.test:${P()}/`, 'blocked_address'],
-  ['host name resolving to metadata', `http://meta.test:${P()}/`, 'blocked_address'],
-  ['host name with one public and one private answer', `http://mixed.test:${P()}/`, 'blocked_address'],
+  ['host name resolving to loopback', `http://evil.test:${P()}/`, 'dns'],
+  ['host name resolving to IPv6 loopback', `http://evil6.test:${P()}/`, 'dns'],
+  ['host name resolving to metadata', `http://meta.test:${P()}/`, 'dns'],
+  ['host name with one public and one private answer', `http://mixed.test:${P()}/`, 'dns'],
   ['credentials in URL', `http://user:secret@127.0.0.2:${P()}/`, 'credentials'],
   ['ftp scheme', `ftp://127.0.0.2:${P()}/file`, 'scheme'],
   ['file scheme', 'file:///etc/passwd', 'scheme'],
@@ -123,7 +124,7 @@ const redirectHostile = (): Array<[string, string, string]> => [
   ['redirect to IPv4-mapped IPv6', `http://[::ffff:127.0.0.1]:{P}/`, 'blocked_address'],
   ['redirect to metadata', 'http://169.254.169.254/latest/meta-data/iam/', 'blocked_address'],
   ['redirect to private 10/8', `http://10.1.2.3:{P}/`, 'blocked_address'],
-  ['redirect to a name resolving to loopback', `http://evil.test:{P}/`, 'blocked_address'],
+  ['redirect to a name resolving to loopback', `http://evil.test:{P}/`, 'dns'],
   ['redirect to localhost', `http://localhost:{P}/`, 'blocked_address'],
   ['redirect to file:', 'file:///etc/passwd', 'scheme'],
   ['redirect to gopher:', `gopher://127.0.0.1:{P}/`, 'scheme'],
@@ -193,9 +194,44 @@ describe('SSRF guard', () => {
     const validation = await viaRedirects.validateUrl(`http://rebind.test:${P()}/`);
     expect(validation).toMatchObject({ allowed: true, normalized_url: `http://rebind.test:${P()}/` });
     await expect(viaRedirects.fetchDocument(`http://rebind.test:${P()}/`, { noCache: true })).rejects.toMatchObject({
-      reason: 'blocked_address',
+      reason: 'dns',
     });
     expect(victim.totalHits()).toBe(0);
+  });
+
+  it('answers a name resolving to a refused address exactly as a name that does not resolve; the log tells them apart', async () => {
+    const log = createCapturingLogger();
+    const guarded = createCrawler({
+      config: crawlerConfig({ CRAWLER_RESPECT_ROBOTS: 'false' }),
+      logger: log.logger,
+      metrics: counters.metrics,
+      options: {
+        resolver: fakeResolver({ 'intranet.test': ['10.0.0.7'] }),
+        extraction: { threads: 1 },
+        politenessDelayMs: 0,
+      },
+    });
+    const answers = async (host: string) => {
+      const fetched = await guarded.fetchDocument(`http://${host}/page`, { noCache: true }).then(
+        () => null,
+        (error: { reason: string; message: string }) => ({ reason: error.reason, message: error.message }),
+      );
+      const validation = await guarded.validateUrl(`http://${host}/page`);
+      return { fetched, validation };
+    };
+    try {
+      const internal = await answers('intranet.test');
+      const missing = await answers('missing.test');
+      expect(internal.fetched).toEqual({
+        reason: 'dns',
+        message: 'The host intranet.test does not resolve to an address the crawler may fetch.',
+      });
+      expect(JSON.stringify(internal).replaceAll('intranet', 'missing')).toBe(JSON.stringify(missing));
+      expect(log.text()).toContain('resolves to refused address 10.0.0.7');
+      expect(log.text()).toContain('not resolved: ENOTFOUND');
+    } finally {
+      await guarded.close();
+    }
   });
 
   it('validates URLs without fetching them', async () => {

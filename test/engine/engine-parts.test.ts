@@ -71,12 +71,12 @@ describe('sentences, chunks and grounding', () => {
     ]);
   });
 
-  it('chunks a long source into pieces within the limit that together hold all of it', () => {
+  it('chunks a long source into pieces within the limit that together hold all of it', async () => {
     const text = Array.from(
       { length: 300 },
       (_, i) => `Sentence number ${i} talks about topic ${i % 7} in detail.`,
     ).join(' ');
-    const chunks = chunkText(`${text}\nA short second line.`, 1000, 'en');
+    const chunks = await chunkText(`${text}\nA short second line.`, 1000, 'en');
     expect(chunks.every((c) => c.length <= 1000)).toBe(true);
     expect(normalizeWhitespace(chunks.join(' '))).toBe(normalizeWhitespace(`${text}\nA short second line.`));
   });
@@ -92,7 +92,7 @@ describe('sentences, chunks and grounding', () => {
     expect(groundSpan('The moon is made of cheese.', content, 'en')).toBeNull();
   });
 
-  it('extracts checkable, relevant sentences as claims quoting their source verbatim', () => {
+  it('extracts checkable, relevant sentences as claims quoting their source verbatim', async () => {
     const content =
       'Photosynthesis converts light energy into chemical energy in plants.\nThe weather was nice that day and everyone went out.\n' +
       'Critics argue that artificial photosynthesis will not be competitive before 2040.';
@@ -102,7 +102,7 @@ describe('sentences, chunks and grounding', () => {
       extraQueries: [],
       referenceDate: reference,
     });
-    const claims = extractClaims({
+    const claims = await extractClaims({
       runId: 'r',
       sourceId: 's',
       text: content,
@@ -111,6 +111,28 @@ describe('sentences, chunks and grounding', () => {
     });
     expect(claims.map((c) => c.claim_type)).toEqual(['claim', 'opinion']);
     for (const c of claims) expect(content).toContain(c.evidence_span);
+  });
+});
+
+describe('claims of a text that repeats itself', () => {
+  it('extracts a repeated sentence once (the same sentence twice made the claims route answer 500)', async () => {
+    const text = 'Die Stadt hat ca. 3,5 Mio. Einwohner laut Dr. Müller. Im Jahr 2020 wuchs sie um 1,2 Prozent. '.repeat(
+      50,
+    );
+    const plan = extractivePlan({
+      query: 'Wie viele Einwohner hat die Stadt?',
+      language: 'de',
+      extraQueries: [],
+      referenceDate: reference,
+    });
+    const claims = await extractClaims({
+      runId: 'r',
+      sourceId: 's',
+      text,
+      language: 'de',
+      terms: planTerms(plan, plan.query),
+    });
+    expect(claims.map((c) => c.evidence_span)).toEqual(['Die Stadt hat ca. 3,5 Mio. Einwohner laut Dr. Müller.']);
   });
 });
 

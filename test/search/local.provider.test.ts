@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   createLocalProvider,
+  PdfTextExtractor,
   LocalDocumentError,
   readLocalDocument,
   toLocalUrl,
@@ -11,6 +12,7 @@ import {
 import { waitFor } from '../support/wait';
 import { captureLogger } from './support/capture-logger';
 import { makePdf } from './support/pdf-bytes';
+import { pdfBomb } from '../support/pdf';
 
 async function makeCorpus(): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'corpus-'));
@@ -191,4 +193,19 @@ describe('readLocalDocument', () => {
     await expect(readLocalDocument('local:missing.md', dir)).rejects.toThrow('No such corpus document: missing.md');
     await expect(readLocalDocument('local:image.png', dir)).rejects.toThrow('Not a supported corpus file type');
   });
+});
+
+describe('hostile PDFs in the corpus', () => {
+  it('refuses a PDF zip bomb quickly, with the reason', async () => {
+    const extractor = new PdfTextExtractor();
+    try {
+      const started = performance.now();
+      await expect(extractor.extract(await pdfBomb(128 * 1024 * 1024))).rejects.toThrow(
+        /PDF could not be read: The PDF's content inflates to more than \d+ bytes/,
+      );
+      expect(performance.now() - started).toBeLessThan(10_000);
+    } finally {
+      await extractor.close();
+    }
+  }, 60_000);
 });

@@ -27,10 +27,21 @@ export class CrawlError extends Error {
   constructor(
     readonly reason: CrawlErrorReason,
     message: string,
+    /** For the log only, never for callers: what the reason and message deliberately leave out. */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'CrawlError';
   }
+}
+
+/**
+ * The refusal of a host name that does not resolve, or resolves to an address the crawler may not
+ * fetch: the same reason and message for both, so that callers cannot tell an internal name from a
+ * missing one (and map a network through the crawler). `detail` says which, for the log.
+ */
+export function unresolvableHost(hostname: string, detail: string): CrawlError {
+  return new CrawlError('dns', `The host ${hostname} does not resolve to an address the crawler may fetch.`, detail);
 }
 
 /** True for a CrawlError (also across worker-thread boundaries, where the class is lost). */

@@ -10,7 +10,7 @@ import { createExtractionPool, type ExtractionPool, type ExtractionPoolOptions }
 import { DEFAULT_MAX_PAGE_BYTES, DEFAULT_MAX_REDIRECTS, fetchPage, type FetchPageOptions } from './fetch-page';
 import { findCachedPage, upsertCachedPage } from './page-cache.repository';
 import { createPoliteness } from './politeness';
-import { CRAWLER_USER_AGENT, assertRobotsAllow, createRobotsCache } from './robots';
+import { CRAWLER_USER_AGENT, MAX_ROBOTS_BYTES, assertRobotsAllow, createRobotsCache } from './robots';
 import { createGuardedAgents, resolveCheckedAddresses, systemResolver, type Resolver } from './safe-agent';
 import { classifySourceType, registrableDomain } from './source-type';
 import { bareHostname, createAddressPolicy, normalizeUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
@@ -196,13 +196,14 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
           policy,
           userAgent,
           timeoutMs: Math.min(config.crawler.timeoutMs, 10_000),
-          maxBytes: 512 * 1024,
+          maxBytes: MAX_ROBOTS_BYTES,
+          truncate: true,
           maxRedirects,
           accept: ['text', 'html'],
           allowErrorStatus: true,
         }),
       );
-      return { status: page.status, body: page.body.toString('utf8') };
+      return { status: page.status, body: page.body.toString('utf8'), truncated: page.truncated };
     },
   });
 
@@ -268,11 +269,40 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
     };
   }
 
-  async function fetchDocument(url: string, fetchOptions: FetchDocumentOptions = {}): Promise<FetchedDocument> {
+  /**
+   * What a fetch of the URL would check before its first byte: scheme and credentials, every address
+   * of the host (after DNS), robots.txt. A cached page is only served once these pass, so a page cached
+   * while it was allowed is not served after its address or robots.txt refuses it.
+   */
+  async function assertMayFetch(url: string): Promise<void> {
+    await resolveCheckedAddresses(bareHostname(parseCrawlUrl(url)), resolver, policy);
+    if (config.crawler.respectRobots) await assertRobotsAllow(robots, url);
+  }
+
+  /** Logs what a refusal keeps from the caller (e.g. that a name resolved to a private address). */
+  function noteDetail(error: unknown): void {
+    if (isCrawlError(error) && error.detail) log.info('crawl refused', { reason: error.reason, detail: error.detail });
+  }
+
+  function logDetail(error: unknown): never {
+    noteDetail(error);
+    throw error;
+  }
+
+  function fetchDocument(url: string, fetchOptions: FetchDocumentOptions = {}): Promise<FetchedDocument> {
+    return readDocument(url, fetchOptions).catch(logDetail);
+  }
+
+  async function readDocument(url: string, fetchOptions: FetchDocumentOptions): Promise<FetchedDocument> {
     const requestedUrl = normalizeUrl(url);
     if (!fetchOptions.noCache) {
+      await assertMayFetch(requestedUrl);
       const cached = await readCache(requestedUrl);
-      if (cached) return cached;
+      if (cached) {
+        // The page may have come from elsewhere (a redirect): that address must pass as well.
+        if (cached.url !== requestedUrl) await assertMayFetch(cached.url);
+        return cached;
+      }
     }
     if (fetchOptions.cacheOnly) throw new CrawlError('budget_bytes', 'The run has no download budget left.');
     const page = await politeFetch(requestedUrl, {
@@ -301,6 +331,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
       return { allowed: true, normalized_url: normalized };
     } catch (error) {
       if (!isCrawlError(error)) throw error;
+      noteDetail(error);
       return { allowed: false, normalized_url: normalized, reason: error.reason };
     }
   }
@@ -338,7 +369,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
       signal: mediaOptions.signal,
       accept: [mediaOptions.kind],
       acceptHeader: mediaOptions.kind === 'image' ? 'image/png,image/jpeg,image/gif,image/webp' : 'audio/*',
-    });
+    }).catch(logDetail);
     return {
       url: page.finalUrl,
       mediaType: page.contentType.split(';')[0]!.trim().toLowerCase(),
@@ -357,7 +388,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
       bytes: budget.used?.bytes ?? 0,
       pages_per_domain: { ...(budget.used?.pages_per_domain ?? {}) },
     };
-    const deduper = createSourceDeduper(fetchOptions.existing);
+    const deduper = await createSourceDeduper(fetchOptions.existing);
     const kept: Array<{ index: number; source: SourceDraft }> = [];
     const rejected: RejectedUrl[] = [];
     let duplicates = 0;
@@ -429,7 +460,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
             sameSiteCanonical !== url &&
             sameSiteCanonical !== document.url &&
             deduper.seenUrl(sameSiteCanonical)) ||
-          deduper.seenText(document.content);
+          (await deduper.seenText(document.content));
         if (isDuplicate) {
           duplicates++;
           return;

@@ -1,3 +1,4 @@
+import { createPause, type Pause } from '@research/core';
 import { urlIdentityKey } from './url-policy';
 
 /** Size of the bottom-k MinHash sketch: ±~3% error on the Jaccard estimate, a few KiB per source. */
@@ -20,15 +21,49 @@ function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-/** The sketch of a text: the smallest SKETCH_SIZE distinct hashes of its 5-word shingles. */
-export function sketchText(text: string): TextSketch {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const hashes = new Set<number>();
-  if (words.length > 0 && words.length < SHINGLE_WORDS) hashes.add(fnv1a(words.join(' ')));
-  for (let i = 0; i + SHINGLE_WORDS <= words.length; i++)
-    hashes.add(fnv1a(words.slice(i, i + SHINGLE_WORDS).join(' ')));
-  const sorted = Uint32Array.from(hashes).sort();
-  return sorted.length > SKETCH_SIZE ? sorted.slice(0, SKETCH_SIZE) : sorted;
+/** Bottom-k of a stream of hashes: candidates gather up to twice the sketch, then the smallest are kept. */
+function bottomK(): { add(hash: number): void; sketch(): TextSketch } {
+  let kept = new Uint32Array(0);
+  let candidates: number[] = [];
+  // Once SKETCH_SIZE hashes are kept, a hash above the largest of them can never enter.
+  let ceiling = Infinity;
+  const compact = () => {
+    const merged = Uint32Array.from(new Set([...kept, ...candidates])).sort();
+    kept = merged.length > SKETCH_SIZE ? merged.slice(0, SKETCH_SIZE) : merged;
+    if (kept.length === SKETCH_SIZE) ceiling = kept[SKETCH_SIZE - 1]!;
+    candidates = [];
+  };
+  return {
+    add(hash) {
+      if (hash > ceiling) return;
+      candidates.push(hash);
+      if (candidates.length >= 2 * SKETCH_SIZE) compact();
+    },
+    sketch() {
+      compact();
+      return kept;
+    },
+  };
+}
+
+/**
+ * The sketch of a text: the smallest SKETCH_SIZE distinct hashes of its 5-word shingles. Reads the text a
+ * word at a time, pausing between slices of work: a 5 MB page is one pass, without holding the event loop.
+ */
+export async function sketchText(text: string, pause: Pause = createPause()): Promise<TextSketch> {
+  const lower = text.toLowerCase();
+  const word = /[\p{L}\p{N}]+/gu;
+  const window: string[] = [];
+  const hashes = bottomK();
+  let count = 0;
+  for (let match = word.exec(lower); match; match = word.exec(lower)) {
+    window.push(match[0]);
+    if (window.length > SHINGLE_WORDS) window.shift();
+    if (window.length === SHINGLE_WORDS) hashes.add(fnv1a(window.join(' ')));
+    if (++count % 1024 === 0) await pause();
+  }
+  if (count > 0 && count < SHINGLE_WORDS) hashes.add(fnv1a(window.join(' ')));
+  return hashes.sketch();
 }
 
 /** Estimated Jaccard similarity of two texts' shingle sets from their bottom-k sketches. */
@@ -58,13 +93,16 @@ export interface SourceDeduper {
   /** True when a URL (normalised) was seen before; otherwise remembers it. */
   seenUrl(normalizedUrl: string): boolean;
   /** True when the text is near-identical to a kept text; otherwise remembers it. */
-  seenText(text: string): boolean;
+  seenText(text: string): Promise<boolean>;
 }
 
 /** Builds a deduper, primed with sources kept earlier (earlier rounds of the same run). */
-export function createSourceDeduper(existing: Array<{ url: string; content?: string | null }> = []): SourceDeduper {
+export async function createSourceDeduper(
+  existing: Array<{ url: string; content?: string | null }> = [],
+): Promise<SourceDeduper> {
   const urls = new Set<string>();
   const sketches: TextSketch[] = [];
+  const pause = createPause();
   const keyOf = (url: string) => {
     try {
       return urlIdentityKey(url);
@@ -74,7 +112,7 @@ export function createSourceDeduper(existing: Array<{ url: string; content?: str
   };
   for (const source of existing) {
     urls.add(keyOf(source.url));
-    if (source.content) sketches.push(sketchText(source.content));
+    if (source.content) sketches.push(await sketchText(source.content, pause));
   }
   return {
     seenUrl(normalizedUrl) {
@@ -83,8 +121,8 @@ export function createSourceDeduper(existing: Array<{ url: string; content?: str
       urls.add(key);
       return false;
     },
-    seenText(text) {
-      const sketch = sketchText(text);
+    async seenText(text) {
+      const sketch = await sketchText(text, pause);
       if (sketch.length === 0) return false;
       if (sketches.some((other) => estimateJaccard(sketch, other) >= NEAR_DUPLICATE_JACCARD)) return true;
       sketches.push(sketch);

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import { CrawlError } from './crawl-error';
-import type { ExtractedDocument, ExtractionTask } from './extract/document';
+import { MAX_PDF_MS } from '@research/core';
+import type { ExtractedDocument, ExtractionOutcome, ExtractionTask } from './extract/document';
 
 /** Runs extractions: in a worker-thread pool (the service) or on the calling thread (benchmark baseline). */
 export interface ExtractionPool {
@@ -18,7 +19,7 @@ export interface ExtractionPoolOptions {
   mode?: 'pool' | 'main';
   /** Pool threads; default: the cores the process may use. */
   threads?: number;
-  /** An extraction that takes longer is abandoned (its thread replaced). */
+  /** An extraction that takes longer is abandoned (its thread replaced); a PDF's at most MAX_PDF_MS. */
   taskTimeoutMs?: number;
 }
 
@@ -66,23 +67,26 @@ export function createExtractionPool(options: ExtractionPoolOptions = {}): Extra
     mode: 'pool',
     threads,
     async extract(task, signal) {
-      const timeout = AbortSignal.timeout(taskTimeoutMs);
+      const timeout = AbortSignal.timeout(task.kind === 'pdf' ? Math.min(taskTimeoutMs, MAX_PDF_MS) : taskTimeoutMs);
       const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
       // The body's memory moves to the thread instead of being copied.
       const body =
         task.body.byteOffset === 0 && task.body.byteLength === task.body.buffer.byteLength
           ? task.body
           : task.body.slice();
+      let outcome: ExtractionOutcome;
       try {
-        return (await pool.run(
+        outcome = (await pool.run(
           { ...task, body },
           { signal: combined, transferList: [body.buffer as ArrayBuffer] },
-        )) as ExtractedDocument;
+        )) as ExtractionOutcome;
       } catch {
         if (timeout.aborted) throw new CrawlError('timeout', 'Extraction took too long.');
         if (signal?.aborted) throw new CrawlError('aborted', 'The extraction was cancelled.');
         throw new CrawlError('extraction', 'The page could not be read.');
       }
+      if ('refused' in outcome) throw new CrawlError(outcome.refused.reason, outcome.refused.message);
+      return outcome.document;
     },
     async close() {
       await pool.destroy();

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import axios, { type AxiosResponse } from 'axios';
-import { CrawlError, isCrawlError } from './crawl-error';
+import { CrawlError, isCrawlError, unresolvableHost } from './crawl-error';
 import { checkLiteralHost, type GuardedAgents } from './safe-agent';
 import { bareHostname, isForbiddenHostname, normalizeUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
 
@@ -40,6 +40,8 @@ export interface FetchPageOptions {
   timeoutMs: number;
   /** Per-page cap, enforced while the body streams in. */
   maxBytes?: number;
+  /** Keep the first `maxBytes` of a longer body instead of refusing it (robots.txt: the rest is ignored). */
+  truncate?: boolean;
   maxRedirects?: number;
   signal?: AbortSignal;
   acceptLanguage?: string;
@@ -67,6 +69,8 @@ export interface FetchedPage {
   body: Buffer;
   /** Bytes received (after content decoding). */
   bytes: number;
+  /** True when the body was cut at `maxBytes` (only with `truncate`). */
+  truncated: boolean;
   redirects: string[];
 }
 
@@ -102,14 +106,22 @@ async function readCapped(
   stream: Readable,
   maxBytes: number,
   onBytes: ((bytes: number) => boolean) | undefined,
-): Promise<{ body: Buffer; bytes: number }> {
+  truncate = false,
+): Promise<{ body: Buffer; bytes: number; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let bytes = 0;
+  let truncated = false;
   try {
     for await (const chunk of stream) {
       const buffer = chunk as Buffer;
       if (onBytes && !onBytes(buffer.length)) {
         throw new CrawlError('budget_bytes', 'The run has no download budget left.');
+      }
+      if (bytes + buffer.length > maxBytes && truncate) {
+        chunks.push(buffer.subarray(0, maxBytes - bytes));
+        bytes = maxBytes;
+        truncated = true;
+        break;
       }
       bytes += buffer.length;
       if (bytes > maxBytes) throw new CrawlError('too_large', `The page is larger than ${maxBytes} bytes.`);
@@ -119,10 +131,10 @@ async function readCapped(
     // Stops the download at once (a stream that never ends included).
     stream.destroy();
   }
-  return { body: Buffer.concat(chunks), bytes };
+  return { body: Buffer.concat(chunks), bytes, truncated };
 }
 
-function classifyAxiosError(error: unknown, timedOut: boolean, callerAborted: boolean): CrawlError {
+function classifyAxiosError(error: unknown, host: string, timedOut: boolean, callerAborted: boolean): CrawlError {
   if (isCrawlError(error)) return error;
   if (callerAborted) return new CrawlError('aborted', 'The fetch was cancelled.');
   if (timedOut) return new CrawlError('timeout', 'The page did not answer in time.');
@@ -130,7 +142,7 @@ function classifyAxiosError(error: unknown, timedOut: boolean, callerAborted: bo
   const cause = (error as { cause?: unknown })?.cause;
   if (isCrawlError(cause)) return cause;
   const code = (error as { code?: string })?.code;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new CrawlError('dns', 'The host cannot be resolved.');
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return unresolvableHost(host, `not resolved: ${code}`);
   return new CrawlError('network', `The page could not be fetched${code ? ` (${code})` : ''}.`);
 }
 
@@ -184,7 +196,7 @@ export async function fetchPage(rawUrl: string, options: FetchPageOptions): Prom
           },
         });
       } catch (error) {
-        throw classifyAxiosError(error, timedOut, options.signal?.aborted === true);
+        throw classifyAxiosError(error, host, timedOut, options.signal?.aborted === true);
       }
 
       const status = response.status;
@@ -215,15 +227,15 @@ export async function fetchPage(rawUrl: string, options: FetchPageOptions): Prom
         throw new CrawlError('unsupported_type', `Content of type ${contentType.split(';')[0]} is not read.`);
       }
       const length = Number(response.headers['content-length']);
-      if (Number.isFinite(length) && length > maxBytes) {
+      if (Number.isFinite(length) && length > maxBytes && !options.truncate) {
         response.data.destroy();
         throw new CrawlError('too_large', `The page is larger than ${maxBytes} bytes.`);
       }
-      let read: { body: Buffer; bytes: number };
+      let read: { body: Buffer; bytes: number; truncated: boolean };
       try {
-        read = await readCapped(response.data, maxBytes, options.onBytes);
+        read = await readCapped(response.data, maxBytes, options.onBytes, options.truncate);
       } catch (error) {
-        throw classifyAxiosError(error, timedOut, options.signal?.aborted === true);
+        throw classifyAxiosError(error, host, timedOut, options.signal?.aborted === true);
       }
       const kind = declared ?? sniffKind(read.body);
       if (!accept.includes(kind)) throw new CrawlError('unsupported_type', 'The content is not of a readable type.');
@@ -235,6 +247,7 @@ export async function fetchPage(rawUrl: string, options: FetchPageOptions): Prom
         kind,
         body: read.body,
         bytes: read.bytes,
+        truncated: read.truncated,
         redirects,
       };
     }

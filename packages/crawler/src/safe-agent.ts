@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { CrawlError } from './crawl-error';
+import { CrawlError, unresolvableHost } from './crawl-error';
 import { isForbiddenHostname, parseIpAddress, type AddressPolicy } from './url-policy';
 
 /** One address a host name resolves to. */
@@ -51,13 +51,17 @@ export async function resolveCheckedAddresses(
   let addresses: ResolvedAddress[];
   try {
     addresses = await resolver(hostname);
-  } catch {
-    throw new CrawlError('dns', `The host ${hostname} cannot be resolved.`);
+  } catch (error) {
+    throw unresolvableHost(
+      hostname,
+      `not resolved: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
-  if (addresses.length === 0) throw new CrawlError('dns', `The host ${hostname} has no address.`);
+  if (addresses.length === 0) throw unresolvableHost(hostname, 'no address');
   for (const { address } of addresses) {
     const verdict = policy(address);
-    if (!verdict.allowed) refuse(hostname, verdict.reason);
+    if (!verdict.allowed)
+      throw unresolvableHost(hostname, `resolves to refused address ${address} (${verdict.reason})`);
   }
   return addresses;
 }

@@ -19,7 +19,7 @@ export {
 export { jsonSchemaOf } from './llm/json-schema';
 export { extractivePlan, namedEntities, type PlannerInput } from './plan/extractive-planner';
 export { extractClaims, claimTypeOf, planTerms } from './claims/extractive-claims';
-export { groundSpan, isGrounded } from './claims/grounding';
+export { groundSpan, isGrounded, prepareGrounding, type Grounding } from './claims/grounding';
 export { chunkText } from './claims/chunking';
 export { detectContradiction, type Contradiction, type ContradictionKind } from './compare/contradiction';
 export {
@@ -36,7 +36,7 @@ export { scoreEvidence, claimStrength, type ScoringInput } from './compare/evide
 export { findGaps, gapQueries, type Gaps } from './rounds/gap-analysis';
 export { buildReport, rankFindings } from './report/report-builder';
 export { englishFallback, hasReportText, reportText, REPORT_LANGUAGES, type ReportText } from './report/report-text';
-export { sentences } from './text/sentences';
+export { sentences, sentencesSliced, type Sentence } from './text/sentences';
 export { termSet } from './text/tokens';
 export * as planPromptV1 from './prompts/plan.v1';
 export * as claimsPromptV1 from './prompts/claims.v1';

@@ -122,10 +122,13 @@ export function sourceRows(
   return rows;
 }
 
-/** True when `span` occurs in `content` (compared with whitespace collapsed, as evidence spans are). */
-export function spanOccursIn(span: string, content: string): boolean {
+/**
+ * True when `span` occurs in `content` (compared with whitespace collapsed, as evidence spans are);
+ * `normalizedContent` spares normalising the same content again for each span.
+ */
+export function spanOccursIn(span: string, content: string, normalizedContent?: string): boolean {
   const needle = normalizeWhitespace(span);
-  return needle.length > 0 && normalizeWhitespace(content).includes(needle);
+  return needle.length > 0 && (normalizedContent ?? normalizeWhitespace(content)).includes(needle);
 }
 
 /**
@@ -134,9 +137,16 @@ export function spanOccursIn(span: string, content: string): boolean {
  */
 export function claimRows(run: RunRow, round: number, drafts: ClaimDraft[], snapshot: RunSnapshot): ClaimRow[] {
   const sources = new Map(snapshot.sources.map((s) => [s.id, s]));
+  // Each source's text is normalised once, not once per claim (a long page has many claims).
+  const normalized = new Map<string, string>();
+  const normalizedOf = (source: { id: string; content: string }) => {
+    let text = normalized.get(source.id);
+    if (text === undefined) normalized.set(source.id, (text = normalizeWhitespace(source.content)));
+    return text;
+  };
   const grounded = drafts.filter((d) => {
     const source = sources.get(d.source_id);
-    return source !== undefined && spanOccursIn(d.evidence_span, source.content);
+    return source !== undefined && spanOccursIn(d.evidence_span, source.content, normalizedOf(source));
   });
   const { kept } = fitClaimCaps(grounded, tallyClaims(snapshot.claims));
   const seenIds = new Set(snapshot.claims.map((c) => c.id));

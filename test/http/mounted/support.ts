@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import type { AppConfig } from '@research/core';
 import type { LlmClient } from '@research/engine';
 import type { Metrics } from '@research/observability';
-import { createCrawler } from '@research/crawler';
+import { createCrawler, type CrawlerOptions } from '@research/crawler';
 import { createApp, createResearchTools, type ResearchTools } from '@research/http';
 import { createSilentLogger } from '@research/observability';
 import { buildTestApp, type TestApp, type TestAppOptions } from '../support';
@@ -24,6 +24,8 @@ export async function buildMountedApp(
   options: TestAppOptions & {
     /** The LLM client the tools use (e.g. with short retry waits); default: built from the config. */
     llm?: (config: AppConfig, metrics: Metrics) => LlmClient | null;
+    /** Crawler options beside the defaults below (e.g. a resolver playing DNS). */
+    crawlerOptions?: CrawlerOptions;
   } = {},
 ): Promise<MountedTestApp> {
   const t = await buildTestApp(label, options);
@@ -32,7 +34,7 @@ export async function buildMountedApp(
     logger: createSilentLogger(),
     metrics: t.ctx.metrics,
     db: t.db,
-    options: { extraction: { threads: 1 }, politenessDelayMs: 0, robotsTtlMs: 1000 },
+    options: { extraction: { threads: 1 }, politenessDelayMs: 0, robotsTtlMs: 1000, ...options.crawlerOptions },
   });
   const makeLlm = options.llm;
   const tools = createResearchTools({

@@ -1,3 +1,4 @@
+import type { CrawlErrorReason } from '../crawl-error';
 import type { ContentKind } from '../fetch-page';
 
 /** Hints a page gives about what kind of source it is (read by source-type.ts). */
@@ -41,3 +42,10 @@ export interface ExtractionTask {
 }
 
 export const EMPTY_HINTS: PageHints = { ogType: null, jsonLdTypes: [], generator: null, scholarly: false };
+
+/**
+ * What a pool thread answers: the document, or the crawler's refusal of it (errors lose their reason
+ * when they cross threads, so a refusal travels as a value).
+ */
+export type ExtractionOutcome =
+  { document: ExtractedDocument } | { refused: { reason: CrawlErrorReason; message: string } };

@@ -1,4 +1,6 @@
 import { PDFParse } from 'pdf-parse';
+import { MAX_PDF_PAGES, pdfOverLimits } from '@research/core';
+import { CrawlError } from '../crawl-error';
 import { EMPTY_HINTS, type ExtractedDocument } from './document';
 import { tidyText, toIsoDate } from './html';
 
@@ -17,12 +19,28 @@ function infoText(info: Record<string, unknown> | undefined, key: string): strin
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
-/** Extracts the text layer and document information of a PDF (pdf.js through pdf-parse). */
+/** Characters of a PDF's text kept at most (about what the 5 MB page cap allows an HTML page). */
+export const MAX_PDF_TEXT_CHARS = 5_000_000;
+
+/** A text cut to at most `max` characters, at the end of a paragraph where there is one. */
+function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const paragraph = text.lastIndexOf('\n\n', max);
+  return text.slice(0, paragraph > 0 ? paragraph : max);
+}
+
+/**
+ * Extracts the text layer of the first MAX_PDF_PAGES pages and the document information of a PDF
+ * (pdf.js through pdf-parse). A PDF whose streams inflate past MAX_PDF_INFLATED_BYTES is refused
+ * (`too_large`) before pdf.js reads it; the pool stops one that takes longer than MAX_PDF_MS.
+ */
 export async function extractPdf(body: Uint8Array): Promise<ExtractedDocument> {
+  const refusal = pdfOverLimits(body);
+  if (refusal) throw new CrawlError('too_large', refusal);
   // pdf.js may detach the buffer it is given; hand it a copy. No font eval: the input is untrusted.
   const parser = new PDFParse({ data: new Uint8Array(body), isEvalSupported: false });
   try {
-    const text = await parser.getText({ pageJoiner: '' });
+    const text = await parser.getText({ pageJoiner: '', first: MAX_PDF_PAGES });
     const info = (await parser.getInfo()).info as Record<string, unknown> | undefined;
     return {
       kind: 'pdf',
@@ -33,7 +51,7 @@ export async function extractPdf(body: Uint8Array): Promise<ExtractedDocument> {
       publishedAt: pdfDate(info?.CreationDate),
       siteName: null,
       excerpt: null,
-      content: tidyText(text.text),
+      content: cutText(tidyText(text.text), MAX_PDF_TEXT_CHARS),
       encoding: null,
       hints: EMPTY_HINTS,
     };

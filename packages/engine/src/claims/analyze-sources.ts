@@ -1,10 +1,10 @@
-import { MAX_CLAIMS_PER_SOURCE, normalizeWhitespace, type ClaimDraft } from '@research/core';
+import { createPause, MAX_CLAIMS_PER_SOURCE, normalizeWhitespace, type ClaimDraft } from '@research/core';
 import { stableId } from '../ids';
 import { LlmFailure, type LlmCallContext, type LlmClient } from '../llm/llm-client';
 import * as claimsPrompt from '../prompts/claims.v1';
 import { chunkText } from './chunking';
 import { CLAIMS_PER_SOURCE, extractClaims, type PlanTerms } from './extractive-claims';
-import { groundSpan } from './grounding';
+import { prepareGrounding } from './grounding';
 
 /** LLM chunks analysed per source at most; the rest of a long source goes to the extractive engine. */
 export const MAX_LLM_CHUNKS_PER_SOURCE = 4;
@@ -45,7 +45,8 @@ export interface AnalyzeSourcesResult {
  * budget and the first MAX_LLM_CHUNKS_PER_SOURCE passages (within `llmAllowance`) are read by the LLM,
  * keeping only claims whose evidence span is grounded in the source; every other passage, and every
  * passage whose LLM call fails, is read by the extractive engine. Without an LLM the whole source is
- * read extractively. The pipeline's analyze step and `POST /research/{id}/claims` both call this.
+ * read extractively. The pipeline's analyze step and `POST /research/{id}/claims` both call this. Long
+ * texts are read a slice at a time: the event loop is never held for long, whatever the sources' size.
  */
 export async function analyzeSources(
   llm: LlmClient | null,
@@ -54,13 +55,12 @@ export async function analyzeSources(
 ): Promise<AnalyzeSourcesResult> {
   const { runId, language, terms } = input;
   const fallbacks = new Map<string, number>();
+  const pause = createPause();
   if (!llm) {
-    return {
-      claims: input.sources.flatMap((s) => extractClaims({ runId, sourceId: s.id, text: s.content, language, terms })),
-      mode: 'extractive',
-      fallbacks,
-      ungrounded: 0,
-    };
+    const claims: ClaimDraft[] = [];
+    for (const s of input.sources)
+      claims.push(...(await extractClaims({ runId, sourceId: s.id, text: s.content, language, terms }, pause)));
+    return { claims, mode: 'extractive', fallbacks, ungrounded: 0 };
   }
 
   // Chunk sizes leave room for the instructions and the question in every prompt.
@@ -70,14 +70,17 @@ export async function analyzeSources(
     200;
   const chunkChars = ctx.budget.max_context_per_llm_call - framing;
   let llmAllowance = Math.max(0, input.llmAllowance);
-  const work = input.sources.map((source) => {
-    const chunks = chunkText(source.content, chunkChars, language);
-    return chunks.map((text, i) => {
-      const useLlm = chunkChars >= 200 && i < MAX_LLM_CHUNKS_PER_SOURCE && llmAllowance > 0;
-      if (useLlm) llmAllowance--;
-      return { source, text, chunks: chunks.length, useLlm };
-    });
-  });
+  const work: Array<Array<{ source: AnalyzableSource; text: string; chunks: number; useLlm: boolean }>> = [];
+  for (const source of input.sources) {
+    const chunks = await chunkText(source.content, chunkChars, language, pause);
+    work.push(
+      chunks.map((text, i) => {
+        const useLlm = chunkChars >= 200 && i < MAX_LLM_CHUNKS_PER_SOURCE && llmAllowance > 0;
+        if (useLlm) llmAllowance--;
+        return { source, text, chunks: chunks.length, useLlm };
+      }),
+    );
+  }
   const addFallback = (kind: string) => fallbacks.set(kind, (fallbacks.get(kind) ?? 0) + 1);
   let llmChunks = 0;
   let extractiveChunks = 0;
@@ -85,18 +88,23 @@ export async function analyzeSources(
 
   const perSource = await Promise.all(
     work.map(async (chunks) => {
+      // The whole source is prepared once, when a span is not found in its own chunk.
+      const wholeSource = chunks[0] ? prepareGrounding(chunks[0].source.content, language, pause) : null;
       const results = await Promise.all(
         chunks.map(async ({ source, text, chunks: count, useLlm }): Promise<ClaimDraft[]> => {
           const extractive = () => {
             extractiveChunks++;
-            return extractClaims({
-              runId,
-              sourceId: source.id,
-              text,
-              language,
-              terms,
-              limit: Math.max(2, Math.ceil(CLAIMS_PER_SOURCE / count)),
-            });
+            return extractClaims(
+              {
+                runId,
+                sourceId: source.id,
+                text,
+                language,
+                terms,
+                limit: Math.max(2, Math.ceil(CLAIMS_PER_SOURCE / count)),
+              },
+              pause,
+            );
           };
           if (!useLlm) {
             if (chunkChars < 200) addFallback('context');
@@ -118,10 +126,10 @@ export async function analyzeSources(
             });
             llmChunks++;
             const drafts: ClaimDraft[] = [];
+            const passage = prepareGrounding(text, language, pause);
             for (const c of answer.claims) {
               // Grounded in the chunk first (the passage the model read), then anywhere in the source.
-              const span =
-                groundSpan(c.evidence_span, text, language) ?? groundSpan(c.evidence_span, source.content, language);
+              const span = (await passage.ground(c.evidence_span)) ?? (await wholeSource!.ground(c.evidence_span));
               if (!span) {
                 ungrounded++;
                 continue;

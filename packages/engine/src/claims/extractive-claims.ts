@@ -1,7 +1,14 @@
-import { normalizeWhitespace, type ClaimDraft, type ClaimType, type Plan } from '@research/core';
+import {
+  createPause,
+  normalizeWhitespace,
+  type ClaimDraft,
+  type ClaimType,
+  type Plan,
+  type Pause,
+} from '@research/core';
 import { stableId } from '../ids';
 import { languageProfile } from '../text/language';
-import { sentences } from '../text/sentences';
+import { sentenceSteps, type Sentence } from '../text/sentences';
 import { overlapCount, quantities, round2, termSet, years } from '../text/tokens';
 
 /** Claims kept per source (or per chunk of a long source) by the extractive engine. */
@@ -60,31 +67,48 @@ export function relevance(sentenceTerms: Set<string>, terms: PlanTerms): number 
 /**
  * The extractive claim extractor: the checkable sentences of a text that are relevant to the plan's
  * sub-questions, each quoted verbatim as its own evidence span (so grounding holds by construction).
- * `text` is the source's content or one chunk of it; ids are stable for the same source and sentence.
+ * `text` is the source's content or one chunk of it; ids are stable for the same source and sentence, and
+ * a sentence the text repeats is one claim.
+ * A long text is read a slice at a time (`pause` between slices), so it never holds the event loop.
  */
-export function extractClaims(params: {
-  runId: string;
-  sourceId: string;
-  text: string;
-  language: string;
-  terms: PlanTerms;
-  limit?: number;
-}): ClaimDraft[] {
+export async function extractClaims(
+  params: {
+    runId: string;
+    sourceId: string;
+    text: string;
+    language: string;
+    terms: PlanTerms;
+    limit?: number;
+  },
+  pause: Pause = createPause(),
+): Promise<ClaimDraft[]> {
   const limit = params.limit ?? CLAIMS_PER_SOURCE;
   const hedges = languageProfile(params.language).hedges;
-  const scored = sentences(params.text, params.language)
-    .map((sentence, order) => {
-      const rel = relevance(termSet(sentence.text, false), params.terms);
-      const check = checkability(sentence.text);
-      return { sentence, order, rel, check, score: rel + check };
-    })
-    .filter((s) => s.rel > 0);
-  const chosen = scored
-    .sort((a, b) => b.score - a.score || a.order - b.order)
-    .slice(0, limit)
-    .sort((a, b) => a.order - b.order);
-  return chosen.map(({ sentence, rel, check }) => {
-    const span = normalizeWhitespace(sentence.text);
+  const scored: Array<{ sentence: Sentence; order: number; rel: number; check: number; score: number }> = [];
+  let order = 0;
+  for (const sentence of sentenceSteps(params.text, params.language)) {
+    if (sentence === null) {
+      await pause();
+      continue;
+    }
+    const rel = relevance(termSet(sentence.text, false), params.terms);
+    const current = order++;
+    if (rel <= 0) continue;
+    const check = checkability(sentence.text);
+    scored.push({ sentence, order: current, rel, check, score: rel + check });
+  }
+  // A sentence the text repeats is one claim (its id is the same): the best-placed copy is kept.
+  const spans = new Set<string>();
+  const chosen: Array<(typeof scored)[number] & { span: string }> = [];
+  for (const s of scored.sort((a, b) => b.score - a.score || a.order - b.order)) {
+    if (chosen.length >= limit) break;
+    const span = normalizeWhitespace(s.sentence.text);
+    if (spans.has(span)) continue;
+    spans.add(span);
+    chosen.push({ ...s, span });
+  }
+  chosen.sort((a, b) => a.order - b.order);
+  return chosen.map(({ span, rel, check }) => {
     const type = claimTypeOf(span, params.language);
     let confidence = 0.45 + 0.07 * Math.min(rel, 4) + 0.05 * Math.min(check, 2);
     if (hedges.test(span)) confidence *= 0.8;

@@ -83,7 +83,7 @@ export const crawlFailureSchema = z
   .object({
     reason: z.string().meta({
       description:
-        'invalid_url, scheme, credentials, blocked_address, dns, robots, too_many_redirects, timeout, too_large, http_status, unsupported_type, network, extraction, empty, budget_bytes',
+        'invalid_url, scheme, credentials, blocked_address, dns, robots, too_many_redirects, timeout, too_large, http_status, unsupported_type, network, extraction, empty, budget_bytes. `blocked_address`: an IP address or reserved host name the crawler never fetches; `dns`: a host name that does not resolve or resolves to such an address (one answer for both, so that names inside the network cannot be told from missing ones).',
     }),
     message: z.string(),
   })
@@ -111,7 +111,10 @@ export const validateUrlResponseSchema = z
     url: z.string(),
     normalized_url: z.string().nullable(),
     allowed: z.boolean(),
-    reason: z.string().nullable().meta({ description: 'Why it is refused: scheme, blocked_address, dns, robots, …' }),
+    reason: z.string().nullable().meta({
+      description:
+        'Why it is refused: scheme, blocked_address (an IP address or reserved name), dns (a name that does not resolve, or resolves to a refused address: one answer for both), robots, …',
+    }),
   })
   .meta({
     id: 'ValidateUrlResponse',

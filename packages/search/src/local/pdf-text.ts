@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { MAX_PDF_MS } from '@research/core';
 
 export interface PdfText {
   title: string | null;
@@ -13,10 +14,16 @@ const { parentPort, workerData } = require('node:worker_threads');
 // PDF.js reports font and structure warnings on the console; they must not mix into the JSON logs.
 for (const level of ['log', 'info', 'warn', 'error', 'debug']) console[level] = () => {};
 const unpdf = require(workerData.unpdfPath);
+const limits = require(workerData.pdfLimitsPath);
 parentPort.on('message', async (job) => {
   let pdf;
   try {
+    // A PDF whose streams inflate past the limit (a zip bomb) is refused before PDF.js holds it.
+    const refusal = limits.pdfOverLimits(new Uint8Array(job.bytes));
+    if (refusal) throw new Error(refusal);
     pdf = await unpdf.getDocumentProxy(new Uint8Array(job.bytes), { verbosity: 0, isEvalSupported: false });
+    if (pdf.numPages > limits.MAX_PDF_PAGES)
+      throw new Error('The PDF has ' + pdf.numPages + ' pages; at most ' + limits.MAX_PDF_PAGES + ' are read.');
     const { text, totalPages } = await unpdf.extractText(pdf, { mergePages: true });
     let title = null;
     try {
@@ -51,7 +58,8 @@ export interface PdfTextExtractorOptions {
 /**
  * PDF text extraction in a worker thread: parsing a large PDF is CPU work that would otherwise stall the
  * event loop (HTTP requests, queue lock renewals); a stuck or oversized file is ended by its timeout or
- * heap cap without harming the process. The thread starts on first use and stops when idle.
+ * heap cap without harming the process, a PDF over the limits of @research/core's pdf-limits (inflated
+ * bytes, pages) is refused before it is parsed. The thread starts on first use and stops when idle.
  */
 export class PdfTextExtractor {
   private worker: Worker | null = null;
@@ -63,7 +71,7 @@ export class PdfTextExtractor {
   private readonly maxHeapMb: number;
 
   constructor(options: PdfTextExtractorOptions = {}) {
-    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.timeoutMs = options.timeoutMs ?? MAX_PDF_MS;
     this.idleMs = options.idleMs ?? 10_000;
     this.maxHeapMb = options.maxHeapMb ?? 512;
   }
@@ -103,7 +111,11 @@ export class PdfTextExtractor {
     if (this.worker) return this.worker;
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { unpdfPath: require.resolve('unpdf') },
+      // The compiled module (under jest too): a worker thread cannot load TypeScript.
+      workerData: {
+        unpdfPath: require.resolve('unpdf'),
+        pdfLimitsPath: require.resolve('@research/core/dist/pdf-limits.js'),
+      },
       resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb },
     });
     worker.on(

@@ -1,0 +1,23 @@
+/**
+ * How long CPU work on the event loop runs before it lets other work in (ms). Well under the 100 ms a
+ * request may wait behind such work, so `/health`, lock renewals and other requests stay prompt.
+ */
+export const TIME_SLICE_MS = 10;
+
+/** A pause point for long CPU work (see createPause). */
+export type Pause = () => Promise<void>;
+
+/**
+ * A pause point for long CPU work on the event loop: `await pause()` in a loop returns at once until
+ * `sliceMs` have passed since the last pause that gave way, then lets every pending timer, I/O callback
+ * and request run (setImmediate) before the work goes on.
+ */
+export function createPause(sliceMs = TIME_SLICE_MS): Pause {
+  let since = performance.now();
+  const resume = (resolve: () => void) =>
+    setImmediate(() => {
+      since = performance.now();
+      resolve();
+    });
+  return () => (performance.now() - since < sliceMs ? Promise.resolve() : new Promise<void>(resume));
+}

@@ -1,0 +1,347 @@
+// npm run bench:hostile — the hostile inputs of issue 10 ("No input stalls the service") against a real API
+// process (the app of `npm run start:api`, own database, no LLM: the extractive engine does the most work on
+// the event loop). Each input is sent while GET /health is asked every 10 ms from this process; the API
+// reports the worst event-loop delay it saw during the input (monitorEventLoopDelay) and its RSS. Target: no
+// input holds the event loop for more than 100 ms. Ends with one PASS/MISS line per input and one overall.
+// `--smoke`: the same inputs at a fraction of their size, in seconds (CI); exits non-zero when an input did
+// not get its expected answer or the figures were not printed.
+'use strict';
+const { fork } = require('node:child_process');
+const crypto = require('node:crypto');
+const http = require('node:http');
+const path = require('node:path');
+const zlib = require('node:zlib');
+const pg = require('pg');
+
+const SMOKE = process.argv.includes('--smoke');
+const TARGET_MS = 100;
+const ADMIN_URL =
+  process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL || process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+const MB = 1024 * 1024;
+const SIZES = SMOKE
+  ? { dr: 20_000, prose: 20_000, page: 256 * 1024, languages: 200, robots: 50 * 1024, bomb: 100 * MB }
+  : { dr: 200_000, prose: 200_000, page: 5 * MB - 4096, languages: 20_000, robots: 500 * 1024, bomb: 420 * MB };
+
+const QUERY = 'Wie viele Einwohner hat die Stadt?';
+const SENTENCES = 'Die Stadt hat ca. 3,5 Mio. Einwohner laut Dr. Müller. Im Jahr 2020 wuchs sie um 1,2 Prozent. ';
+const PARAGRAPH = `<p>${SENTENCES.repeat(6)}</p>\n`;
+const html = (body) =>
+  `<!DOCTYPE html><html lang="de"><head><title>Die Stadt</title></head><body><main><h1>Die Stadt</h1>${body}</main></body></html>`;
+
+/** A one-page PDF whose FlateDecode content stream inflates to `bytes` (compressed a chunk at a time). */
+async function pdfBomb(bytes) {
+  const line = Buffer.from('BT /F1 12 Tf 72 720 Td (All work and no play makes a dull crawler.) Tj ET\n');
+  const chunk = Buffer.alloc(MB);
+  for (let at = 0; at < chunk.length; at += line.length) line.copy(chunk, at);
+  const deflate = zlib.createDeflate({ level: 9 });
+  const out = [];
+  deflate.on('data', (d) => out.push(d));
+  const done = new Promise((resolve, reject) => deflate.on('end', resolve).on('error', reject));
+  for (let written = 0; written < bytes; written += chunk.length) {
+    if (!deflate.write(chunk)) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  deflate.end();
+  await done;
+  const stream = Buffer.concat(out);
+  const objects = [
+    Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
+    Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'),
+    Buffer.from('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>'),
+    Buffer.concat([
+      Buffer.from(`<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`),
+      stream,
+      Buffer.from('\nendstream'),
+    ]),
+  ];
+  const parts = [Buffer.from('%PDF-1.4\n')];
+  let length = parts[0].length;
+  const offsets = objects.map((body, i) => {
+    const object = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), body, Buffer.from('\nendobj\n')]);
+    parts.push(object);
+    length += object.length;
+    return length - object.length;
+  });
+  parts.push(
+    Buffer.from(
+      `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}` +
+        `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`,
+    ),
+  );
+  return Buffer.concat(parts);
+}
+
+/** A loopback web site: path → [content type, body]; robots.txt included. */
+function serveSite(files) {
+  const server = http.createServer((req, res) => {
+    const file = files[req.url];
+    if (!file) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': file[0], 'content-length': file[1].length }).end(file[1]);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+function dbUrl(name) {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function sql(url, text, params) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text, params);
+  } finally {
+    await client.end();
+  }
+}
+
+function startApi(env) {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(__dirname, 'bench', 'serve-api.js'), [], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    const onExit = (code) => reject(new Error(`serve-api.js exited with ${code}`));
+    child.once('exit', onExit);
+    child.once('message', (m) => {
+      child.off('exit', onExit);
+      resolve({ child, origin: `http://127.0.0.1:${m.port}` });
+    });
+  });
+}
+
+/** The API's worst event-loop delay since the last probe, and its RSS. */
+function probe(child) {
+  return new Promise((resolve) => {
+    const onMessage = (m) => {
+      if (!m || !m.probe) return;
+      child.off('message', onMessage);
+      resolve(m.probe);
+    };
+    child.on('message', onMessage);
+    child.send('probe');
+  });
+}
+
+/** Asks GET /health one request at a time, 10 ms apart, until stopped; the slowest answer in ms. */
+function pollHealth(origin) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  let stopped = false;
+  let worst = 0;
+  let checks = 0;
+  const once = () =>
+    new Promise((resolve, reject) => {
+      const started = performance.now();
+      http
+        .get(`${origin}/health`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => {
+            worst = Math.max(worst, performance.now() - started);
+            checks++;
+            resolve();
+          });
+        })
+        .on('error', reject);
+    });
+  const loop = (async () => {
+    while (!stopped) {
+      await once();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+    agent.destroy();
+    return { worst, checks };
+  };
+}
+
+async function main() {
+  const name = `rs_bench_hostile_${crypto.randomBytes(4).toString('hex')}`;
+  await sql(ADMIN_URL, `create database ${name}`);
+  const url = dbUrl(name);
+  const env = {
+    DATABASE_URL: url,
+    REDIS_URL,
+    REDIS_PREFIX: `rs-bench-${crypto.randomBytes(3).toString('hex')}`,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'error',
+    CRAWLER_ALLOW_PRIVATE_NETWORKS: 'true',
+    CRAWLER_TIMEOUT_MS: '60000',
+  };
+  const servers = [];
+  let api;
+  const cleanUp = async () => {
+    if (api) {
+      api.child.removeAllListeners('exit');
+      api.child.kill('SIGKILL');
+    }
+    for (const server of servers) server.close();
+    await sql(ADMIN_URL, `drop database if exists ${name} with (force)`);
+  };
+  // Stopped early (Ctrl-C, a CI timeout): the API process and the database go too.
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => cleanUp().finally(() => process.exit(1)));
+  try {
+    const { runCli } = require('@research/runtime');
+    const { DEPTH_BUDGETS } = require('@research/core');
+    let created;
+    await runCli(
+      ['keys', 'create', 'bench-hostile', '--json'],
+      { out: (l) => (created = JSON.parse(l)), err: console.error },
+      { ...process.env, ...env },
+    );
+    const [{ id: userId }] = (await sql(url, 'select id from users where username = $1', ['bench-hostile'])).rows;
+    const runId = crypto.randomUUID();
+    await sql(
+      url,
+      `insert into research_runs (id, query, language, depth, budget, state, owner_user_id) values ($1, $2, 'de', 'normal', $3, 'completed', $4)`,
+      [runId, QUERY, JSON.stringify(DEPTH_BUDGETS.normal), userId],
+    );
+    await sql(url, 'insert into retention_records (research_id, owner_user_id, query) values ($1, $2, $3)', [
+      runId,
+      userId,
+      QUERY,
+    ]);
+
+    const page = (body) => ['text/html; charset=utf-8', Buffer.from(html(body))];
+    const bomb = await pdfBomb(SIZES.bomb);
+    const site = await serveSite({
+      '/robots.txt': ['text/plain', Buffer.from('User-agent: *\nAllow: /\n')],
+      '/prose.html': page(PARAGRAPH.repeat(Math.floor(SIZES.page / Buffer.byteLength(PARAGRAPH)))),
+      '/unclosed-script.html': page(PARAGRAPH + '<script>x '.repeat(Math.floor(SIZES.page / 10))),
+      '/bomb.pdf': ['application/pdf', bomb],
+    });
+    // Every rule for everyone, up to the size limit (a second origin: robots.txt is per origin).
+    let rules = '';
+    for (let i = 0; rules.length < SIZES.robots; i++) rules += `User-agent: *\nDisallow: /section-${i}/*/x$\n`;
+    const robotsSite = await serveSite({
+      '/robots.txt': ['text/plain', Buffer.from(rules.slice(0, SIZES.robots))],
+      '/elsewhere': page(PARAGRAPH),
+    });
+    servers.push(site, robotsSite);
+    const on = (server, p) => `http://127.0.0.1:${server.address().port}${p}`;
+
+    api = await startApi(env);
+    const headers = { 'x-api-key': created.key, 'content-type': 'application/json' };
+    const post = async (p, body) => {
+      const res = await fetch(`${api.origin}${p}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      return { status: res.status, body: await res.json() };
+    };
+    const claims = (body) => post(`/research/${runId}/claims`, body);
+    const expectStatus = (want) => (res) => {
+      if (res.status !== want) throw new Error(`answered ${res.status} (${JSON.stringify(res.body).slice(0, 300)})`);
+      return res;
+    };
+
+    console.log(
+      `bench:hostile${SMOKE ? ' --smoke' : ''} — worst event-loop block of the API per input (target ${TARGET_MS} ms), Node ${process.version}`,
+    );
+    // Warm-up: the first request of each kind compiles code paths that are not what is measured.
+    const { source_id: sourceId } = (
+      await claims({ text: SENTENCES.repeat(3), url: 'https://example.org/warm-up' }).then(expectStatus(200))
+    ).body;
+    await post('/crawler/fetch', { url: on(robotsSite, '/elsewhere') });
+    const inputs = [
+      [
+        `claims: ${SIZES.dr / 1000} KB of "Dr. "`,
+        () => claims({ text: 'Dr. '.repeat(SIZES.dr / 4), url: 'https://example.org/dr' }).then(expectStatus(200)),
+      ],
+      [
+        `claims: ${SIZES.prose.toLocaleString('en')} characters of prose`,
+        () =>
+          claims({
+            text: SENTENCES.repeat(Math.ceil(SIZES.prose / SENTENCES.length)).slice(0, SIZES.prose),
+            url: 'https://example.org/prose',
+          }).then(expectStatus(200)),
+      ],
+      [
+        `claims: a ${(SIZES.page / MB).toFixed(1)} MB page of prose by URL`,
+        () => claims({ url: on(site, '/prose.html') }).then(expectStatus(200)),
+      ],
+      [
+        `claims: ${SIZES.languages.toLocaleString('en')} distinct language strings`,
+        async () => {
+          let next = 0;
+          const statuses = new Map();
+          await Promise.all(
+            Array.from({ length: 8 }, async () => {
+              while (next < SIZES.languages) {
+                const i = next++;
+                // One stored source read again: the run does not grow with every request.
+                const res = await claims({ source_id: sourceId, language: `de-x-${i.toString(36)}` });
+                statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+              }
+            }),
+          );
+          if (statuses.size !== 1 || !statuses.has(200)) throw new Error(`answers ${JSON.stringify([...statuses])}`);
+        },
+      ],
+      [
+        `crawler: a ${(SIZES.page / MB).toFixed(1)} MB page of unclosed <script>`,
+        () => post('/crawler/fetch', { url: on(site, '/unclosed-script.html') }).then(expectStatus(200)),
+      ],
+      [
+        `crawler: a ${SIZES.robots / 1024} KiB robots.txt of rules for everyone`,
+        async () => {
+          const refused = expectStatus(200)(
+            await post('/crawler/validate-url', { url: on(robotsSite, '/section-7/a/x') }),
+          );
+          if (refused.body.reason !== 'robots') throw new Error(`validate-url: ${JSON.stringify(refused.body)}`);
+          expectStatus(200)(await post('/crawler/fetch', { url: on(robotsSite, '/elsewhere') }));
+        },
+      ],
+      [
+        `crawler: a PDF inflating to ${SIZES.bomb / MB} MB (${(bomb.length / 1024).toFixed(0)} KB file)`,
+        async () => {
+          const res = expectStatus(422)(await post('/crawler/fetch', { url: on(site, '/bomb.pdf') }));
+          if (!/too_large/.test(res.body.detail)) throw new Error(res.body.detail);
+        },
+      ],
+    ];
+
+    const results = [];
+    for (const [label, run] of inputs) {
+      await probe(api.child);
+      const stop = pollHealth(api.origin);
+      const started = performance.now();
+      let error = null;
+      try {
+        await run();
+      } catch (e) {
+        error = e;
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const health = await stop();
+      const { worstBlockMs, rss } = await probe(api.child);
+      results.push({ label, worstBlockMs, health, error });
+      console.log(
+        `${label.padEnd(52)} ${seconds.toFixed(1).padStart(6)} s   worst block ${worstBlockMs.toFixed(0).padStart(5)} ms   ` +
+          `worst /health ${health.worst.toFixed(0).padStart(5)} ms (${health.checks} checks)   API RSS ${(rss / MB).toFixed(0)} MB` +
+          (error ? `   FAILED: ${error.message}` : ''),
+      );
+    }
+    const verdict = (ok) => (ok ? 'PASS' : 'MISS');
+    console.log('');
+    for (const r of results)
+      console.log(`${verdict(r.worstBlockMs <= TARGET_MS)}  ${r.label}: ${r.worstBlockMs.toFixed(0)} ms`);
+    const worst = results.reduce((a, b) => (b.worstBlockMs > a.worstBlockMs ? b : a));
+    console.log(
+      `${verdict(worst.worstBlockMs <= TARGET_MS)}  worst event-loop block over all inputs <= ${TARGET_MS} ms: ${worst.worstBlockMs.toFixed(0)} ms (${worst.label})`,
+    );
+    const failed = results.filter((r) => r.error);
+    console.log(`${verdict(failed.length === 0)}  every input got its expected answer: ${failed.length} failed`);
+    if (failed.length > 0) process.exitCode = 1;
+  } finally {
+    await cleanUp();
+  }
+}
+
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
