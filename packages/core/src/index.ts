@@ -4,6 +4,5 @@ export * from './domain';
 export * from './text';
 export { VERSION } from './version';
 export * from './semaphore';
-export * from './sliced-work';
 export * from './time-slice';
 export * from './pdf-limits';

@@ -21,3 +21,26 @@ export function createPause(sliceMs = TIME_SLICE_MS): Pause {
     });
   return () => (performance.now() - since < sliceMs ? Promise.resolve() : new Promise<void>(resume));
 }
+
+/**
+ * CPU-bound work written as a generator that `yield`s at safe points (every few hundred steps), so one
+ * implementation can run at once (tests, small inputs) or in slices that give the event loop a turn.
+ */
+export type SlicedWork<T> = Generator<void, T, void>;
+
+/** Runs sliced work to its end at once. */
+export function finishNow<T>(work: SlicedWork<T>): T {
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Runs sliced work to its end, pausing (see createPause) at its safe points. */
+export async function finishInSlices<T>(work: SlicedWork<T>, pause: Pause = createPause()): Promise<T> {
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+    await pause();
+  }
+}
