@@ -3,60 +3,18 @@
 // 100,000 runs. Targets (issue 2): real >= 40 % of bare requests/s, real p99 <= 2x bare p99; list p99 < 50 ms
 // (timed with one client, and with 8 concurrent clients beside it). Ends with one PASS/MISS line per target.
 // --smoke: 1 s per load, 8 connections, 1,000 runs.
-const { fork } = require('node:child_process');
 const crypto = require('node:crypto');
-const path = require('node:path');
 const autocannon = require('autocannon');
-const pg = require('pg');
 const { createBench } = require('./bench/harness');
+const { REDIS_URL, benchRedisPrefix, createBenchDatabase, serveScript, sql, stopChild } = require('./bench/services');
 
 const bench = createBench('bench:api', {
   figures: ['bare_rps', 'status_rps', 'status_share', 'bare_p99_ms', 'status_p99_ms', 'list_p99_ms', 'list_p99_8_ms'],
 });
-const ADMIN_URL =
-  process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.BENCH_REDIS_URL || process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const DURATION = Number(process.env.BENCH_DURATION || bench.size(20, 1));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || bench.size(64, 8));
 const WARM_UP = bench.size(3, 1);
 const LIST_RUNS = bench.size(100_000, 1_000);
-
-function dbUrl(name) {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function sqlOn(url, text, params) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text, params);
-  } finally {
-    await client.end();
-  }
-}
-
-function serve(script, env) {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(__dirname, 'bench', script), [], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    });
-    child.once('message', (m) => resolve({ child, port: m.port }));
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
-function stop(child) {
-  // Already gone (the bare server is stopped before the real one is measured): no 'exit' will come again.
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.once('exit', resolve);
-    child.kill('SIGKILL');
-  });
-}
 
 function load(url, headers, options = {}) {
   return autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION, ...options });
@@ -67,13 +25,12 @@ function line(label, r) {
 }
 
 async function main() {
-  const name = `rs_bench_${crypto.randomBytes(4).toString('hex')}`;
-  await sqlOn(ADMIN_URL, `create database ${name}`);
-  const url = dbUrl(name);
+  const database = await createBenchDatabase('bench');
+  const { url } = database;
   const env = {
     DATABASE_URL: url,
     REDIS_URL,
-    REDIS_PREFIX: `rs-bench-${crypto.randomBytes(3).toString('hex')}`,
+    REDIS_PREFIX: benchRedisPrefix(),
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL || bench.size('info', 'warn'),
   };
   const children = [];
@@ -86,18 +43,18 @@ async function main() {
       { ...process.env, ...env },
     );
     const runId = crypto.randomUUID();
-    await sqlOn(
+    await sql(
       url,
       `insert into research_runs (id, query, language, depth, budget, state) values ($1, 'benchmark query', 'de', 'normal', '{}', 'created')`,
       [runId],
     );
 
-    const api = await serve('serve-api.js', env);
+    const api = await serveScript('serve-api.js', env);
     children.push(api.child);
     const headers = { 'x-api-key': key };
     const statusUrl = `http://127.0.0.1:${api.port}/v1/research/${runId}/status`;
     const body = await (await fetch(statusUrl, { headers })).json();
-    const bare = await serve('serve-bare.js', { BENCH_BODY: JSON.stringify(body) });
+    const bare = await serveScript('serve-bare.js', { BENCH_BODY: JSON.stringify(body) });
     children.push(bare.child);
 
     console.log(
@@ -105,7 +62,7 @@ async function main() {
     );
     await load(`http://127.0.0.1:${bare.port}/v1/research/${runId}/status`, {}, { duration: WARM_UP }); // warm-up
     const bareResult = await load(`http://127.0.0.1:${bare.port}/v1/research/${runId}/status`, {});
-    await stop(bare.child);
+    await stopChild(bare.child);
     await load(statusUrl, headers, { duration: WARM_UP }); // warm-up
     const realResult = await load(statusUrl, headers);
     console.log(line('bare Express', bareResult));
@@ -116,14 +73,14 @@ async function main() {
       `ratio: ${(ratio * 100).toFixed(1)} % of bare requests/s (target >= 40 %), p99 ${p99Ratio.toFixed(2)}x bare (target <= 2x)`,
     );
 
-    await sqlOn(
+    await sql(
       url,
       `insert into research_runs (id, query, language, depth, budget, state, created_at, source_count, claim_count)
        select gen_random_uuid(), 'query ' || g, 'de', 'normal', '{}', 'completed', now() - (g || ' seconds')::interval, g % 60, g % 2000
        from generate_series(1, $1::int) g`,
       [LIST_RUNS],
     );
-    await sqlOn(url, 'analyze');
+    await sql(url, 'analyze');
     const listUrl = `http://127.0.0.1:${api.port}/v1/research?limit=100`;
     const listDuration = Math.min(DURATION, 10);
     await load(listUrl, headers, { connections: 8, duration: WARM_UP }); // warm-up
@@ -154,8 +111,8 @@ async function main() {
     // A failed request is a fault, not a slow figure: a smoke run fails on it too.
     if (failed > 0) throw new Error(`${failed} requests were not answered 2xx`);
   } finally {
-    for (const child of children) await stop(child).catch(() => undefined);
-    await sqlOn(ADMIN_URL, `drop database if exists ${name} with (force)`);
+    for (const child of children) await stopChild(child).catch(() => undefined);
+    await database.drop();
   }
 }
 

@@ -6,20 +6,15 @@
 // `--smoke`: the same inputs at a fraction of their size, in seconds (CI); exits non-zero when an input did
 // not get its expected answer or the figures were not printed.
 'use strict';
-const { fork } = require('node:child_process');
 const crypto = require('node:crypto');
 const http = require('node:http');
-const path = require('node:path');
 const zlib = require('node:zlib');
-const pg = require('pg');
 const { createBench } = require('./bench/harness');
+const { REDIS_URL, benchRedisPrefix, createBenchDatabase, serveScript, sql, stopChild } = require('./bench/services');
 
 const bench = createBench('bench:hostile', { figures: ['worst_block_ms', 'worst_health_ms', 'inputs'] });
 const SMOKE = bench.smoke;
 const TARGET_MS = 100;
-const ADMIN_URL =
-  process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.BENCH_REDIS_URL || process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const MB = 1024 * 1024;
 const SIZES = SMOKE
   ? { dr: 20_000, prose: 20_000, page: 256 * 1024, languages: 200, robots: 50 * 1024, bomb: 100 * MB }
@@ -83,37 +78,6 @@ function serveSite(files) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-function dbUrl(name) {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function sql(url, text, params) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text, params);
-  } finally {
-    await client.end();
-  }
-}
-
-function startApi(env) {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(__dirname, 'bench', 'serve-api.js'), [], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    });
-    const onExit = (code) => reject(new Error(`serve-api.js exited with ${code}`));
-    child.once('exit', onExit);
-    child.once('message', (m) => {
-      child.off('exit', onExit);
-      resolve({ child, origin: `http://127.0.0.1:${m.port}` });
-    });
-  });
-}
-
 /** The API's worst event-loop delay since the last probe, and its RSS. */
 function probe(child) {
   return new Promise((resolve) => {
@@ -162,13 +126,12 @@ function pollHealth(origin) {
 }
 
 async function main() {
-  const name = `rs_bench_hostile_${crypto.randomBytes(4).toString('hex')}`;
-  await sql(ADMIN_URL, `create database ${name}`);
-  const url = dbUrl(name);
+  const database = await createBenchDatabase('bench_hostile');
+  const { url } = database;
   const env = {
     DATABASE_URL: url,
     REDIS_URL,
-    REDIS_PREFIX: `rs-bench-${crypto.randomBytes(3).toString('hex')}`,
+    REDIS_PREFIX: benchRedisPrefix(),
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'error',
     CRAWLER_ALLOW_PRIVATE_NETWORKS: 'true',
     CRAWLER_TIMEOUT_MS: '60000',
@@ -176,12 +139,9 @@ async function main() {
   const servers = [];
   let api;
   const cleanUp = async () => {
-    if (api) {
-      api.child.removeAllListeners('exit');
-      api.child.kill('SIGKILL');
-    }
+    if (api) await stopChild(api.child);
     for (const server of servers) server.close();
-    await sql(ADMIN_URL, `drop database if exists ${name} with (force)`);
+    await database.drop();
   };
   // Stopped early (Ctrl-C, a CI timeout): the API process and the database go too.
   for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => cleanUp().finally(() => process.exit(1)));
@@ -225,7 +185,7 @@ async function main() {
     servers.push(site, robotsSite);
     const on = (server, p) => `http://127.0.0.1:${server.address().port}${p}`;
 
-    api = await startApi(env);
+    api = await serveScript('serve-api.js', env);
     const headers = { 'x-api-key': created.key, 'content-type': 'application/json' };
     const post = async (p, body) => {
       const res = await fetch(`${api.origin}${p}`, { method: 'POST', headers, body: JSON.stringify(body) });

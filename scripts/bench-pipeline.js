@@ -12,8 +12,8 @@
 const crypto = require('node:crypto');
 const os = require('node:os');
 const path = require('node:path');
-const pg = require('pg');
 const { createBench } = require('./bench/harness');
+const { createBenchDatabase } = require('./bench/services');
 
 require('./bench/require-typescript');
 
@@ -21,24 +21,12 @@ const ROOT = path.resolve(__dirname, '..');
 const bench = createBench('bench:pipeline', {
   figures: ['wall_ms', 'bound_ms', 'ratio', 'llm_calls', 'first_run_wall_ms', 'first_run_ratio'],
 });
-const ADMIN_URL =
-  process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const LLM_DELAY_MS = Number(process.env.BENCH_LLM_DELAY_MS || bench.size(400, 20));
 const WEB_LATENCY_MS = Number(process.env.BENCH_WEB_LATENCY_MS || bench.size(20, 2));
 const CONCURRENCY = Number(process.env.BENCH_LLM_CONCURRENCY || 4);
 // Warm runs measured (on different questions); the target is judged on their median.
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || bench.size(3, 1)));
 const TARGET = 1.3;
-
-async function admin(sql) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * The LLM calls of each step. Steps run one after the other (each needs the records of the one before), so
@@ -90,11 +78,8 @@ async function main() {
   const open = support.openHotpotItems(all);
   const measured = open.slice(0, RUNS);
   const warmUp = open[RUNS];
-  const name = `rs_bench_pipeline_${crypto.randomBytes(4).toString('hex')}`;
-  await admin(`create database ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const handle = connectPostgres(url.toString(), { max: 5, applicationName: 'bench-pipeline' });
+  const database = await createBenchDatabase('bench_pipeline');
+  const handle = connectPostgres(database.url, { max: 5, applicationName: 'bench-pipeline' });
   const llm = await startFakeLlm({ latencyMs: LLM_DELAY_MS });
   const web = await startFakeWeb({ pages: support.hotpotPages(all), pageLatencyMs: WEB_LATENCY_MS });
   let crawler;
@@ -215,7 +200,7 @@ async function main() {
     await llm.close();
     await web.close();
     await handle.close();
-    await admin(`drop database if exists ${name} with (force)`);
+    await database.drop();
   }
 }
 
