@@ -222,8 +222,9 @@ describe('API and two workers under faults', () => {
     await waitForCompleted(unfinished, 30_000);
     const tookMs = Date.now() - killedAt;
     expect(tookMs).toBeLessThan(30_000);
+    // Completed by the survivor: resumed from a checkpoint, or started afresh when the victim held it before one.
     for (const id of unfinished) {
-      expect(survivor.lines.some((l) => l.research_id === id && l.message === 'research run resumed')).toBe(true);
+      expect(survivor.lines.some((l) => l.research_id === id && l.message === 'research run completed')).toBe(true);
     }
     await waitForCompleted(ids, 30_000);
     expect(survivor.alive()).toBe(true);
