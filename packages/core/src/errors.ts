@@ -24,15 +24,27 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   internal: 500,
 });
 
+export interface AppErrorOptions {
+  /** The same work may succeed if tried again (a search provider's timeout or rate limit). */
+  readonly retryable?: boolean;
+  /** Seconds the client should wait before asking again; the API sends it as `Retry-After`. */
+  readonly retryAfterSeconds?: number;
+}
+
 /** An error whose message is safe to show to the client as `detail`. */
 export class AppError extends Error {
+  readonly retryable: boolean;
+  readonly retryAfterSeconds?: number;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly retryable = false,
+    options: AppErrorOptions = {},
   ) {
     super(message);
     this.name = 'AppError';
+    this.retryable = options.retryable ?? false;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get status(): number {

@@ -50,7 +50,9 @@ export class SearchProviderError extends AppError {
     cause: string,
     readonly httpStatus?: number,
   ) {
-    super('unavailable', `Search provider ${provider} ${cause}`, kind === 'unavailable' || kind === 'rate_limited');
+    super('unavailable', `Search provider ${provider} ${cause}`, {
+      retryable: kind === 'unavailable' || kind === 'rate_limited',
+    });
     this.name = 'SearchProviderError';
   }
 }
