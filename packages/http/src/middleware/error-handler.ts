@@ -9,7 +9,6 @@ export const INTERNAL_ERROR_DETAIL = 'Internal server error';
 // body-parser reports its failures with a `type`; each gets a fixed, client-safe text.
 const BODY_ERROR_DETAILS: Readonly<Record<string, string>> = {
   'entity.parse.failed': 'Malformed JSON body.',
-  'entity.too.large': 'Request body too large (limit 1 MiB).',
   'encoding.unsupported': 'Unsupported content encoding.',
   'charset.unsupported': 'Unsupported charset.',
   'request.aborted': 'Request aborted.',
