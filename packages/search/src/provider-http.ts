@@ -174,12 +174,11 @@ function networkCause(error: unknown, timedOut: boolean, timeoutMs: number): Fai
   }
   if (!(axios.isAxiosError(error) && error.request)) {
     const name = (error as Error | undefined)?.name;
-    return {
-      kind: 'invalid_request',
-      cause:
-        name === 'URIError' ? 'the query is not valid Unicode' : `the request could not be built (${name ?? 'Error'})`,
-      retry: false,
-    };
+    // Only a query that cannot be URL-encoded is the caller's to fix; anything else that fails before a
+    // byte is sent (an invalid URL, a header value) is ours.
+    return name === 'URIError'
+      ? { kind: 'invalid_request', cause: 'must be valid Unicode (no unpaired surrogates)', retry: false }
+      : { kind: 'unavailable', cause: `the request could not be built (${name ?? 'Error'})`, retry: false };
   }
   return {
     kind: 'unavailable',
@@ -244,7 +243,7 @@ function finalError(provider: string, failure: Failure, attempts: number, extraW
       case 'bad_response':
         return `${failure.cause}${tries}`;
       case 'invalid_request':
-        return `was not asked: ${failure.cause}`;
+        return failure.cause;
     }
   })();
   return new SearchProviderError(provider, failure.kind, text, failure.status);
