@@ -1,9 +1,11 @@
+import http from 'node:http';
 import request from 'supertest';
 import { VERSION } from '@research/core';
 import { connectPostgres, countRunningRuns, findRunById } from '@research/database';
 import { createApp } from '@research/http';
 import { createMetrics, createSilentLogger, startFleetMetrics, type FleetMetrics } from '@research/observability';
 import { clearRedisPrefix, connectTestRedis, uniqueRedisPrefix } from '../support/redis';
+import { listenOnLoopback } from '../support/loopback';
 import { SPEC_METRIC_NAMES } from '../support/metric-names';
 import { buildTestApp, insertTestRun, startFakeLlm, unusedPort, type TestApp } from './support';
 
@@ -93,6 +95,21 @@ describe('system endpoints', () => {
         expect(res.body).toEqual({ status: 'not_ready', database: 'ok', queue: 'ok', llm: 'error:ConnectionError' });
       } finally {
         await app.close();
+      }
+    });
+
+    it('is not_ready with error:TimeoutError when the LLM accepts but never answers', async () => {
+      const silent = await listenOnLoopback(http.createServer(() => undefined));
+      const app = await buildTestApp('ready-silent', {
+        database: t.database,
+        env: { LLM_BASE_URL: `${silent.origin}/v1`, LLM_MODEL: 'm' },
+      });
+      try {
+        const res = await request(app.app).get('/ready').expect(200);
+        expect(res.body).toEqual({ status: 'not_ready', database: 'ok', queue: 'ok', llm: 'error:TimeoutError' });
+      } finally {
+        await app.close();
+        await silent.close();
       }
     });
 

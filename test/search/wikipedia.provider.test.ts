@@ -122,7 +122,9 @@ describe('wikipedia search provider', () => {
       .search('\ud800x', { language: 'de', limit: 5 })
       .catch((e: unknown) => e)) as SearchProviderError;
     expect(error.kind).toBe('invalid_request');
-    expect(error.message).toBe('Search provider wikipedia was not asked: the query is not valid Unicode');
+    expect(error.message).toBe(
+      'query: must be valid Unicode (no unpaired surrogates) (search provider wikipedia was not asked)',
+    );
     expect(error.retryable).toBe(false);
     expect(fake.requests).toHaveLength(0);
     expect(text()).not.toContain('retrying');

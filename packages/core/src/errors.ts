@@ -24,15 +24,27 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   internal: 500,
 });
 
+export interface AppErrorOptions {
+  /** The same work may succeed if tried again (a search provider's timeout or rate limit). */
+  readonly retryable?: boolean;
+  /** Seconds the client should wait before asking again; the API sends it as `Retry-After`. */
+  readonly retryAfterSeconds?: number;
+}
+
 /** An error whose message is safe to show to the client as `detail`. */
 export class AppError extends Error {
+  readonly retryable: boolean;
+  readonly retryAfterSeconds?: number;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly retryable = false,
+    options: AppErrorOptions = {},
   ) {
     super(message);
     this.name = 'AppError';
+    this.retryable = options.retryable ?? false;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get status(): number {
@@ -57,18 +69,25 @@ export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
 
-// Socket errors that mean the other end is down or unreachable right now (not that a request was wrong).
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
+/** How a request failed on the network: no answer in time, or no connection to answer on. */
+export type NetworkFailureKind = 'timeout' | 'connection';
+
+// Socket and resolver codes that mean the other end is down, unreachable or too slow right now (not that
+// the request was wrong). ECONNABORTED is also what axios reports for its own `timeout`.
+const NETWORK_FAILURE_CODES: Readonly<Record<string, NetworkFailureKind>> = Object.freeze({
+  ETIMEDOUT: 'timeout',
+  ECONNABORTED: 'timeout',
+  ESOCKETTIMEDOUT: 'timeout',
+  ECONNREFUSED: 'connection',
+  ECONNRESET: 'connection',
+  EPIPE: 'connection',
+  EHOSTUNREACH: 'connection',
+  ENETUNREACH: 'connection',
+  ENOTFOUND: 'connection',
+  EAI_AGAIN: 'connection',
+  // Node's dual-stack connect (autoSelectFamily) gave up on every address.
+  ERR_SOCKET_CONNECTION_TIMEOUT: 'connection',
+});
 
 // SQLSTATEs of a server that cannot serve now: connection exceptions (class 08), shutdowns, no free slot.
 const UNAVAILABLE_SQLSTATES = /^(08...|57P0[123]|53300)$/;
@@ -84,18 +103,60 @@ const UNREACHABLE_MESSAGES = [
   /^Redis is not connected/,
 ];
 
+interface ErrorLike {
+  code?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  errors?: unknown;
+}
+
+/**
+ * The first value `visit` finds in an error, the errors it aggregates or its causes (a few levels deep).
+ * Libraries wrap the socket error that says what happened: Node reports a refused dual-stack connect as an
+ * AggregateError of one error per address, and clients keep the original as `cause`.
+ */
+function findInErrorChain<T>(error: unknown, visit: (e: ErrorLike) => T | undefined, depth = 0): T | undefined {
+  if (!error || typeof error !== 'object' || depth > 4) return undefined;
+  const e = error as ErrorLike;
+  const found = visit(e);
+  if (found !== undefined) return found;
+  if (Array.isArray(e.errors)) {
+    for (const inner of e.errors) {
+      const innerFound = findInErrorChain(inner, visit, depth + 1);
+      if (innerFound !== undefined) return innerFound;
+    }
+  }
+  return findInErrorChain(e.cause, visit, depth + 1);
+}
+
+function networkFailureOfCode(e: ErrorLike): NetworkFailureKind | undefined {
+  return typeof e.code === 'string' && Object.hasOwn(NETWORK_FAILURE_CODES, e.code)
+    ? NETWORK_FAILURE_CODES[e.code]
+    : undefined;
+}
+
+/**
+ * `timeout` or `connection` when an error (or one it wraps) is a socket or resolver failure that says the
+ * other end is down, unreachable or too slow right now; null for every other error. The one list of such
+ * codes: readiness names them, search providers retry them, the API and workers wait them out.
+ */
+export function networkFailureKind(error: unknown): NetworkFailureKind | null {
+  return findInErrorChain(error, networkFailureOfCode) ?? null;
+}
+
 /**
  * True when an error means the database or Redis cannot be reached right now, so the same request may
  * succeed later: the API answers 503 with Retry-After, a worker retries the job without spending an
  * attempt. Errors of the request or of the code itself are not.
  */
-export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
-  if (!error || typeof error !== 'object' || depth > 4) return false;
-  const e = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof e.code === 'string' && (UNREACHABLE_CODES.has(e.code) || UNAVAILABLE_SQLSTATES.test(e.code))) return true;
-  if (typeof e.message === 'string' && UNREACHABLE_MESSAGES.some((pattern) => pattern.test(e.message as string)))
-    return true;
-  // Node reports a refused dual-stack connect as an AggregateError of one error per address.
-  if (Array.isArray(e.errors) && e.errors.some((inner) => isDependencyUnavailable(inner, depth + 1))) return true;
-  return isDependencyUnavailable(e.cause, depth + 1);
+export function isDependencyUnavailable(error: unknown): boolean {
+  return (
+    findInErrorChain(error, (e) => {
+      if (networkFailureOfCode(e) !== undefined) return true;
+      if (typeof e.code === 'string' && UNAVAILABLE_SQLSTATES.test(e.code)) return true;
+      const message = e.message;
+      if (typeof message === 'string' && UNREACHABLE_MESSAGES.some((pattern) => pattern.test(message))) return true;
+      return undefined;
+    }) ?? false
+  );
 }

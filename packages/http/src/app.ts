@@ -1,6 +1,5 @@
 import express, { type Express } from 'express';
 import type { AppContext } from './context';
-import { refuseOversizedBodies } from './middleware/body-parsing';
 import { corsPolicy } from './middleware/cors';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { createKeyQuotas } from './middleware/key-quotas';
@@ -24,7 +23,6 @@ export function createApp(ctx: AppContext): Express {
 
   app.use(requestContext(ctx.logger));
   app.use(corsPolicy());
-  app.use(refuseOversizedBodies(ctx.config));
 
   // Keyed route groups: each router mounts requireApiKey itself. First, so the hot reads do not walk the
   // public routes (their paths do not overlap).

@@ -1,5 +1,5 @@
 import axios, { type AxiosResponse } from 'axios';
-import { VERSION } from '@research/core';
+import { networkFailureKind, VERSION, type NetworkFailureKind } from '@research/core';
 import { redactText, type Logger } from '@research/observability';
 import { SearchProviderError, type SearchFailureKind } from './search-provider';
 
@@ -142,17 +142,19 @@ export function errorTextOf(body: unknown): string | undefined {
   return undefined;
 }
 
-// Failures on the way to the provider that another attempt may not meet.
-const TRANSIENT_NETWORK_CAUSES: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'refused the connection',
-  ECONNRESET: 'closed the connection',
-  EPIPE: 'closed the connection',
-  ETIMEDOUT: 'did not answer in time',
-  ECONNABORTED: 'did not answer in time',
-  ENOTFOUND: 'could not be resolved (DNS)',
-  EAI_AGAIN: 'could not be resolved (DNS)',
-  EHOSTUNREACH: 'is unreachable',
-  ENETUNREACH: 'is unreachable',
+// What a network failure on the way to the provider was, in words; core decides which failures those are.
+const NETWORK_FAILURE_TEXT: ReadonlyMap<string, string> = new Map([
+  ['ECONNREFUSED', 'refused the connection'],
+  ['ECONNRESET', 'closed the connection'],
+  ['EPIPE', 'closed the connection'],
+  ['ENOTFOUND', 'could not be resolved (DNS)'],
+  ['EAI_AGAIN', 'could not be resolved (DNS)'],
+  ['EHOSTUNREACH', 'is unreachable'],
+  ['ENETUNREACH', 'is unreachable'],
+]);
+const NETWORK_FAILURE_KIND_TEXT: Readonly<Record<NetworkFailureKind, string>> = {
+  timeout: 'did not answer in time',
+  connection: 'could not be reached',
 };
 
 /**
@@ -165,17 +167,18 @@ function networkCause(error: unknown, timedOut: boolean, timeoutMs: number): Fai
   const code = (error as { code?: unknown })?.code;
   if (code === 'ERR_BAD_RESPONSE' || /maxContentLength/i.test(String((error as Error)?.message)))
     return { kind: 'bad_response', cause: 'answered with an oversized body', retry: false };
-  if (typeof code === 'string' && TRANSIENT_NETWORK_CAUSES[code]) {
-    return { kind: 'unavailable', cause: TRANSIENT_NETWORK_CAUSES[code], retry: true };
+  const network = networkFailureKind(error);
+  if (network) {
+    const text = typeof code === 'string' ? NETWORK_FAILURE_TEXT.get(code) : undefined;
+    return { kind: 'unavailable', cause: text ?? NETWORK_FAILURE_KIND_TEXT[network], retry: true };
   }
   if (!(axios.isAxiosError(error) && error.request)) {
     const name = (error as Error | undefined)?.name;
-    return {
-      kind: 'invalid_request',
-      cause:
-        name === 'URIError' ? 'the query is not valid Unicode' : `the request could not be built (${name ?? 'Error'})`,
-      retry: false,
-    };
+    // Only a query that cannot be URL-encoded is the caller's to fix; anything else that fails before a
+    // byte is sent (an invalid URL, a header value) is ours.
+    return name === 'URIError'
+      ? { kind: 'invalid_request', cause: 'must be valid Unicode (no unpaired surrogates)', retry: false }
+      : { kind: 'unavailable', cause: `the request could not be built (${name ?? 'Error'})`, retry: false };
   }
   return {
     kind: 'unavailable',
@@ -240,7 +243,7 @@ function finalError(provider: string, failure: Failure, attempts: number, extraW
       case 'bad_response':
         return `${failure.cause}${tries}`;
       case 'invalid_request':
-        return `was not asked: ${failure.cause}`;
+        return failure.cause;
     }
   })();
   return new SearchProviderError(provider, failure.kind, text, failure.status);

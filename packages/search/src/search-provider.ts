@@ -37,10 +37,11 @@ export type SearchFailureKind =
   | 'quota' // the plan's usage limit is spent
   | 'rejected' // the provider refused the request (4xx, API error)
   | 'bad_response' // not the documented shape (malformed JSON, HTML page)
-  | 'invalid_request'; // the request could not be sent as built (e.g. a query that cannot be URL-encoded)
+  | 'invalid_request'; // the query cannot be sent as it is (not URL-encodable): the caller's to fix
 
 /**
- * A search provider failed after its retries. The message names the provider and the cause and is safe
+ * A search provider failed after its retries: a 503 naming the provider and the cause, or, for a query it
+ * cannot be sent, a 422 on `query` (the caller's to fix, like any other field rule). The message is safe
  * to store and show: it never holds an API key or a request URL.
  */
 export class SearchProviderError extends AppError {
@@ -50,7 +51,13 @@ export class SearchProviderError extends AppError {
     cause: string,
     readonly httpStatus?: number,
   ) {
-    super('unavailable', `Search provider ${provider} ${cause}`, kind === 'unavailable' || kind === 'rate_limited');
+    super(
+      kind === 'invalid_request' ? 'validation' : 'unavailable',
+      kind === 'invalid_request'
+        ? `query: ${cause} (search provider ${provider} was not asked)`
+        : `Search provider ${provider} ${cause}`,
+      { retryable: kind === 'unavailable' || kind === 'rate_limited' },
+    );
     this.name = 'SearchProviderError';
   }
 }

@@ -9,7 +9,6 @@ export const INTERNAL_ERROR_DETAIL = 'Internal server error';
 // body-parser reports its failures with a `type`; each gets a fixed, client-safe text.
 const BODY_ERROR_DETAILS: Readonly<Record<string, string>> = {
   'entity.parse.failed': 'Malformed JSON body.',
-  'entity.too.large': 'Request body too large (limit 1 MiB).',
   'encoding.unsupported': 'Unsupported content encoding.',
   'charset.unsupported': 'Unsupported charset.',
   'request.aborted': 'Request aborted.',
@@ -36,19 +35,35 @@ export const DEPENDENCY_UNAVAILABLE_DETAIL = 'The service is temporarily unavail
 /** Seconds a client is asked to wait when the database or Redis is unreachable (Retry-After). */
 export const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
 
+/** How the API answers an error. */
+export interface ErrorAnswer {
+  status: number;
+  detail: string;
+  /** Sent as `Retry-After`: the client may ask again after this many seconds. */
+  retryAfterSeconds?: number;
+  /** The database or Redis is unreachable: expected to pass, so logged as a warning, not per-request errors. */
+  dependencyOutage?: true;
+}
+
 /**
- * Status and `detail` for any error: AppErrors say what they mean, client errors get a fixed text, an
- * unreachable database or Redis is a 503 the client may retry, the rest is a 500.
+ * Status, `detail` and `Retry-After` for any error: AppErrors say what they mean, client errors get a fixed
+ * text, an unreachable database or Redis is a 503 the client may retry, the rest is a 500.
  */
-export function classifyError(error: unknown): { status: number; detail: string; retryAfterSeconds?: number } {
+export function classifyError(error: unknown): ErrorAnswer {
   if (isDependencyUnavailable(error)) {
-    return { status: 503, detail: DEPENDENCY_UNAVAILABLE_DETAIL, retryAfterSeconds: DEPENDENCY_RETRY_AFTER_SECONDS };
+    return {
+      status: 503,
+      detail: DEPENDENCY_UNAVAILABLE_DETAIL,
+      retryAfterSeconds: DEPENDENCY_RETRY_AFTER_SECONDS,
+      dependencyOutage: true,
+    };
   }
   if (isAppError(error)) {
     // A 503 says which dependency is missing or failing (its text is written for clients); other 5xx hide theirs.
-    return error.status >= 500 && error.code !== 'unavailable'
-      ? { status: error.status, detail: INTERNAL_ERROR_DETAIL }
-      : { status: error.status, detail: error.message };
+    const detail = error.status >= 500 && error.code !== 'unavailable' ? INTERNAL_ERROR_DETAIL : error.message;
+    return error.retryAfterSeconds === undefined
+      ? { status: error.status, detail }
+      : { status: error.status, detail, retryAfterSeconds: error.retryAfterSeconds };
   }
   const status = clientStatus(error);
   if (status !== undefined) {
@@ -67,8 +82,8 @@ export const notFoundHandler: RequestHandler = (_req, res) => {
 /** The one error handler: `{"detail": …}` always, never a stack or an internal message; 5xx are logged. */
 export function errorHandler(rootLogger: Logger): ErrorRequestHandler {
   return (error, _req, res, next) => {
-    const { status, detail, retryAfterSeconds } = classifyError(error);
-    if (status === 503 && retryAfterSeconds !== undefined) {
+    const { status, detail, retryAfterSeconds, dependencyOutage } = classifyError(error);
+    if (dependencyOutage) {
       // An outage is expected to pass: a warning without the stack, not an error per request.
       loggerOf(res, rootLogger).warn('request failed: a dependency is unreachable', {
         error: { name: (error as Error).name, message: (error as Error).message },

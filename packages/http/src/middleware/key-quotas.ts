@@ -1,16 +1,14 @@
-import type { Response } from 'express';
 import type { Redis } from 'ioredis';
 import { RLWrapperTimeouts, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError, type AppConfig } from '@research/core';
-import { principalOf } from '../request-scope';
 
 /** How many requests of one API key one quota allows, per window. */
 export interface KeyQuota {
   /**
-   * Counts one request of the caller's key in every window of the quota; when one is spent, sets
-   * `Retry-After` (seconds until that window starts afresh) and throws the 429 naming the limit.
+   * Counts one request of the key in every window of the quota; when one is spent, throws the 429 naming
+   * the limit, with the seconds until that window starts afresh as its `Retry-After`.
    */
-  take(res: Response): Promise<void>;
+  take(keyId: string): Promise<void>;
 }
 
 export interface KeyQuotas {
@@ -71,8 +69,7 @@ export function createKeyQuotas(config: AppConfig, redis: Redis | undefined): Ke
 function keyQuota(what: string, windows: Array<Window | undefined>): KeyQuota {
   const active = windows.filter((w): w is Window => w !== undefined);
   return {
-    async take(res) {
-      const keyId = principalOf(res).keyId;
+    async take(keyId) {
       // In order, shortest window first: a request refused by one window is not counted in the longer ones,
       // so a burst against the minute limit does not eat the hour's quota.
       for (const { per, points, limiter } of active) {
@@ -81,8 +78,9 @@ function keyQuota(what: string, windows: Array<Window | undefined>): KeyQuota {
         } catch (error) {
           if (!(error instanceof RateLimiterRes)) throw error;
           const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-          res.setHeader('Retry-After', String(seconds));
-          throw new AppError('too_many_requests', `${what}: at most ${points} per ${per}. Retry in ${seconds} s.`);
+          throw new AppError('too_many_requests', `${what}: at most ${points} per ${per}. Retry in ${seconds} s.`, {
+            retryAfterSeconds: seconds,
+          });
         }
       }
     },

@@ -2,7 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
 import { AppError, isAppError } from '@research/core';
 import type { AppContext } from '../context';
-import { jsonBody } from '../middleware/body-parsing';
+import { jsonBody, refuseDeclaredOver } from '../middleware/body-parsing';
 import { requireApiKey } from '../middleware/authenticate';
 import { reserveOutboundSlot } from '../middleware/outbound-slot';
 import { outboundOf, scopeOf } from '../request-scope';
@@ -15,6 +15,10 @@ import { audioUploadFieldsSchema, audioUrlBodySchema, type TranscriptionResponse
 /** Bytes of one text field of an upload (`language`, `prompt`). */
 const UPLOAD_FIELD_BYTES = 8 * 1024;
 const UPLOAD_LIMITS = { files: 1, fields: 10, fieldSize: UPLOAD_FIELD_BYTES, parts: 12 };
+// One part's framing: busboy reads at most 16 KiB of part headers, plus the boundary lines around them.
+const PART_FRAMING_BYTES = 17 * 1024;
+/** What an upload's body may hold beside the file itself: every text field and the framing of every part. */
+const UPLOAD_OVERHEAD_BYTES = UPLOAD_LIMITS.fields * UPLOAD_LIMITS.fieldSize + UPLOAD_LIMITS.parts * PART_FRAMING_BYTES;
 
 // busboy reports a body it cannot read as a plain Error (a missing boundary, a body that ends before its
 // closing boundary, a broken part header): the client's fault, answered with a fixed text.
@@ -59,11 +63,16 @@ export function createAudioRouter(ctx: AppContext, tools: ResearchTools): Router
     storage: multer.memoryStorage(),
     limits: { ...UPLOAD_LIMITS, fileSize: maxBytes },
   }).single('file');
+  // A declared length no upload within the limits can have is refused before multer reads a byte.
+  const refuseOversizedUpload = refuseDeclaredOver(maxBytes + UPLOAD_OVERHEAD_BYTES);
   const json = jsonBody();
-  const parseEither: RequestHandler = (req, res, next) =>
-    req.is('multipart/form-data')
-      ? upload(req, res, (error?: unknown) => next(error === undefined ? undefined : uploadError(error, maxBytes)))
-      : json(req, res, next);
+  const parseEither: RequestHandler = (req, res, next) => {
+    if (!req.is('multipart/form-data')) return json(req, res, next);
+    refuseOversizedUpload(req, res, (refused?: unknown) => {
+      if (refused !== undefined) return next(refused);
+      upload(req, res, (error?: unknown) => next(error === undefined ? undefined : uploadError(error, maxBytes)));
+    });
+  };
   // Without a provider nothing is read: 503 before an upload is buffered.
   const configured: RequestHandler = (_req, _res, next) => {
     assertAudioConfigured(ctx.config);

@@ -86,7 +86,8 @@ export function createResearchRouter(ctx: AppContext, runQuota: KeyQuota): Route
   router.post('/', async (req, res) => {
     const input = parseBody(createResearchBodySchema, req.body, { required: true });
     // The quota counts valid requests only: a rejected body or depth creates no run and costs nothing.
-    const run = await createResearchRun(ctx, scopeOf(res), input, () => runQuota.take(res));
+    const scope = scopeOf(res);
+    const run = await createResearchRun(ctx, scope, input, () => runQuota.take(scope.actor.keyId));
     res.json(presentCreatedRun(run));
   });
 

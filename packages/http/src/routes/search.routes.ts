@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import { jsonBody } from '../middleware/body-parsing';
 import { requireApiKey } from '../middleware/authenticate';
 import type { KeyQuota } from '../middleware/key-quotas';
+import { principalOf } from '../request-scope';
 import { requestSignal } from '../request-signal';
 import type { ResearchTools } from '../services/research-tools';
 import { searchOnce } from '../services/search.service';
@@ -16,7 +17,8 @@ export function createSearchRouter(ctx: AppContext, tools: ResearchTools, quota:
   router.post('/', requireApiKey(ctx), jsonBody(), async (req, res) => {
     const input = parseBody(searchBodySchema, req.body, { required: true });
     // The quota counts valid requests only: a rejected body or an unconfigured provider costs nothing.
-    const { provider, hits } = await searchOnce(tools, ctx.metrics, input, requestSignal(res), () => quota.take(res));
+    const { keyId } = principalOf(res);
+    const { provider, hits } = await searchOnce(tools, ctx.metrics, input, requestSignal(res), () => quota.take(keyId));
     res.json({
       query: input.query,
       provider,

@@ -1,8 +1,8 @@
-import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
-import { AppError } from '@research/core';
+import { Router, type RequestHandler } from 'express';
+import type { AppConfig } from '@research/core';
 import type { AppContext } from '../context';
 import { requireApiKey } from '../middleware/authenticate';
-import { visionBodyLimitBytes } from '../middleware/body-parsing';
+import { jsonBody } from '../middleware/body-parsing';
 import { reserveOutboundSlot } from '../middleware/outbound-slot';
 import { outboundOf, scopeOf } from '../request-scope';
 import { requestSignal } from '../request-signal';
@@ -11,23 +11,18 @@ import { analyzeImage, assertVisionConfigured } from '../services/vision.service
 import { parseBody } from '../validation';
 import { visionBodySchema, type VisionResponse } from './vision.schemas';
 
+/** The largest JSON body of `POST /vision/analyze`: a base64 image of VISION_MAX_IMAGE_BYTES and its fields. */
+function visionBodyLimitBytes(config: AppConfig): number {
+  return Math.ceil((config.vision.maxImageBytes * 4) / 3) + 64 * 1024;
+}
+
 /**
  * `POST /vision/analyze`. Its JSON body may exceed the service's 1 MiB (CONTRACT 4) by what a base64
  * image of VISION_MAX_IMAGE_BYTES needs: the one route besides audio uploads with a larger body.
  */
 export function createVisionRouter(ctx: AppContext, tools: ResearchTools): Router {
   const router = Router();
-  const limit = visionBodyLimitBytes(ctx.config);
-  const body = express.json({ limit, strict: false, type: ['application/json', '+json'] });
-  // body-parser's 413 names the service-wide limit; this route's is larger.
-  const bodyLimitText: ErrorRequestHandler = (error, _req, _res, next) => {
-    const type = (error as { type?: unknown } | null)?.type;
-    next(
-      type === 'entity.too.large'
-        ? new AppError('payload_too_large', `Request body too large (limit ${limit} bytes).`)
-        : error,
-    );
-  };
+  const body = jsonBody(visionBodyLimitBytes(ctx.config));
   // Without a model nothing is read: 503 before a large body is parsed.
   const configured: RequestHandler = (_req, _res, next) => {
     assertVisionConfigured(ctx.config);
@@ -35,7 +30,7 @@ export function createVisionRouter(ctx: AppContext, tools: ResearchTools): Route
   };
   // The key is checked for this path only, so an unknown path stays a 404 without one (as elsewhere). The
   // caller's outbound slot is taken before the body is read: at its limit, a caller's upload is never buffered.
-  router.use('/analyze', requireApiKey(ctx), configured, reserveOutboundSlot(tools), body, bodyLimitText);
+  router.use('/analyze', requireApiKey(ctx), configured, reserveOutboundSlot(tools), body);
   router.post('/analyze', async (req, res) => {
     const input = parseBody(visionBodySchema, req.body, { required: true });
     const result = await analyzeImage(tools, ctx.config, scopeOf(res), outboundOf(res), input, requestSignal(res));

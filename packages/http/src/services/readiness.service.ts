@@ -1,4 +1,5 @@
 import axios from 'axios';
+import { networkFailureKind } from '@research/core';
 import { probeDatabase } from '@research/database';
 import type { AppContext } from '../context';
 import type { ReadinessResponse } from '../routes/system.schemas';
@@ -9,27 +10,15 @@ export const QUEUE_CHECK_TIMEOUT_MS = 2000;
 /** SPEC 4.1: the LLM connectivity check waits 5 seconds. */
 export const LLM_CHECK_TIMEOUT_MS = 5000;
 
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EPIPE',
-  'ERR_SOCKET_CONNECTION_TIMEOUT',
-]);
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ERR_CANCELED', 'ESOCKETTIMEDOUT']);
-
 /** A short, secret-free name for why a check failed: `TimeoutError`, `ConnectionError` or the error's type. */
 export function errorType(error: unknown): string {
   // Duck-typed, not instanceof: errors from other realms (vm contexts, test sandboxes) are errors too.
   if (error === null || typeof error !== 'object') return 'Error';
-  const { code, name, errors } = error as { code?: unknown; name?: unknown; errors?: unknown };
-  if (name === 'TimeoutError' || (typeof code === 'string' && TIMEOUT_CODES.has(code))) return 'TimeoutError';
-  if (typeof code === 'string' && CONNECTION_CODES.has(code)) return 'ConnectionError';
-  // AggregateError carries the per-address connection errors (IPv4 and IPv6 both refused).
-  if (Array.isArray(errors) && errors.length) return errorType(errors[0]);
+  const { name } = error as { name?: unknown };
+  // Our own deadlines: withTimeout's TimeoutError and AbortSignal.timeout's DOMException.
+  if (name === 'TimeoutError') return 'TimeoutError';
+  const network = networkFailureKind(error);
+  if (network) return network === 'timeout' ? 'TimeoutError' : 'ConnectionError';
   const ctorName = (error as { constructor?: { name?: unknown } }).constructor?.name;
   const type =
     typeof ctorName === 'string' && ctorName !== 'Object' ? ctorName : typeof name === 'string' ? name : 'Error';
@@ -63,11 +52,12 @@ function firstModelId(body: unknown): string | undefined {
 async function checkLlm(ctx: Pick<AppContext, 'config'>): Promise<{ llm: string; model?: string }> {
   const { baseUrl, apiKey, model } = ctx.config.llm;
   if (!baseUrl) return { llm: 'disabled' };
+  // `timeout` alone does not bound a slow connect; the deadline bounds the whole exchange.
+  const deadline = AbortSignal.timeout(LLM_CHECK_TIMEOUT_MS);
   try {
     const response = await axios.get(`${baseUrl}/models`, {
       timeout: LLM_CHECK_TIMEOUT_MS,
-      // `timeout` alone does not bound a slow connect; the signal bounds the whole exchange.
-      signal: AbortSignal.timeout(LLM_CHECK_TIMEOUT_MS),
+      signal: deadline,
       headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : {},
       maxContentLength: 1024 * 1024,
       maxRedirects: 0,
@@ -76,7 +66,8 @@ async function checkLlm(ctx: Pick<AppContext, 'config'>): Promise<{ llm: string;
     if (response.status < 200 || response.status >= 300) return { llm: `error:${response.status}` };
     return { llm: 'ok', model: model ?? firstModelId(response.data) ?? '' };
   } catch (error) {
-    return { llm: `error:${errorType(error)}` };
+    // axios reports the deadline's abort as a bare cancel (ERR_CANCELED) that does not say why.
+    return { llm: `error:${deadline.aborted ? 'TimeoutError' : errorType(error)}` };
   }
 }
 
