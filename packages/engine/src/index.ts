@@ -19,7 +19,7 @@ export {
 export { jsonSchemaOf } from './llm/json-schema';
 export { extractivePlan, namedEntities, type PlannerInput } from './plan/extractive-planner';
 export { extractClaims, claimTypeOf, planTerms } from './claims/extractive-claims';
-export { groundSpan, isGrounded, prepareGrounding, type Grounding } from './claims/grounding';
+export { groundSpan, prepareGrounding, type Grounding } from './claims/grounding';
 export { chunkText } from './claims/chunking';
 export { detectContradiction, type Contradiction, type ContradictionKind } from './compare/contradiction';
 export {

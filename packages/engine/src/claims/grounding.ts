@@ -27,12 +27,6 @@ function trimQuoteEdges(text: string): string {
   return text.slice(start, end);
 }
 
-/** True when `span` occurs in `content` after whitespace normalisation (how grounding is checked). */
-export function isGrounded(span: string, content: string): boolean {
-  const needle = normalizeWhitespace(span);
-  return needle.length > 0 && normalizeWhitespace(content).includes(needle);
-}
-
 /** The sentences of a source by the stemmed terms they hold (for repairing quotes). */
 interface SentenceIndex {
   texts: string[];
