@@ -42,7 +42,7 @@ const MIN_RELATED_SHARE = Math.min(VERDICT_SUBJECT, SAME_PROPOSITION, REFINES_CO
  * A term proposes at most the TERM_CANDIDATES nearest earlier claims that hold it: a word most of a
  * large run's claims use says little about which of them state the same thing.
  */
-export const TERM_CANDIDATES = 512;
+const TERM_CANDIDATES = 512;
 /**
  * Pairs of claims one comparison compares at most (32 per claim of a full run). Below it every pair that
  * may relate is compared; above, each claim keeps its likeliest partners (see candidatePairs).
