@@ -201,6 +201,32 @@ describe('page cache', () => {
     }
   });
 
+  it('looks the host up once per fetch: at the connection when fetching, before serving when cached', async () => {
+    const target = on('d.test', '/article/looked-up');
+    let lookups = 0;
+    const counting = createCrawler({
+      // Without robots.txt, whose own request would look the host up as well.
+      config: crawlerConfig({ CRAWLER_RESPECT_ROBOTS: 'false' }),
+      logger: silentLogger,
+      metrics: counters.metrics,
+      db: database.db,
+      options: {
+        resolver: fakeResolver({ 'd.test': () => (lookups++, ['127.0.0.2']) }),
+        addressPolicy: policyWithPublicStandIn(),
+        extraction: { threads: 1 },
+        politenessDelayMs: 0,
+      },
+    });
+    try {
+      await expect(counting.fetchDocument(target)).resolves.toMatchObject({ fromCache: false });
+      expect(lookups).toBe(1);
+      await expect(counting.fetchDocument(target)).resolves.toMatchObject({ fromCache: true });
+      expect(lookups).toBe(2);
+    } finally {
+      await counting.close();
+    }
+  });
+
   describe('checks before serving from the cache', () => {
     // Two crawlers on one database, as two processes of one deployment after a change of configuration.
     const crawlerWith = (env: Record<string, string>, options: { addressPolicy?: AddressPolicy } = {}) =>

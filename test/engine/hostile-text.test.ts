@@ -7,7 +7,7 @@ import {
   prepareGrounding,
   sentences,
 } from '@research/engine';
-import { cachedSegmenterCount } from '../../packages/engine/src/text/sentences';
+import { segmenterCacheSizes } from '../../packages/engine/src/text/sentences';
 import { WORST_BLOCK_MARGIN_MS, worstEventLoopBlock } from '../support/event-loop';
 
 // Inputs of issue 10 ("No input stalls the service"): text within the size limits that used to hold the
@@ -46,7 +46,8 @@ describe('sentence splitting of hostile text', () => {
     for (let i = 0; i < 20_000; i++)
       sentences('Ein Satz mit genug Wörtern darin. Noch einer.', `de-x-${i.toString(36)}`);
     for (let i = 0; i < 2_000; i++) sentences('Ein Satz mit genug Wörtern darin.', `q${i.toString(36)}-DE`);
-    expect(cachedSegmenterCount()).toBeLessThanOrEqual(64);
+    expect(segmenterCacheSizes().segmenters).toBeLessThanOrEqual(64);
+    expect(segmenterCacheSizes().tags).toBeLessThanOrEqual(256);
     // 20,000 distinct strings grew the heap by 109 MB when each had its own segmenter.
     expect(process.memoryUsage().rss - before).toBeLessThan(60 * 1024 * 1024);
     expect(sentences(GERMAN, 'de-AT')).toEqual(sentences(GERMAN, 'de'));

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { MAX_PDF_PAGES } from '@research/core';
 import {
   createLocalProvider,
   PdfTextExtractor,
@@ -12,7 +13,7 @@ import {
 import { waitFor } from '../support/wait';
 import { captureLogger } from './support/capture-logger';
 import { makePdf } from './support/pdf-bytes';
-import { pdfBomb } from '../support/pdf';
+import { pdfBomb, textContent, writePdf } from '../support/pdf';
 
 async function makeCorpus(): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'corpus-'));
@@ -206,6 +207,23 @@ describe('hostile PDFs in the corpus', () => {
       expect(performance.now() - started).toBeLessThan(10_000);
     } finally {
       await extractor.close();
+    }
+  }, 60_000);
+
+  it(`reads the first ${MAX_PDF_PAGES} pages of a longer PDF, as the crawler does (it was refused whole)`, async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'corpus-'));
+    const extractor = new PdfTextExtractor();
+    try {
+      const line = (page: number) => `This is page number ${page} of the long report.`;
+      const pages = Array.from({ length: MAX_PDF_PAGES + 10 }, (_, i) => ({ content: textContent([line(i + 1)]) }));
+      await fs.writeFile(path.join(dir, 'long.pdf'), writePdf(pages));
+      const { text } = await readLocalDocument('local:long.pdf', dir, extractor);
+      expect(text).toContain(line(1));
+      expect(text).toContain(line(MAX_PDF_PAGES));
+      expect(text).not.toContain(line(MAX_PDF_PAGES + 1));
+    } finally {
+      await extractor.close();
+      await fs.rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
 });

@@ -63,7 +63,7 @@ export const MAX_CLAIMS_PER_SOURCE = 48;
 export const MAX_CLAIMS_PER_RUN = 2000;
 
 /** How many claims a run holds: in all and per source. */
-export interface ClaimTally {
+interface ClaimTally {
   total: number;
   bySource: ReadonlyMap<string, number>;
 }

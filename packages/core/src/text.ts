@@ -14,23 +14,48 @@ export function normalizeWhitespace(value: string): string {
   return value.replace(WHITESPACE_TO_COLLAPSE, ' ').trim();
 }
 
-/** Characters of a long text normalised at once by normalizeWhitespaceSliced. */
-const NORMALIZE_BLOCK = 256 * 1024;
+/**
+ * True when `span` occurs in a text already put through normalizeWhitespace (the caller normalises it
+ * once for all the spans it checks), compared with whitespace collapsed as evidence spans are. A blank
+ * span occurs nowhere.
+ */
+export function spanOccursIn(span: string, normalizedText: string): boolean {
+  const needle = normalizeWhitespace(span);
+  return needle.length > 0 && normalizedText.includes(needle);
+}
+
+/** Characters of a long text that mapInBlocks hands its function at once. */
+const TEXT_BLOCK = 256 * 1024;
+
+// Where a word ends and whitespace begins: a cut there splits no whitespace run, no word (so no letter
+// loses the context case mapping reads, such as a final sigma) and no surrogate pair.
+const WORD_END = /\S\s/g;
 
 /**
- * normalizeWhitespace for texts of any length without holding the event loop: the text is cut after
- * a non-blank character (so no whitespace run is split) into blocks normalised one slice at a time.
+ * `fn(text)` for a text of any length without holding the event loop: the text is cut into blocks of
+ * about TEXT_BLOCK characters, each cut where a word ends and whitespace begins, and `fn` is applied to
+ * one block per slice. For functions that give the same result on such blocks as on the whole text
+ * (collapsing whitespace, folding case and typography); a text without whitespace is one block.
  */
-export async function normalizeWhitespaceSliced(value: string, pause: Pause = createPause()): Promise<string> {
-  if (value.length <= NORMALIZE_BLOCK) return normalizeWhitespace(value);
+export async function mapInBlocks(
+  text: string,
+  fn: (block: string) => string,
+  pause: Pause = createPause(),
+): Promise<string> {
+  if (text.length <= TEXT_BLOCK) return fn(text);
   const parts: string[] = [];
-  let start = 0;
-  while (start < value.length) {
-    let end = Math.min(value.length, start + NORMALIZE_BLOCK);
-    while (end < value.length && /\s/.test(value[end - 1]!)) end++;
-    parts.push(value.slice(start, end).replace(WHITESPACE_TO_COLLAPSE, ' '));
+  for (let start = 0; start < text.length;) {
+    WORD_END.lastIndex = start + TEXT_BLOCK - 1;
+    const found = WORD_END.exec(text);
+    const end = found ? found.index + 1 : text.length;
+    parts.push(fn(text.slice(start, end)));
     start = end;
     await pause();
   }
-  return parts.join('').trim();
+  return parts.join('');
+}
+
+/** normalizeWhitespace for texts of any length, a block at a time (see mapInBlocks). */
+export async function normalizeWhitespaceSliced(value: string, pause: Pause = createPause()): Promise<string> {
+  return (await mapInBlocks(value, (block) => block.replace(WHITESPACE_TO_COLLAPSE, ' '), pause)).trim();
 }

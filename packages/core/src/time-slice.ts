@@ -2,7 +2,7 @@
  * How long CPU work on the event loop runs before it lets other work in (ms). Well under the 100 ms a
  * request may wait behind such work, so `/health`, lock renewals and other requests stay prompt.
  */
-export const TIME_SLICE_MS = 10;
+const TIME_SLICE_MS = 10;
 
 /** A pause point for long CPU work (see createPause). */
 export type Pause = () => Promise<void>;

@@ -274,9 +274,9 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
    * of the host (after DNS), robots.txt. A cached page is only served once these pass, so a page cached
    * while it was allowed is not served after its address or robots.txt refuses it.
    */
-  async function assertMayFetch(url: string): Promise<void> {
+  async function assertMayFetch(url: string, askRobots = true): Promise<void> {
     await resolveCheckedAddresses(bareHostname(parseCrawlUrl(url)), resolver, policy);
-    if (config.crawler.respectRobots) await assertRobotsAllow(robots, url);
+    if (askRobots && config.crawler.respectRobots) await assertRobotsAllow(robots, url);
   }
 
   /** Logs what a refusal keeps from the caller (e.g. that a name resolved to a private address). */
@@ -295,14 +295,15 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
 
   async function readDocument(url: string, fetchOptions: FetchDocumentOptions): Promise<FetchedDocument> {
     const requestedUrl = normalizeUrl(url);
-    if (!fetchOptions.noCache) {
-      await assertMayFetch(requestedUrl);
-      const cached = await readCache(requestedUrl);
-      if (cached) {
-        // The page may have come from elsewhere (a redirect): that address must pass as well.
-        if (cached.url !== requestedUrl) await assertMayFetch(cached.url);
-        return cached;
-      }
+    // A fetch makes the checks of assertMayFetch itself (the guarded agent, robots.txt per hop), so they
+    // run here only without one: before serving a cached page, and before a cache-only miss is refused
+    // (a refused address is reported as such, not as a want of budget).
+    const cached = fetchOptions.noCache ? undefined : await readCache(requestedUrl);
+    if (cached || fetchOptions.cacheOnly) await assertMayFetch(requestedUrl);
+    if (cached) {
+      // The page may have come from elsewhere (a redirect): that address must pass as well.
+      if (cached.url !== requestedUrl) await assertMayFetch(cached.url);
+      return cached;
     }
     if (fetchOptions.cacheOnly) throw new CrawlError('budget_bytes', 'The run has no download budget left.');
     const page = await politeFetch(requestedUrl, {
@@ -326,8 +327,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
     let normalized: string | null = null;
     try {
       normalized = normalizeUrl(url);
-      await resolveCheckedAddresses(bareHostname(new URL(normalized)), resolver, policy);
-      if (validateOptions.robots && config.crawler.respectRobots) await assertRobotsAllow(robots, normalized);
+      await assertMayFetch(normalized, validateOptions.robots === true);
       return { allowed: true, normalized_url: normalized };
     } catch (error) {
       if (!isCrawlError(error)) throw error;

@@ -44,7 +44,7 @@ const MAX_CRAWL_DELAY_MS = 10_000;
  * whose rules would cost more for a URL (hundreds of KB of wildcards: a hostile file) is taken as
  * disallowing it rather than spending seconds on it; the check pauses between rules either way.
  */
-export const MAX_ROBOTS_MATCH_COST = 10_000_000;
+const MAX_ROBOTS_MATCH_COST = 10_000_000;
 const RULE_COST = 50;
 
 /** One allow or disallow rule, its pattern percent-encoded as paths are compared. */
@@ -55,7 +55,7 @@ interface RobotsRule {
 }
 
 /** The rules of a robots.txt that apply to the crawler. */
-export interface CrawlerRules {
+interface CrawlerRules {
   rules: RobotsRule[];
   /** Seconds, when the group asks for a delay. */
   crawlDelay: number | undefined;
@@ -99,7 +99,7 @@ function encodePattern(pattern: string): string {
  * combined, and when none of them holds a rule, the groups naming `*` apply instead. Only these are
  * kept, so a file of many crawlers' groups costs little memory. Reads a line at a time with `pause`.
  */
-export async function crawlerRules(
+async function crawlerRules(
   robotsTxt: string,
   token = CRAWLER_AGENT_TOKEN,
   pause: Pause = createPause(),
@@ -172,7 +172,7 @@ function patternMatches(pattern: string, path: string, ends: Int32Array, spare: 
  * over a disallow of the same length; no match allows. False when matching would cost more than
  * MAX_ROBOTS_MATCH_COST. Pauses between rules.
  */
-export async function rulesAllow(rules: CrawlerRules, url: string, pause: Pause = createPause()): Promise<boolean> {
+async function rulesAllow(rules: CrawlerRules, url: string, pause: Pause = createPause()): Promise<boolean> {
   let path: string;
   try {
     const parsed = new URL(url);
@@ -196,7 +196,7 @@ export async function rulesAllow(rules: CrawlerRules, url: string, pause: Pause 
   return !best || best.allow;
 }
 
-export interface RobotsCacheOptions {
+interface RobotsCacheOptions {
   fetch: RobotsFetcher;
   ttlMs: number;
   failureTtlMs?: number;

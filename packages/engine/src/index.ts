@@ -19,13 +19,12 @@ export {
 export { jsonSchemaOf } from './llm/json-schema';
 export { extractivePlan, namedEntities, type PlannerInput } from './plan/extractive-planner';
 export { extractClaims, claimTypeOf, planTerms } from './claims/extractive-claims';
-export { groundSpan, isGrounded, prepareGrounding, type Grounding } from './claims/grounding';
+export { groundSpan, prepareGrounding, type Grounding } from './claims/grounding';
 export { chunkText } from './claims/chunking';
 export { detectContradiction, type Contradiction, type ContradictionKind } from './compare/contradiction';
 export {
   buildEvidenceGraph,
   MAX_COMPARED_PAIRS,
-  TERM_CANDIDATES,
   registrableDomain,
   type ClaimInput,
   type Cluster,
@@ -36,7 +35,7 @@ export { scoreEvidence, claimStrength, type ScoringInput } from './compare/evide
 export { findGaps, gapQueries, type Gaps } from './rounds/gap-analysis';
 export { buildReport, rankFindings } from './report/report-builder';
 export { englishFallback, hasReportText, reportText, REPORT_LANGUAGES, type ReportText } from './report/report-text';
-export { sentences, sentencesSliced, type Sentence } from './text/sentences';
+export { sentences, type Sentence } from './text/sentences';
 export { termSet } from './text/tokens';
 export * as planPromptV1 from './prompts/plan.v1';
 export * as claimsPromptV1 from './prompts/claims.v1';
@@ -50,7 +49,7 @@ export {
   type AnalyzeSourcesInput,
   type AnalyzeSourcesResult,
 } from './claims/analyze-sources';
-export { compareEvidence, evidenceGraphOf, type CompareEvidenceInput } from './compare/compare-evidence';
+export { compareEvidence } from './compare/compare-evidence';
 export { synthesizeReport, evidenceDraftsOf, type SynthesizeReportInput } from './report/synthesize-report';
 export type { ClaimRelation, RelationKind } from './compare/evidence-graph';
 export { stableId } from './ids';

@@ -3,7 +3,7 @@ export { createApp } from './app';
 export { requireApiKey, requireAdmin } from './middleware/authenticate';
 export { jsonBody, BODY_LIMIT_BYTES } from './middleware/body-parsing';
 export { ALLOWED_ORIGINS } from './middleware/cors';
-export { QUOTA_REDIS_TIMEOUT_MS, createKeyQuotas, type KeyQuota, type KeyQuotas } from './middleware/key-quotas';
+export { QUOTA_REDIS_TIMEOUT_MS } from './middleware/key-quotas';
 export { classifyError, errorHandler, notFoundHandler } from './middleware/error-handler';
 export { requestContext, resolveRequestId } from './middleware/request-context';
 export { loggerOf, principalOf, requestIdOf, scopeOf, type RequestLocals, type RequestScope } from './request-scope';
@@ -15,7 +15,6 @@ export {
   OUTBOUND_PER_CALLER,
   OUTBOUND_PER_PROCESS,
   SEARCH_PROVIDERS,
-  type OutboundLease,
   type ResearchTools,
   type ResearchToolsDeps,
   type SearchProviderName,

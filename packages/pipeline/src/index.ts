@@ -1,4 +1,3 @@
 export * from './steps';
 export * from './checkpoint';
 export * from './orchestrator';
-export { spanOccursIn } from './step-records';

@@ -4,6 +4,7 @@ import {
   normalizeWhitespace,
   tallyClaims,
   reportBodySchema,
+  spanOccursIn,
   stripNul,
   type Budget,
   type ClaimDraft,
@@ -123,15 +124,6 @@ export function sourceRows(
 }
 
 /**
- * True when `span` occurs in `content` (compared with whitespace collapsed, as evidence spans are);
- * `normalizedContent` spares normalising the same content again for each span.
- */
-export function spanOccursIn(span: string, content: string, normalizedContent?: string): boolean {
-  const needle = normalizeWhitespace(span);
-  return needle.length > 0 && (normalizedContent ?? normalizeWhitespace(content)).includes(needle);
-}
-
-/**
  * New claims of one round: each of a known source, quoting it (claims that do not are dropped), and
  * within MAX_CLAIMS_PER_SOURCE and MAX_CLAIMS_PER_RUN beside the claims the run already holds.
  */
@@ -146,7 +138,7 @@ export function claimRows(run: RunRow, round: number, drafts: ClaimDraft[], snap
   };
   const grounded = drafts.filter((d) => {
     const source = sources.get(d.source_id);
-    return source !== undefined && spanOccursIn(d.evidence_span, source.content, normalizedOf(source));
+    return source !== undefined && spanOccursIn(d.evidence_span, normalizedOf(source));
   });
   const { kept } = fitClaimCaps(grounded, tallyClaims(snapshot.claims));
   const seenIds = new Set(snapshot.claims.map((c) => c.id));

@@ -20,7 +20,7 @@ function infoText(info: Record<string, unknown> | undefined, key: string): strin
 }
 
 /** Characters of a PDF's text kept at most (about what the 5 MB page cap allows an HTML page). */
-export const MAX_PDF_TEXT_CHARS = 5_000_000;
+const MAX_PDF_TEXT_CHARS = 5_000_000;
 
 /** A text cut to at most `max` characters, at the end of a paragraph where there is one. */
 function cutText(text: string, max: number): string {

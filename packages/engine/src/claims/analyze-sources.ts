@@ -1,4 +1,4 @@
-import { createPause, MAX_CLAIMS_PER_SOURCE, normalizeWhitespace, type ClaimDraft } from '@research/core';
+import { createPause, normalizeWhitespace, type ClaimDraft } from '@research/core';
 import { stableId } from '../ids';
 import { LlmFailure, type LlmCallContext, type LlmClient } from '../llm/llm-client';
 import * as claimsPrompt from '../prompts/claims.v1';
@@ -8,7 +8,7 @@ import { prepareGrounding } from './grounding';
 
 /** LLM chunks analysed per source at most; the rest of a long source goes to the extractive engine. */
 export const MAX_LLM_CHUNKS_PER_SOURCE = 4;
-/** Claims kept per LLM passage of a source (and never more than MAX_CLAIMS_PER_SOURCE in all). */
+/** Claims kept per passage of a source an LLM may read (the stored claims are capped by fitClaimCaps). */
 export const MAX_LLM_CLAIMS_PER_SOURCE = 12;
 
 /** The parts of a source claim extraction reads. */
@@ -157,16 +157,12 @@ export async function analyzeSources(
         }),
       );
       const seen = new Set<string>();
+      // MAX_CLAIMS_PER_SOURCE is applied where claims are stored (fitClaimCaps), beside what the source
+      // already holds; this is the engine's own limit per passage an LLM may read.
       return results
         .flat()
         .filter((c) => !seen.has(c.id) && seen.add(c.id))
-        .slice(
-          0,
-          Math.min(
-            MAX_CLAIMS_PER_SOURCE,
-            MAX_LLM_CLAIMS_PER_SOURCE * Math.max(1, Math.min(chunks.length, MAX_LLM_CHUNKS_PER_SOURCE)),
-          ),
-        );
+        .slice(0, MAX_LLM_CLAIMS_PER_SOURCE * Math.max(1, Math.min(chunks.length, MAX_LLM_CHUNKS_PER_SOURCE)));
     }),
   );
   const mode = llmChunks > 0 && extractiveChunks > 0 ? 'mixed' : llmChunks > 0 ? 'llm' : 'extractive';

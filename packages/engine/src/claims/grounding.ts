@@ -1,4 +1,4 @@
-import { createPause, normalizeWhitespace, normalizeWhitespaceSliced, type Pause } from '@research/core';
+import { createPause, mapInBlocks, normalizeWhitespace, normalizeWhitespaceSliced, type Pause } from '@research/core';
 import { sentenceSteps } from '../text/sentences';
 import { termSet } from '../text/tokens';
 
@@ -14,22 +14,6 @@ function foldTypography(text: string): string {
     .replace(/\u00a0/g, ' ');
 }
 
-/** Characters folded at once (cut after a space, where lower-casing has no context to lose). */
-const FOLD_BLOCK = 256 * 1024;
-
-/** foldTypography(text).toLowerCase(), a block at a time. */
-async function foldSliced(text: string, pause: Pause): Promise<string> {
-  const parts: string[] = [];
-  for (let start = 0; start < text.length;) {
-    let end = Math.min(text.length, start + FOLD_BLOCK);
-    while (end < text.length && text[end - 1] !== ' ') end++;
-    parts.push(foldTypography(text.slice(start, end)).toLowerCase());
-    start = end;
-    await pause();
-  }
-  return parts.join('');
-}
-
 /** The quote marks, dots and spaces an LLM adds or drops at the ends of a quote. */
 const QUOTE_EDGE = new Set(['"', "'", '.', '…']);
 
@@ -41,12 +25,6 @@ function trimQuoteEdges(text: string): string {
   while (start < end && isEdge(text[start]!)) start++;
   while (end > start && isEdge(text[end - 1]!)) end--;
   return text.slice(start, end);
-}
-
-/** True when `span` occurs in `content` after whitespace normalisation (how grounding is checked). */
-export function isGrounded(span: string, content: string): boolean {
-  const needle = normalizeWhitespace(span);
-  return needle.length > 0 && normalizeWhitespace(content).includes(needle);
 }
 
 /** The sentences of a source by the stemmed terms they hold (for repairing quotes). */
@@ -159,7 +137,7 @@ export function prepareGrounding(content: string, language: string, pause: Pause
       if (!needle) return null;
       const text = await (normalized ??= normalizeWhitespaceSliced(content, pause));
       if (text.includes(needle)) return needle;
-      const foldedText = await (folded ??= foldSliced(text, pause));
+      const foldedText = await (folded ??= mapInBlocks(text, (block) => foldTypography(block).toLowerCase(), pause));
       const quote = findQuote(needle, text, () => foldedText);
       if (quote !== null) return quote;
       return repairQuote(needle, text, await (index ??= indexSentencesSliced(content, language, pause)));

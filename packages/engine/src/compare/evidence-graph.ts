@@ -42,7 +42,7 @@ const MIN_RELATED_SHARE = Math.min(VERDICT_SUBJECT, SAME_PROPOSITION, REFINES_CO
  * A term proposes at most the TERM_CANDIDATES nearest earlier claims that hold it: a word most of a
  * large run's claims use says little about which of them state the same thing.
  */
-export const TERM_CANDIDATES = 512;
+const TERM_CANDIDATES = 512;
 /**
  * Pairs of claims one comparison compares at most (32 per claim of a full run). Below it every pair that
  * may relate is compared; above, each claim keeps its likeliest partners (see candidatePairs).
@@ -275,15 +275,22 @@ function* candidatePairs(
 ): SlicedWork<number[][]> {
   const n = claims.length;
   const counts = new Int32Array(n);
-  yield* eachClaimsPartners(claims, terms, (j, _ranks, count) => {
-    counts[j] = count;
-  });
-  const keep = partnersPerClaim(counts, MAX_COMPARED_PAIRS);
   const later: number[][] = claims.map(() => []);
+  // Most runs have no more pairs than the budget: those are all kept, so they are collected in the
+  // pass that counts them, and only a run over the budget is walked again to choose.
+  let pairs = 0;
+  yield* eachClaimsPartners(claims, terms, (j, ranks, count) => {
+    counts[j] = count;
+    pairs += count;
+    // j grows, so every later[i] stays ascending: pairs are compared in (i, j) order.
+    if (pairs <= MAX_COMPARED_PAIRS) for (let p = 0; p < count; p++) later[ranks[p]! % n]!.push(j);
+  });
+  if (pairs <= MAX_COMPARED_PAIRS) return later;
+  for (const list of later) list.length = 0;
+  const keep = partnersPerClaim(counts, MAX_COMPARED_PAIRS);
   yield* eachClaimsPartners(claims, terms, (j, ranks, count) => {
     const chosen = ranks.subarray(0, count);
     if (count > keep) chosen.sort().reverse();
-    // j grows, so every later[i] stays ascending: pairs are compared in (i, j) order.
     for (let p = 0; p < Math.min(count, keep); p++) later[chosen[p]! % n]!.push(j);
   });
   return later;

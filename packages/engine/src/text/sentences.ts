@@ -42,7 +42,7 @@ const segmenters = new Map<string, Intl.Segmenter>();
  * sentence rules differ by language only; a tag that is malformed or names a language ICU has no data
  * for gets English, whose rules are the default ones.
  */
-export function segmenterLanguage(language: string): string {
+function segmenterLanguage(language: string): string {
   try {
     const [canonical] = Intl.getCanonicalLocales(language || 'en');
     const base = new Intl.Locale(canonical!).language;
@@ -52,13 +52,31 @@ export function segmenterLanguage(language: string): string {
   }
 }
 
-/** Segmenters cached (for tests: the cache stays bounded whatever language strings arrive). */
-export function cachedSegmenterCount(): number {
-  return segmenters.size;
+/** Language tags whose segmenter key is remembered at most (a deployment meets a handful). */
+const MAX_REMEMBERED_TAGS = 256;
+/** Longer tags are not remembered (tags in real use are far shorter), so the memo's size stays small. */
+const MAX_REMEMBERED_TAG_LENGTH = 64;
+/** segmenterLanguage by raw tag: it parses and canonicalises the tag, and runs for every text segmented. */
+const keysByTag = new Map<string, string>();
+
+function segmenterKey(language: string): string {
+  let key = keysByTag.get(language);
+  if (key !== undefined) return key;
+  key = segmenterLanguage(language);
+  if (language.length <= MAX_REMEMBERED_TAG_LENGTH) {
+    if (keysByTag.size >= MAX_REMEMBERED_TAGS) keysByTag.delete(keysByTag.keys().next().value!);
+    keysByTag.set(language, key);
+  }
+  return key;
+}
+
+/** Segmenters and language tags cached (for tests: both stay bounded whatever language strings arrive). */
+export function segmenterCacheSizes(): { segmenters: number; tags: number } {
+  return { segmenters: segmenters.size, tags: keysByTag.size };
 }
 
 function segmenter(language: string): Intl.Segmenter {
-  const key = segmenterLanguage(language);
+  const key = segmenterKey(language);
   let s = segmenters.get(key);
   if (s) return s;
   s = new Intl.Segmenter(key, { granularity: 'sentence' });

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { MAX_PDF_MS } from '@research/core';
 
@@ -14,24 +16,38 @@ const { parentPort, workerData } = require('node:worker_threads');
 // PDF.js reports font and structure warnings on the console; they must not mix into the JSON logs.
 for (const level of ['log', 'info', 'warn', 'error', 'debug']) console[level] = () => {};
 const unpdf = require(workerData.unpdfPath);
-const limits = require(workerData.pdfLimitsPath);
+const { MAX_PDF_PAGES, pdfOverLimits } = require(workerData.corePath);
+
+/** One page's text as PDF.js lays it out: its text items, a newline where a line ends. */
+async function pageText(pdf, number) {
+  const content = await (await pdf.getPage(number)).getTextContent();
+  return content.items.map((item) => (item.str || '') + (item.hasEOL ? '\\n' : '')).join('');
+}
+
 parentPort.on('message', async (job) => {
   let pdf;
   try {
     // A PDF whose streams inflate past the limit (a zip bomb) is refused before PDF.js holds it.
-    const refusal = limits.pdfOverLimits(new Uint8Array(job.bytes));
+    const refusal = pdfOverLimits(new Uint8Array(job.bytes));
     if (refusal) throw new Error(refusal);
     pdf = await unpdf.getDocumentProxy(new Uint8Array(job.bytes), { verbosity: 0, isEvalSupported: false });
-    if (pdf.numPages > limits.MAX_PDF_PAGES)
-      throw new Error('The PDF has ' + pdf.numPages + ' pages; at most ' + limits.MAX_PDF_PAGES + ' are read.');
-    const { text, totalPages } = await unpdf.extractText(pdf, { mergePages: true });
+    // The first MAX_PDF_PAGES pages, as the crawler reads a PDF.
+    const pages = [];
+    for (let number = 1; number <= Math.min(pdf.numPages, MAX_PDF_PAGES); number++)
+      pages.push(await pageText(pdf, number));
+    // Spaced as unpdf's merged text: blanks within a line collapsed, none at line ends, one empty line at most.
+    const text = pages
+      .join('\\n')
+      .replace(/[^\\S\\n]+/g, ' ')
+      .replace(/ ?\\n ?/g, '\\n')
+      .replace(/\\n{3,}/g, '\\n\\n');
     let title = null;
     try {
       const meta = await unpdf.getMeta(pdf);
       const t = meta && meta.info && meta.info.Title;
       if (typeof t === 'string' && t.trim()) title = t.trim();
     } catch (e) {}
-    parentPort.postMessage({ id: job.id, text: String(text || ''), pages: totalPages, title });
+    parentPort.postMessage({ id: job.id, text, pages: pdf.numPages, title });
   } catch (error) {
     parentPort.postMessage({ id: job.id, error: String((error && error.message) || error) });
   } finally {
@@ -39,6 +55,16 @@ parentPort.on('message', async (job) => {
   }
 });
 `;
+
+/**
+ * The entry of @research/core its package.json declares: compiled JavaScript, what a worker thread can
+ * load (resolving '@research/core' itself gives its TypeScript sources under the tests' module mapping).
+ */
+function coreEntry(): string {
+  const manifest = require.resolve('@research/core/package.json');
+  const { main } = JSON.parse(readFileSync(manifest, 'utf8')) as { main: string };
+  return path.join(path.dirname(manifest), main);
+}
 
 interface Pending {
   resolve(value: PdfText): void;
@@ -58,8 +84,9 @@ export interface PdfTextExtractorOptions {
 /**
  * PDF text extraction in a worker thread: parsing a large PDF is CPU work that would otherwise stall the
  * event loop (HTTP requests, queue lock renewals); a stuck or oversized file is ended by its timeout or
- * heap cap without harming the process, a PDF over the limits of @research/core's pdf-limits (inflated
- * bytes, pages) is refused before it is parsed. The thread starts on first use and stops when idle.
+ * heap cap without harming the process, a PDF whose streams inflate past MAX_PDF_INFLATED_BYTES is
+ * refused before it is parsed, and only the first MAX_PDF_PAGES pages are read (as the crawler does).
+ * The thread starts on first use and stops when idle.
  */
 export class PdfTextExtractor {
   private worker: Worker | null = null;
@@ -76,7 +103,7 @@ export class PdfTextExtractor {
     this.maxHeapMb = options.maxHeapMb ?? 512;
   }
 
-  /** The text of a PDF (pages joined), its metadata title and page count. */
+  /** The text of a PDF's first MAX_PDF_PAGES pages (joined), its metadata title and page count. */
   extract(bytes: Uint8Array): Promise<PdfText> {
     const worker = this.ensureWorker();
     if (this.idleTimer) clearTimeout(this.idleTimer);
@@ -111,10 +138,9 @@ export class PdfTextExtractor {
     if (this.worker) return this.worker;
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      // The compiled module (under jest too): a worker thread cannot load TypeScript.
       workerData: {
         unpdfPath: require.resolve('unpdf'),
-        pdfLimitsPath: require.resolve('@research/core/dist/pdf-limits.js'),
+        corePath: coreEntry(),
       },
       resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb },
     });
