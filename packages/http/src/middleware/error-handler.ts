@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { isAppError, isDependencyUnavailable } from '@research/core';
 import type { Logger } from '@research/observability';
 import { loggerOf } from '../request-scope';
@@ -74,14 +74,23 @@ export function classifyError(error: unknown): ErrorAnswer {
   return { status: 500, detail: INTERNAL_ERROR_DETAIL };
 }
 
+/**
+ * A request answered before its body was read (a refused key, an unknown path, a failure before the
+ * parser) closes its connection: keeping it would mean reading, or waiting for, all the client declared.
+ */
+function closeIfBodyUnread(req: Request, res: Response): void {
+  if (!req.complete) res.set('Connection', 'close');
+}
+
 /** 404 for every path no router answered (no key needed to learn that a route does not exist). */
-export const notFoundHandler: RequestHandler = (_req, res) => {
+export const notFoundHandler: RequestHandler = (req, res) => {
+  closeIfBodyUnread(req, res);
   res.status(404).json({ detail: 'Not Found' });
 };
 
 /** The one error handler: `{"detail": …}` always, never a stack or an internal message; 5xx are logged. */
 export function errorHandler(rootLogger: Logger): ErrorRequestHandler {
-  return (error, _req, res, next) => {
+  return (error, req, res, next) => {
     const { status, detail, retryAfterSeconds, dependencyOutage } = classifyError(error);
     if (dependencyOutage) {
       // An outage is expected to pass: a warning without the stack, not an error per request.
@@ -103,6 +112,7 @@ export function errorHandler(rootLogger: Logger): ErrorRequestHandler {
       next(error);
       return;
     }
+    closeIfBodyUnread(req, res);
     if (retryAfterSeconds !== undefined) res.set('Retry-After', String(retryAfterSeconds));
     res.status(status).json({ detail });
   };
