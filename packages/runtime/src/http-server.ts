@@ -24,7 +24,7 @@ interface ClientErrorAnswer {
 const PARSER_REASON = /^[A-Za-z0-9 `'.,:/_-]{1,120}$/;
 
 /** The status and `detail` of a request Node's HTTP parser refused before the app saw it. */
-export function clientErrorAnswer(error: NodeJS.ErrnoException & { reason?: unknown }): ClientErrorAnswer {
+function clientErrorAnswer(error: NodeJS.ErrnoException & { reason?: unknown }): ClientErrorAnswer {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return {
