@@ -16,7 +16,7 @@ describe('loadConfig', () => {
       logFormat: 'json',
     });
     expect(c.llm).toMatchObject({ baseUrl: undefined, maxConcurrency: 4, routesMaxConcurrency: 2, timeoutMs: 60_000 });
-    expect(c.quotas).toEqual({ runsPerMinute: 10, runsPerHour: 100, searchesPerMinute: 60 });
+    expect(c.quotas).toEqual({ runsPerMinute: 300, runsPerHour: 2000, searchesPerMinute: 120 });
     expect(c.search.provider).toBe('wikipedia');
     expect(c.crawler).toEqual({
       allowPrivateNetworks: false,

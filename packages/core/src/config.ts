@@ -80,10 +80,11 @@ const envSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: positiveInt(50_000),
   PASSWORD_HASH_CONCURRENCY: positiveInt(4),
   WORKER_HEARTBEAT_FILE: optionalText,
-  // Per-key quotas (0 turns one off).
-  RUNS_PER_KEY_PER_MINUTE: z.coerce.number().int().min(0).default(10),
-  RUNS_PER_KEY_PER_HOUR: z.coerce.number().int().min(0).default(100),
-  SEARCHES_PER_KEY_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  // Per-key quotas (0 turns one off). The defaults stop a client stuck in a loop, not scripted use: a burst of
+  // a few hundred runs still passes; an operator with untrusted keys sets them lower.
+  RUNS_PER_KEY_PER_MINUTE: z.coerce.number().int().min(0).default(300),
+  RUNS_PER_KEY_PER_HOUR: z.coerce.number().int().min(0).default(2000),
+  SEARCHES_PER_KEY_PER_MINUTE: z.coerce.number().int().min(0).default(120),
 });
 
 type Env = z.infer<typeof envSchema>;
