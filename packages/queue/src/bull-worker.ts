@@ -2,7 +2,7 @@ import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from
 import { Redis } from 'ioredis';
 import type { Logger } from '@research/observability';
 import { RESEARCH_JOB_OPTIONS } from './bull-queue';
-import { isDependencyUnavailable } from '@research/core';
+import { TimeoutError, isDependencyUnavailable, withTimeout } from '@research/core';
 import {
   RESEARCH_QUEUE_NAME,
   researchJobPayloadSchema,
@@ -144,16 +144,14 @@ export function startResearchWorker(options: ResearchWorkerOptions): ResearchWor
       closing = true;
       closed = (async () => {
         for (const controller of controllers.values()) controller.abort('shutdown');
-        let timer: NodeJS.Timeout | undefined;
-        const timedOut = new Promise<'timeout'>((resolve) => {
-          timer = setTimeout(() => resolve('timeout'), closeTimeoutMs);
-        });
-        const result = await Promise.race([worker.close().then(() => 'closed' as const), timedOut]);
-        clearTimeout(timer);
-        // On a timeout the pending close is abandoned: dropping the connection leaves the unfinished jobs
-        // to the stalled check of the other workers, and their runs to the checkpoint.
-        if (result === 'timeout')
+        try {
+          await withTimeout(worker.close(), closeTimeoutMs, 'closing the research worker');
+        } catch (error) {
+          if (!(error instanceof TimeoutError)) throw error;
+          // The pending close is abandoned: dropping the connection leaves the unfinished jobs to the
+          // stalled check of the other workers, and their runs to the checkpoint.
           logger.warn('research worker did not stop in time; leaving its jobs to the stalled check');
+        }
         connection.disconnect();
       })();
       return closed;

@@ -1,4 +1,4 @@
-import { AppError, isDependencyUnavailable } from '@research/core';
+import { AppError, isDependencyUnavailable, withTimeout } from '@research/core';
 import type { Logger } from '@research/observability';
 import { RESEARCH_JOB_OPTIONS } from './bull-queue';
 import {
@@ -139,9 +139,7 @@ export function createInProcessQueue(params: {
       delayed.clear();
       const all = () => Promise.all([...running.values()].map((r) => r.done));
       if (options?.graceMs && running.size > 0) {
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([all(), new Promise<void>((resolve) => (timer = setTimeout(resolve, options.graceMs)))]);
-        clearTimeout(timer);
+        await withTimeout(all(), options.graceMs, 'running research jobs').catch(() => undefined);
       }
       for (const { controller } of running.values()) controller.abort('shutdown');
       await all();

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { AppConfig } from '@research/core';
+import { withTimeout, type AppConfig } from '@research/core';
 import { connectPostgres, type DatabaseHandle } from '@research/database';
 import type { Logger } from '@research/observability';
 import { createResearchRunner, type ResearchEngine } from '@research/pipeline';
@@ -24,12 +24,7 @@ export interface WorkerRuntime {
 /** Closes a pool, but never waits long for it: a lock still held by a stuck job dies with the process. */
 async function closeWithin(handle: DatabaseHandle | undefined, ms: number): Promise<void> {
   if (!handle) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    handle.close().catch(() => undefined),
-    new Promise((resolve) => (timer = setTimeout(resolve, ms))),
-  ]);
-  clearTimeout(timer);
+  await withTimeout(handle.close(), ms, 'closing the run lock pool').catch(() => undefined);
 }
 
 /** Run locks hold one connection per running job: a pool of their own, above the worker's concurrency. */
