@@ -50,7 +50,10 @@ function startHeartbeat(file: string): NodeJS.Timeout {
 
 /** A BullMQ worker, its reconciler and its metrics publisher over already opened services. */
 export interface QueueWorker {
-  /** Graceful and idempotent: reconciler, then worker (hands its runs back), metrics, run locks. */
+  /**
+   * Graceful and idempotent: reconciler, then worker (hands its runs back), run locks. The process's last
+   * counts join the fleet's totals when its services close (Services.close publishes them).
+   */
   stop(): Promise<void>;
 }
 
@@ -98,8 +101,6 @@ export function startQueueWorker(services: Services, options: { engine?: Researc
         await reconciler.stop();
         await worker.close();
         await producer.close();
-        // Nothing is counted after the worker: this process's last counts join the fleet's totals.
-        await services.fleet?.publish();
         await closeWithin(locks, 2000);
         await owned?.close();
       })();
