@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { withTimeout, type AppConfig } from '@research/core';
-import { connectPostgres, type DatabaseHandle } from '@research/database';
+import { connectRunLockPool, type DatabaseHandle } from '@research/database';
 import type { Logger } from '@research/observability';
 import { createResearchRunner, type ResearchEngine } from '@research/pipeline';
 import { createProcessEngine, type ProcessEngine } from './engine';
@@ -30,7 +30,7 @@ async function closeWithin(handle: DatabaseHandle | undefined, ms: number): Prom
 /** Run locks hold one connection per running job: a pool of their own, above the worker's concurrency. */
 function openLockPool(config: AppConfig, role: string): DatabaseHandle | undefined {
   return config.databaseUrl
-    ? connectPostgres(config.databaseUrl, {
+    ? connectRunLockPool(config.databaseUrl, {
         max: config.workerConcurrency + 2,
         applicationName: `research-${role}-run-locks`,
       })

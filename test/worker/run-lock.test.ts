@@ -1,0 +1,93 @@
+import crypto from 'node:crypto';
+import { isDependencyUnavailable } from '@research/core';
+import { connectRunLockPool, tryLockRun, type DatabaseHandle, type RunLockTiming } from '@research/database';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { waitFor } from '../support/wait';
+
+// The production timing (5 s heartbeat, 5 s bound, 20 s server-side) scaled down twenty-fold.
+const TIMING: RunLockTiming = { heartbeatMs: 250, queryTimeoutMs: 250, idleSessionTimeoutMs: 1000 };
+
+describe('run locks on a connection that goes silent (a network cut without a reset)', () => {
+  let t: TestDatabase;
+  let proxy: TcpProxy;
+  const handles: DatabaseHandle[] = [];
+
+  beforeAll(async () => {
+    t = await createTestDatabase('runlock');
+  });
+  beforeEach(async () => {
+    const target = new URL(t.url);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  });
+  afterEach(async () => {
+    // Pools first: ending a client whose socket the proxy holds waits for the proxy to let go.
+    await proxy.close();
+    await Promise.all(handles.splice(0).map((h) => h.close().catch(() => undefined)));
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  function lockPool(via: 'proxy' | 'direct', timing: RunLockTiming = TIMING): DatabaseHandle {
+    const url = new URL(t.url);
+    if (via === 'proxy') {
+      url.hostname = '127.0.0.1';
+      url.port = String(proxy.port);
+    }
+    const handle = connectRunLockPool(url.toString(), { max: 3, applicationName: 'research-tests-locks', timing });
+    handles.push(handle);
+    return handle;
+  }
+
+  it('gives the lock up within a heartbeat and its bound, and the server frees it for another worker', async () => {
+    const runId = crypto.randomUUID();
+    const holder = lockPool('proxy');
+    const other = lockPool('direct');
+    const lock = await tryLockRun(holder.db, runId);
+    expect(lock).not.toBeNull();
+    expect(await tryLockRun(other.db, runId)).toBeNull();
+
+    proxy.blackhole();
+    const cut = Date.now();
+    await waitFor('the holder to notice its silent session', async () => lock!.lost.aborted, 5000, 20);
+    const noticed = Date.now() - cut;
+    expect(noticed).toBeLessThan(TIMING.heartbeatMs + TIMING.queryTimeoutMs + 300);
+    expect(isDependencyUnavailable(lock!.lost.reason)).toBe(true);
+
+    const releasing = Date.now();
+    await lock!.release();
+    expect(Date.now() - releasing).toBeLessThan(100);
+
+    // The server ends the silent session after idle_session_timeout, and its lock with it.
+    const next = await waitFor('another worker to take the lock', () => tryLockRun(other.db, runId), 5000, 50);
+    const freed = Date.now() - cut;
+    expect(freed).toBeGreaterThan(noticed);
+    expect(freed).toBeLessThan(TIMING.idleSessionTimeoutMs + TIMING.heartbeatMs + 1000);
+    await next.release();
+  });
+
+  it('never hangs releasing a lock whose connection went silent since its last heartbeat', async () => {
+    const holder = lockPool('proxy', { heartbeatMs: 60_000, queryTimeoutMs: 300, idleSessionTimeoutMs: 120_000 });
+    const lock = await tryLockRun(holder.db, crypto.randomUUID());
+    expect(lock).not.toBeNull();
+    proxy.blackhole();
+    const releasing = Date.now();
+    await lock!.release();
+    const took = Date.now() - releasing;
+    expect(took).toBeGreaterThanOrEqual(250);
+    expect(took).toBeLessThan(1000);
+  });
+
+  it('answers a lock request on a silent connection with an outage within its bound', async () => {
+    const holder = lockPool('proxy');
+    // A pooled connection that was fine when it went idle, then went silent.
+    const first = await tryLockRun(holder.db, crypto.randomUUID());
+    await first!.release();
+    proxy.blackhole();
+    const asking = Date.now();
+    const error = await tryLockRun(holder.db, crypto.randomUUID()).catch((e: unknown) => e);
+    expect(Date.now() - asking).toBeLessThan(1000);
+    expect(isDependencyUnavailable(error)).toBe(true);
+  });
+});
