@@ -275,6 +275,32 @@ describe('BullMQ research worker', () => {
     expect(failed.metadata).toEqual({ error: 'Research run abandoned after 5 attempts', failed_step: 'plan' });
   });
 
+  it('backs a job off longer at each outage in a row, also when another worker picks it up', async () => {
+    const pickups: number[] = [];
+    const outage: ResearchJobHandler = async () => {
+      pickups.push(Date.now());
+      if (pickups.length <= 3) throw new Error('Connection terminated unexpectedly');
+      return 'done';
+    };
+    const first = startWorker(outage);
+    const run = await insertTestRun(t.db);
+    await rawQueue.add(RESEARCH_JOB_NAME, { research_id: run.id }, { jobId: run.id, attempts: 2 });
+    await waitFor(
+      'the first outage',
+      async () => pickups.length === 1 && (await rawQueue.getJobState(run.id)) === 'delayed',
+    );
+    await first.close();
+    startWorker(outage);
+    await waitFor('the job to end', async () => pickups.length === 4, 20_000, 20);
+    // Outage delays start at 0.5 s and double (with +-20 % jitter): the second worker goes on from the
+    // first one's count, so its waits are 1 s and 2 s, not 0.5 s and 1 s again.
+    const gaps = [pickups[2]! - pickups[1]!, pickups[3]! - pickups[2]!];
+    expect(gaps[0]).toBeGreaterThanOrEqual(800);
+    expect(gaps[0]).toBeLessThan(1800);
+    expect(gaps[1]).toBeGreaterThanOrEqual(1600);
+    expect(gaps[1]).toBeLessThan(3000);
+  });
+
   function createTestLockPool(): Database {
     const handle = connectPostgres(t.url, { max: 4, applicationName: 'research-tests-locks' });
     lockPools.push(handle.db);
