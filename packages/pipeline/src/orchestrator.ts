@@ -1,5 +1,6 @@
 import {
   DEPTH_BUDGETS,
+  DependencyUnavailableError,
   ROUNDS_BY_DEPTH,
   STEP_STATE,
   isDependencyUnavailable,
@@ -54,6 +55,8 @@ export interface RunnerJob {
   id: string;
   attempt: number;
   maxAttempts: number;
+  /** The previous pick-up stopped at an outage: this one continues its attempt (counts none, checks no limit). */
+  afterOutage?: boolean;
   signal: AbortSignal;
   logger?: Logger;
 }
@@ -81,7 +84,10 @@ export interface ResearchRunnerOptions {
   lockDb?: Database;
   /** How often a running step checks for cancellation (default 500 ms). */
   pollIntervalMs?: number;
-  /** Pick-ups of one run (crashes included, hand-backs not) before it is ended as failed (default 5). */
+  /**
+   * Pick-ups of one run (crashes included; hand-backs and pick-ups that continue one an outage stopped not)
+   * before it is ended as failed (default 5). A run that keeps meeting outages is bounded by its duration budget.
+   */
   maxRunAttempts?: number;
   /**
    * Makes what `metrics` counted visible fleet-wide (the worker's FleetMetrics.publish). Called inside a
@@ -320,14 +326,17 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
     let checkpoint: PipelineCheckpoint = readCheckpoint(run.checkpoint, ROUNDS_BY_DEPTH[depth]);
     let position = nextStep(checkpoint);
     let currentStep: string = position?.step ?? 'unknown';
+    // A pick-up after an outage goes on with the attempt the outage interrupted: counting it would let a
+    // few outages (or dropped connections) use up a healthy run's attempts.
+    const countsAttempt = job.afterOutage !== true;
     try {
-      if (run.attempts >= maxRunAttempts) {
-        // Crashed or lost this many times: end it honestly instead of picking it up forever.
+      if (countsAttempt && run.attempts >= maxRunAttempts) {
+        // Crashed this many times: end it honestly instead of picking it up forever.
         await failRun(run, `Research run abandoned after ${run.attempts} attempts`, currentStep, log);
         return 'done';
       }
       const firstState = position ? STEP_STATE[position.step] : 'synthesizing';
-      if (!(await transitionRun(db, runId, firstState, { started: true }))) return 'done';
+      if (!(await transitionRun(db, runId, firstState, { started: true, countAttempt: countsAttempt }))) return 'done';
       run = await findRunById(db, runId);
       if (!run) return 'done';
       let seq = run.checkpoint_seq;
@@ -493,17 +502,21 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
     position: StepPosition,
     lockLost: AbortSignal | undefined,
   ): Promise<RunnerOutcome> {
-    // A shutdown or a lost lock is no failed attempt: give back the attempt this pick-up counted (when the
-    // database answers; in an outage the count stays one higher).
-    await releaseRunAttempt(db, runId).catch(() => undefined);
     if (lockLost?.aborted) {
+      // The lock went with its connection: an outage of the database (or of the way to it). The queue
+      // retries it as one, and that pick-up goes on with this attempt; nothing needs the database now.
       log.warn('run lock lost with its database connection; handing the research run back', {
         step: position.step,
         round: position.round,
       });
-    } else {
-      log.info('handing the research run back for another worker', { step: position.step, round: position.round });
+      throw new DependencyUnavailableError('The run lock was lost with its database connection', {
+        cause: lockLost.reason,
+      });
     }
+    // A shutdown is no failed attempt: give back the attempt this pick-up (or the pick-up before the outage it
+    // continues) counted. When the database does not answer, the count stays one higher.
+    await releaseRunAttempt(db, runId).catch(() => undefined);
+    log.info('handing the research run back for another worker', { step: position.step, round: position.round });
     return 'handed_back';
   }
 

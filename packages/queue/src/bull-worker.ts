@@ -97,6 +97,7 @@ export function startResearchWorker(options: ResearchWorkerOptions): ResearchWor
           id: jobId,
           attempt,
           maxAttempts: job.opts.attempts ?? RESEARCH_JOB_OPTIONS.attempts,
+          afterOutage: outage !== undefined,
           signal: controller.signal,
           logger: log,
         });

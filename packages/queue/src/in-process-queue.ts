@@ -75,6 +75,7 @@ export function createInProcessQueue(params: {
           id,
           attempt: entry.attempt,
           maxAttempts,
+          afterOutage: (entry.outages ?? 0) > 0,
           signal: controller.signal,
           logger: log,
         });
