@@ -1,9 +1,16 @@
 import crypto from 'node:crypto';
-import { isDependencyUnavailable } from '@research/core';
+import { sql, type KyselyPlugin, type QueryId } from 'kysely';
+import { DependencyUnavailableError, isDependencyUnavailable } from '@research/core';
 import { connectRunLockPool, tryLockRun, type DatabaseHandle, type RunLockTiming } from '@research/database';
+import { createMetrics, createSilentLogger } from '@research/observability';
+import { createResearchRunner } from '@research/pipeline';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createWorkerEngine } from '../support/engine';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { waitFor } from '../support/wait';
+import { startFakeWiki } from '../fakes/fake-wiki';
+import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
+import { inProcessWorkerConfig, insertTestRun } from './worker-fixtures';
 
 // The production timing (5 s heartbeat, 5 s bound, 20 s server-side) scaled down twenty-fold.
 const TIMING: RunLockTiming = { heartbeatMs: 250, queryTimeoutMs: 250, idleSessionTimeoutMs: 1000 };
@@ -89,5 +96,60 @@ describe('run locks on a connection that goes silent (a network cut without a re
     const error = await tryLockRun(holder.db, crypto.randomUUID()).catch((e: unknown) => e);
     expect(Date.now() - asking).toBeLessThan(1000);
     expect(isDependencyUnavailable(error)).toBe(true);
+  });
+
+  it("ends a worker's pick-up as soon as its lock is lost, even while a query of the run waits on the dead connection", async () => {
+    const wiki = await startFakeWiki({ pages: PHOTOSYNTHESIS_CORPUS });
+    const worker = createWorkerEngine(inProcessWorkerConfig(wiki.apiUrl), { db: t.db });
+    // The step's commit waits on the database as a query on a silently cut connection does, until `answer`.
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const checkpointWrites = new Set<QueryId>();
+    let waiting = false;
+    const plugin: KyselyPlugin = {
+      transformQuery(args) {
+        if (args.node.kind === 'UpdateQueryNode' && JSON.stringify(args.node).includes('"checkpoint_seq"'))
+          checkpointWrites.add(args.queryId);
+        return args.node;
+      },
+      async transformResult(args) {
+        if (checkpointWrites.has(args.queryId)) {
+          waiting = true;
+          await answered;
+        }
+        return args.result;
+      },
+    };
+    const locks = lockPool('direct');
+    const runner = createResearchRunner({
+      db: t.db.withPlugin(plugin),
+      engine: worker.engine,
+      metrics: createMetrics({ defaultMetrics: false }),
+      logger: createSilentLogger(),
+      lockDb: locks.db,
+    });
+    try {
+      const run = await insertTestRun(t.db);
+      const job = { id: run.id, attempt: 1, maxAttempts: 5, afterOutage: false, signal: new AbortController().signal };
+      const pickup = runner({ research_id: run.id }, job);
+      pickup.catch(() => undefined);
+      await waitFor('the step commit to wait on the database', async () => waiting);
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and application_name = 'research-tests-locks'`.execute(t.db);
+      const lost = Date.now();
+      const ended = await Promise.race([
+        pickup.then(
+          () => 'done',
+          (error: unknown) => error,
+        ),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting'), 3000)),
+      ]);
+      expect(ended).toBeInstanceOf(DependencyUnavailableError);
+      expect(Date.now() - lost).toBeLessThan(1000);
+    } finally {
+      answer();
+      await worker.close();
+      await wiki.close();
+    }
   });
 });

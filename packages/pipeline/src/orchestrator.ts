@@ -100,6 +100,14 @@ export interface ResearchRunnerOptions {
 
 type AbortReason = 'cancelled' | 'budget' | 'shutdown' | 'superseded';
 
+/**
+ * What a pick-up whose run lock was lost ends with: an outage of the database (or of the way to it). The
+ * queue retries it as one, and that pick-up goes on with this attempt.
+ */
+function lockLostError(lost: AbortSignal): DependencyUnavailableError {
+  return new DependencyUnavailableError('The run lock was lost with its database connection', { cause: lost.reason });
+}
+
 class StepAbort extends Error {
   constructor(readonly reason: AbortReason) {
     super(`step aborted: ${reason}`);
@@ -502,17 +510,8 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
     position: StepPosition,
     lockLost: AbortSignal | undefined,
   ): Promise<RunnerOutcome> {
-    if (lockLost?.aborted) {
-      // The lock went with its connection: an outage of the database (or of the way to it). The queue
-      // retries it as one, and that pick-up goes on with this attempt; nothing needs the database now.
-      log.warn('run lock lost with its database connection; handing the research run back', {
-        step: position.step,
-        round: position.round,
-      });
-      throw new DependencyUnavailableError('The run lock was lost with its database connection', {
-        cause: lockLost.reason,
-      });
-    }
+    // A lost lock ends the pick-up as an outage (runResearchJob logs it).
+    if (lockLost?.aborted) throw lockLostError(lockLost);
     // A shutdown is no failed attempt: give back the attempt this pick-up (or the pick-up before the outage it
     // continues) counted. When the database does not answer, the count stays one higher.
     await releaseRunAttempt(db, runId).catch(() => undefined);
@@ -535,9 +534,25 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
       if (!lock) return 'busy';
     }
     try {
+      if (!lock) return await execute(runId, log, job, undefined);
       // A lost run lock stops the run as a shutdown does: another worker may hold the run by now.
-      const signal = lock ? AbortSignal.any([job.signal, lock.lost]) : job.signal;
-      return await execute(runId, log, { ...job, signal }, lock?.lost);
+      const work = execute(runId, log, { ...job, signal: AbortSignal.any([job.signal, lock.lost]) }, lock.lost);
+      // The lock usually goes with the whole connection to the database: a query of this pick-up may wait on
+      // it for minutes (TCP keepalive). The pick-up ends at once; the run's conditional writes keep whatever
+      // it still does when that query returns from counting (it stops at its next check).
+      work.catch(() => undefined);
+      const lost = lock.lost;
+      const stopped = new Promise<never>((_, reject) => {
+        const stop = () => {
+          log.warn('run lock lost with its database connection; handing the research run back', {
+            error: lost.reason,
+          });
+          reject(lockLostError(lost));
+        };
+        if (lost.aborted) stop();
+        else lost.addEventListener('abort', stop, { once: true });
+      });
+      return await Promise.race([work, stopped]);
     } finally {
       await lock?.release();
     }
