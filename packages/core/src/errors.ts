@@ -24,14 +24,19 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   internal: 500,
 });
 
-/** An error whose message is safe to show to the client as `detail`. */
+/**
+ * An error whose message is safe to show to the client as `detail`. `retryable` with `unavailable`: a
+ * database or Redis connection the service found unusable itself, where no driver error says so (a session
+ * that stopped answering in time); isDependencyUnavailable counts it as an outage.
+ */
 export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly retryable = false,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'AppError';
   }
 
@@ -85,24 +90,13 @@ const UNREACHABLE_MESSAGES = [
 ];
 
 /**
- * A database or Redis connection found unusable by the service itself, where no driver error says so (a
- * session that stopped answering within its bound). isDependencyUnavailable counts it as an outage.
- */
-export class DependencyUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'DependencyUnavailableError';
-  }
-}
-
-/**
  * True when an error means the database or Redis cannot be reached right now, so the same request may
  * succeed later: the API answers 503 with Retry-After, a worker retries the job without spending an
  * attempt. Errors of the request or of the code itself are not.
  */
 export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 4) return false;
-  if (error instanceof DependencyUnavailableError) return true;
+  if (error instanceof AppError && error.code === 'unavailable' && error.retryable) return true;
   const e = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof e.code === 'string' && (UNREACHABLE_CODES.has(e.code) || UNAVAILABLE_SQLSTATES.test(e.code))) return true;
   if (typeof e.message === 'string' && UNREACHABLE_MESSAGES.some((pattern) => pattern.test(e.message as string)))
