@@ -24,11 +24,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   internal: 500,
 });
 
-/**
- * An error whose message is safe to show to the client as `detail`. `retryable` with `unavailable`: a
- * database or Redis connection the service found unusable itself, where no driver error says so (a session
- * that stopped answering in time); isDependencyUnavailable counts it as an outage.
- */
+/** An error whose message is safe to show to the client as `detail`. */
 export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
@@ -42,6 +38,18 @@ export class AppError extends Error {
 
   get status(): number {
     return ERROR_STATUS[this.code];
+  }
+}
+
+/**
+ * A database or Redis connection the service found unusable itself, where no driver error says so (a
+ * session that stopped answering in time, a run lock lost with its connection): isDependencyUnavailable
+ * counts it as an outage.
+ */
+export class DependencyUnavailableError extends AppError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('unavailable', message, true, options);
+    this.name = 'DependencyUnavailableError';
   }
 }
 
@@ -96,7 +104,7 @@ const UNREACHABLE_MESSAGES = [
  */
 export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 4) return false;
-  if (error instanceof AppError && error.code === 'unavailable' && error.retryable) return true;
+  if (error instanceof DependencyUnavailableError) return true;
   const e = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof e.code === 'string' && (UNREACHABLE_CODES.has(e.code) || UNAVAILABLE_SQLSTATES.test(e.code))) return true;
   if (typeof e.message === 'string' && UNREACHABLE_MESSAGES.some((pattern) => pattern.test(e.message as string)))

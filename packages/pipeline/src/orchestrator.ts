@@ -1,6 +1,6 @@
 import {
-  AppError,
   DEPTH_BUDGETS,
+  DependencyUnavailableError,
   ROUNDS_BY_DEPTH,
   STEP_STATE,
   isDependencyUnavailable,
@@ -104,10 +104,8 @@ type AbortReason = 'cancelled' | 'budget' | 'shutdown' | 'superseded';
  * What a pick-up whose run lock was lost ends with: an outage of the database (or of the way to it). The
  * queue retries it as one, and that pick-up goes on with this attempt.
  */
-function lockLostError(lost: AbortSignal): AppError {
-  return new AppError('unavailable', 'The run lock was lost with its database connection', true, {
-    cause: lost.reason,
-  });
+function lockLostError(lost: AbortSignal): DependencyUnavailableError {
+  return new DependencyUnavailableError('The run lock was lost with its database connection', { cause: lost.reason });
 }
 
 class StepAbort extends Error {

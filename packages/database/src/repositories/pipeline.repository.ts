@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { AppError, TimeoutError, withTimeout } from '@research/core';
+import { DependencyUnavailableError, TimeoutError, withTimeout } from '@research/core';
 import { connectPostgres, type DatabaseHandle } from '../connection';
 import { poolOf } from '../prepared';
 import type { DB, RunRow } from '../schema';
@@ -123,7 +123,7 @@ async function lockQuery<T>(query: Promise<T>, timing: RunLockTiming, what: stri
     return await withTimeout(query, timing.queryTimeoutMs, what);
   } catch (error) {
     if (!(error instanceof TimeoutError)) throw error;
-    throw new AppError('unavailable', `The database did not answer the ${what} in time`, true, { cause: error });
+    throw new DependencyUnavailableError(`The database did not answer the ${what} in time`, { cause: error });
   }
 }
 
