@@ -169,6 +169,9 @@ describe('API and two workers under faults', () => {
     // The outage reached the runs in flight: they lost their lock or their queries and were resumed.
     const resumed = workers.flatMap((w) => w.lines).filter((l) => l.message === 'research run resumed');
     expect(resumed.length).toBeGreaterThan(0);
+    // ...and went on with the attempt the outage interrupted: it spent none of their attempts.
+    const attempts = await Promise.all(ids.map(async (id) => (await runRow(t.db, id)).attempts));
+    expect(attempts).toEqual(ids.map(() => 1));
     process.stdout.write(
       `postgres outage: ${answers.length} answers during 10 s, ${unavailable.length} were 503; ` +
         `8 runs completed ${Math.round((Date.now() - cutAt - 10_000) / 1000)} s after it ended\n`,

@@ -10,16 +10,37 @@ export interface TcpProxy {
    * one at once (as a port nobody listens on would) until restore().
    */
   cut(): void;
+  /**
+   * The silent outage (a network cut, a host gone without a reset): relays nothing either way, closes
+   * nothing, and holds new connections, until restore() lets what waited through as TCP would.
+   */
+  blackhole(): void;
   restore(): void;
   close(): Promise<void>;
 }
 
+interface Pair {
+  client: net.Socket;
+  upstream: net.Socket;
+}
+
 /** Starts a proxy on a free loopback port relaying to `target`. */
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
-  const pairs = new Set<{ client: net.Socket; upstream: net.Socket }>();
-  let down = false;
+  const pairs = new Set<Pair>();
+  let mode: 'relay' | 'cut' | 'blackhole' = 'relay';
+  const relay = ({ client, upstream }: Pair) => {
+    client.pipe(upstream);
+    upstream.pipe(client);
+  };
+  // Unread bytes stay in the kernel's buffers; once they fill, the sender's window closes.
+  const hold = ({ client, upstream }: Pair) => {
+    client.unpipe(upstream);
+    upstream.unpipe(client);
+    client.pause();
+    upstream.pause();
+  };
   const server = net.createServer((client) => {
-    if (down) {
+    if (mode === 'cut') {
       client.destroy();
       return;
     }
@@ -33,8 +54,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     };
     client.on('error', end).on('close', end);
     upstream.on('error', end).on('close', end);
-    client.pipe(upstream);
-    upstream.pipe(client);
+    if (mode === 'blackhole') hold(pair);
+    else relay(pair);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -52,11 +73,16 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     port,
     connections: () => pairs.size,
     cut() {
-      down = true;
+      mode = 'cut';
       destroyAll();
     },
+    blackhole() {
+      mode = 'blackhole';
+      for (const pair of pairs) hold(pair);
+    },
     restore() {
-      down = false;
+      if (mode === 'blackhole') for (const pair of pairs) relay(pair);
+      mode = 'relay';
     },
     close() {
       destroyAll();

@@ -214,15 +214,16 @@ describe('BullMQ research worker', () => {
       lines.some((l) => l.message === 'run lock lost with its database connection; handing the research run back'),
     );
     wiki.pageLatencyMs = 0;
-    await waitForState(t.db, run.id, ['completed']);
+    const done = await waitForState(t.db, run.id, ['completed']);
     expect(lines.filter((l) => l.message === 'research run resumed' && l.research_id === run.id)).toHaveLength(1);
+    expect(done.attempts).toBe(1);
   });
 
-  /** A database that throws `error` on every checkpoint write (the one statement that matters). */
-  function refusingCheckpoints(error: () => Error): Database {
+  /** A database that throws `error()` on every update whose SQL `matches` (while `failing()` says so). */
+  function refusingUpdates(matches: string, error: () => Error, failing: () => boolean = () => true): Database {
     const plugin: KyselyPlugin = {
       transformQuery(args) {
-        if (args.node.kind === 'UpdateQueryNode' && JSON.stringify(args.node).includes('"checkpoint_seq"')) {
+        if (args.node.kind === 'UpdateQueryNode' && failing() && JSON.stringify(args.node).includes(matches)) {
           throw error();
         }
         return args.node;
@@ -232,6 +233,11 @@ describe('BullMQ research worker', () => {
       },
     };
     return t.db.withPlugin(plugin);
+  }
+
+  /** A database that throws `error()` on every checkpoint write (the one statement that matters). */
+  function refusingCheckpoints(error: () => Error, failing?: () => boolean): Database {
+    return refusingUpdates('"checkpoint_seq"', error, failing);
   }
 
   it('ends the run as failed with the error on the last attempt of a job whose database writes keep failing', async () => {
@@ -254,25 +260,107 @@ describe('BullMQ research worker', () => {
     expect(failed.metadata).toEqual({ error: 'could not extend file: No space left on device', failed_step: 'plan' });
   });
 
-  it('retries a job whose database connection is lost without spending its attempts, up to the run pick-up limit', async () => {
+  it('completes a run that meets outages on more pick-ups than it has attempts left, counting one attempt', async () => {
+    const pickups: Array<{ attempt: number; afterOutage: boolean }> = [];
+    const handler = runner({
+      db: refusingCheckpoints(
+        () => new Error('Connection terminated unexpectedly'),
+        () => pickups.length <= 3,
+      ),
+    });
+    startWorker(async (payload, job) => {
+      pickups.push({ attempt: job.attempt, afterOutage: job.afterOutage });
+      return handler(payload, job);
+    });
+    // Two attempts left: each outage used to cost one, so the third pick-up ended it as abandoned.
+    const run = await insertTestRun(t.db, { attempts: 3 });
+    await rawQueue.add(
+      RESEARCH_JOB_NAME,
+      { research_id: run.id },
+      { jobId: run.id, attempts: 2, backoff: { type: 'fixed', delay: 100 } },
+    );
+    const done = await waitForState(t.db, run.id, ['completed', 'failed'], 45_000);
+    expect(done.state).toBe('completed');
+    expect(done.attempts).toBe(4);
+    expect(pickups).toEqual([
+      { attempt: 1, afterOutage: false },
+      { attempt: 1, afterOutage: true },
+      { attempt: 1, afterOutage: true },
+      { attempt: 1, afterOutage: true },
+    ]);
+  });
+
+  it('ends a run that meets an outage on every pick-up when its duration budget is spent, not by attempts', async () => {
     const attempts: number[] = [];
     const handler = runner({ db: refusingCheckpoints(() => new Error('Connection terminated unexpectedly')) });
     startWorker(async (payload, job) => {
       attempts.push(job.attempt);
       return handler(payload, job);
     });
-    const run = await insertTestRun(t.db);
+    const run = await insertTestRun(t.db, { budget: { max_research_duration_seconds: 3 } });
     await rawQueue.add(
       RESEARCH_JOB_NAME,
       { research_id: run.id },
       { jobId: run.id, attempts: 2, backoff: { type: 'fixed', delay: 100 } },
     );
-    // An outage is no reason to fail a run, however many times the job meets it; only a run that keeps
-    // being picked up (each pick-up that reached the database counts) ends as abandoned.
-    const failed = await waitForState(t.db, run.id, ['failed'], 45_000);
+    // An outage is no reason to fail a run, however many times the job meets it: only the run's own
+    // duration budget ends one whose database never comes back for it.
+    const failed = await waitForState(t.db, run.id, ['failed'], 30_000);
     expect(attempts.length).toBeGreaterThan(2);
     expect(attempts.every((a) => a === 1)).toBe(true);
-    expect(failed.metadata).toEqual({ error: 'Research run abandoned after 5 attempts', failed_step: 'plan' });
+    expect(failed.attempts).toBe(1);
+    expect(failed.metadata).toEqual({ error: 'Research duration budget of 3 s exceeded', failed_step: 'plan' });
+  });
+
+  it('keeps the attempts of a run whose run lock connection drops again and again while the database refuses to give one back', async () => {
+    const lockDb = createTestLockPool();
+    const { logger, lines } = capturingLogger();
+    const refusing = refusingUpdates('greatest(attempts - 1', () => new Error('Connection terminated unexpectedly'));
+    wiki.pageLatencyMs = 1500;
+    startWorker(runner({ db: refusing, lockDb, logger }), logger);
+    const run = await insertTestRun(t.db, { attempts: 3 });
+    await rawQueue.add(RESEARCH_JOB_NAME, { research_id: run.id }, { jobId: run.id, attempts: 2 });
+    await waitForState(t.db, run.id, ['fetching']);
+    const count = (message: string) => lines.filter((l) => l.message === message).length;
+    for (let drop = 1; drop <= 2; drop++) {
+      await waitFor('the run to be worked on', async () => count('research run resumed') >= drop - 1);
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and application_name = 'research-tests-locks'`.execute(t.db);
+      await waitFor(
+        'the lost lock to stop the run',
+        async () => count('run lock lost with its database connection; handing the research run back') >= drop,
+      );
+    }
+    wiki.pageLatencyMs = 0;
+    const done = await waitForState(t.db, run.id, ['completed', 'failed']);
+    expect(done.state).toBe('completed');
+    expect(done.attempts).toBe(4);
+  });
+
+  it('backs a job off longer at each outage in a row, also when another worker picks it up', async () => {
+    const pickups: number[] = [];
+    const outage: ResearchJobHandler = async () => {
+      pickups.push(Date.now());
+      if (pickups.length <= 3) throw new Error('Connection terminated unexpectedly');
+      return 'done';
+    };
+    const first = startWorker(outage);
+    const run = await insertTestRun(t.db);
+    await rawQueue.add(RESEARCH_JOB_NAME, { research_id: run.id }, { jobId: run.id, attempts: 2 });
+    await waitFor(
+      'the first outage',
+      async () => pickups.length === 1 && (await rawQueue.getJobState(run.id)) === 'delayed',
+    );
+    await first.close();
+    startWorker(outage);
+    await waitFor('the job to end', async () => pickups.length === 4, 20_000, 20);
+    // Outage delays start at 0.5 s and double (with +-20 % jitter): the second worker goes on from the
+    // first one's count, so its waits are 1 s and 2 s, not 0.5 s and 1 s again.
+    const gaps = [pickups[2]! - pickups[1]!, pickups[3]! - pickups[2]!];
+    expect(gaps[0]).toBeGreaterThanOrEqual(800);
+    expect(gaps[0]).toBeLessThan(1800);
+    expect(gaps[1]).toBeGreaterThanOrEqual(1600);
+    expect(gaps[1]).toBeLessThan(3000);
   });
 
   function createTestLockPool(): Database {

@@ -59,6 +59,26 @@ describe('in-process research queue', () => {
     await queue.close();
   });
 
+  it('retries a job that met an outage without spending an attempt, and tells the handler it follows one', async () => {
+    const pickups: Array<[number, boolean]> = [];
+    const handler: ResearchJobHandler = async (_payload, job) => {
+      pickups.push([job.attempt, job.afterOutage]);
+      if (pickups.length <= 2) throw new Error('Connection terminated unexpectedly');
+      if (pickups.length === 3) throw new Error('the engine broke');
+      return 'done';
+    };
+    const queue = createInProcessQueue({ handler, concurrency: 1, logger, retryDelayMs: 10 });
+    await queue.enqueue({ research_id: ID(1) });
+    await queue.onIdle();
+    expect(pickups).toEqual([
+      [1, false],
+      [1, true],
+      [1, true],
+      [2, false],
+    ]);
+    await queue.close();
+  });
+
   it('hands running jobs back on close: their signal aborts and close waits for them', async () => {
     let aborted = false;
     const handler: ResearchJobHandler = (_payload, job) =>

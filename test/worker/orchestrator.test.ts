@@ -382,6 +382,16 @@ describe('research orchestrator', () => {
     expect(await metricValue(metrics, 'research_failed_total')).toBe(1);
   });
 
+  it('goes on with the attempt an outage interrupted: a pick-up after one neither counts nor abandons the run', async () => {
+    const { run: execute } = runner();
+    // Its fifth pick-up met an outage; the queue says so when it tries again.
+    const run = await insertTestRun(t.db, { attempts: 5 });
+    await expect(execute({ research_id: run.id }, job({ afterOutage: true }))).resolves.toBe('done');
+    const done = await runRow(t.db, run.id);
+    expect(done.state).toBe('completed');
+    expect(done.attempts).toBe(5);
+  });
+
   it('fails the run with a clear error when the search API fails for every query', async () => {
     wiki.failSearch = true;
     try {

@@ -29,6 +29,8 @@ export interface AppErrorOptions {
   readonly retryable?: boolean;
   /** Seconds the client should wait before asking again; the API sends it as `Retry-After`. */
   readonly retryAfterSeconds?: number;
+  /** The error this one reports (kept for logs and for isDependencyUnavailable). */
+  readonly cause?: unknown;
 }
 
 /** An error whose message is safe to show to the client as `detail`. */
@@ -41,7 +43,7 @@ export class AppError extends Error {
     message: string,
     options: AppErrorOptions = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.retryable = options.retryable ?? false;
     this.retryAfterSeconds = options.retryAfterSeconds;
@@ -49,6 +51,21 @@ export class AppError extends Error {
 
   get status(): number {
     return ERROR_STATUS[this.code];
+  }
+}
+
+/**
+ * A database or Redis connection the service found unusable itself, where no driver error says so (a
+ * session that stopped answering in time, a run lock lost with its connection): isDependencyUnavailable
+ * counts it as an outage.
+ */
+export class DependencyUnavailableError extends AppError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('unavailable', message, {
+      retryable: true,
+      ...(options?.cause === undefined ? {} : { cause: options.cause }),
+    });
+    this.name = 'DependencyUnavailableError';
   }
 }
 
@@ -152,6 +169,7 @@ export function networkFailureKind(error: unknown): NetworkFailureKind | null {
 export function isDependencyUnavailable(error: unknown): boolean {
   return (
     findInErrorChain(error, (e) => {
+      if (e instanceof DependencyUnavailableError) return true;
       if (networkFailureOfCode(e) !== undefined) return true;
       if (typeof e.code === 'string' && UNAVAILABLE_SQLSTATES.test(e.code)) return true;
       const message = e.message;

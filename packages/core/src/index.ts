@@ -6,3 +6,4 @@ export { VERSION } from './version';
 export * from './semaphore';
 export * from './time-slice';
 export * from './pdf-limits';
+export * from './timeout';

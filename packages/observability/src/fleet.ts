@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { withTimeout } from '@research/core';
 import type { Logger } from './logger';
 import { snapshotFleetMetrics, type Metrics, type MetricSnapshot } from './metrics';
 
@@ -145,17 +146,13 @@ export function startFleetMetrics(params: {
     // One publish at a time: batches must reach Redis in sequence order.
     const run = queue.then(publishNow);
     queue = run.catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
-    return Promise.race([run.then(() => 'ok' as const), timedOut])
-      .then(
-        (result) => result === 'ok',
-        (error: unknown) => {
-          logger.debug('metrics publish failed', { error });
-          return false;
-        },
-      )
-      .finally(() => clearTimeout(timer));
+    return withTimeout(run, timeoutMs, 'metrics publish').then(
+      () => true,
+      (error: unknown) => {
+        logger.debug('metrics publish failed', { error });
+        return false;
+      },
+    );
   }
 
   const timer = setInterval(() => void publish(), params.intervalMs);

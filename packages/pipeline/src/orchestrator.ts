@@ -1,5 +1,6 @@
 import {
   DEPTH_BUDGETS,
+  DependencyUnavailableError,
   ROUNDS_BY_DEPTH,
   STEP_STATE,
   isDependencyUnavailable,
@@ -54,6 +55,8 @@ export interface RunnerJob {
   id: string;
   attempt: number;
   maxAttempts: number;
+  /** The previous pick-up stopped at an outage: this one continues its attempt (counts none, checks no limit). */
+  afterOutage?: boolean;
   signal: AbortSignal;
   logger?: Logger;
 }
@@ -81,7 +84,10 @@ export interface ResearchRunnerOptions {
   lockDb?: Database;
   /** How often a running step checks for cancellation (default 500 ms). */
   pollIntervalMs?: number;
-  /** Pick-ups of one run (crashes included, hand-backs not) before it is ended as failed (default 5). */
+  /**
+   * Pick-ups of one run (crashes included; hand-backs and pick-ups that continue one an outage stopped not)
+   * before it is ended as failed (default 5). A run that keeps meeting outages is bounded by its duration budget.
+   */
   maxRunAttempts?: number;
   /**
    * Makes what `metrics` counted visible fleet-wide (the worker's FleetMetrics.publish). Called inside a
@@ -93,6 +99,14 @@ export interface ResearchRunnerOptions {
 }
 
 type AbortReason = 'cancelled' | 'budget' | 'shutdown' | 'superseded';
+
+/**
+ * What a pick-up whose run lock was lost ends with: an outage of the database (or of the way to it). The
+ * queue retries it as one, and that pick-up goes on with this attempt.
+ */
+function lockLostError(lost: AbortSignal): DependencyUnavailableError {
+  return new DependencyUnavailableError('The run lock was lost with its database connection', { cause: lost.reason });
+}
 
 class StepAbort extends Error {
   constructor(readonly reason: AbortReason) {
@@ -320,14 +334,17 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
     let checkpoint: PipelineCheckpoint = readCheckpoint(run.checkpoint, ROUNDS_BY_DEPTH[depth]);
     let position = nextStep(checkpoint);
     let currentStep: string = position?.step ?? 'unknown';
+    // A pick-up after an outage goes on with the attempt the outage interrupted: counting it would let a
+    // few outages (or dropped connections) use up a healthy run's attempts.
+    const countsAttempt = job.afterOutage !== true;
     try {
-      if (run.attempts >= maxRunAttempts) {
-        // Crashed or lost this many times: end it honestly instead of picking it up forever.
+      if (countsAttempt && run.attempts >= maxRunAttempts) {
+        // Crashed this many times: end it honestly instead of picking it up forever.
         await failRun(run, `Research run abandoned after ${run.attempts} attempts`, currentStep, log);
         return 'done';
       }
       const firstState = position ? STEP_STATE[position.step] : 'synthesizing';
-      if (!(await transitionRun(db, runId, firstState, { started: true }))) return 'done';
+      if (!(await transitionRun(db, runId, firstState, { started: true, countAttempt: countsAttempt }))) return 'done';
       run = await findRunById(db, runId);
       if (!run) return 'done';
       let seq = run.checkpoint_seq;
@@ -493,17 +510,12 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
     position: StepPosition,
     lockLost: AbortSignal | undefined,
   ): Promise<RunnerOutcome> {
-    // A shutdown or a lost lock is no failed attempt: give back the attempt this pick-up counted (when the
-    // database answers; in an outage the count stays one higher).
+    // A lost lock ends the pick-up as an outage (runResearchJob logs it).
+    if (lockLost?.aborted) throw lockLostError(lockLost);
+    // A shutdown is no failed attempt: give back the attempt this pick-up (or the pick-up before the outage it
+    // continues) counted. When the database does not answer, the count stays one higher.
     await releaseRunAttempt(db, runId).catch(() => undefined);
-    if (lockLost?.aborted) {
-      log.warn('run lock lost with its database connection; handing the research run back', {
-        step: position.step,
-        round: position.round,
-      });
-    } else {
-      log.info('handing the research run back for another worker', { step: position.step, round: position.round });
-    }
+    log.info('handing the research run back for another worker', { step: position.step, round: position.round });
     return 'handed_back';
   }
 
@@ -522,9 +534,25 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
       if (!lock) return 'busy';
     }
     try {
+      if (!lock) return await execute(runId, log, job, undefined);
       // A lost run lock stops the run as a shutdown does: another worker may hold the run by now.
-      const signal = lock ? AbortSignal.any([job.signal, lock.lost]) : job.signal;
-      return await execute(runId, log, { ...job, signal }, lock?.lost);
+      const work = execute(runId, log, { ...job, signal: AbortSignal.any([job.signal, lock.lost]) }, lock.lost);
+      // The lock usually goes with the whole connection to the database: a query of this pick-up may wait on
+      // it for minutes (TCP keepalive). The pick-up ends at once; the run's conditional writes keep whatever
+      // it still does when that query returns from counting (it stops at its next check).
+      work.catch(() => undefined);
+      const lost = lock.lost;
+      const stopped = new Promise<never>((_, reject) => {
+        const stop = () => {
+          log.warn('run lock lost with its database connection; handing the research run back', {
+            error: lost.reason,
+          });
+          reject(lockLostError(lost));
+        };
+        if (lost.aborted) stop();
+        else lost.addEventListener('abort', stop, { once: true });
+      });
+      return await Promise.race([work, stopped]);
     } finally {
       await lock?.release();
     }

@@ -1,8 +1,9 @@
 import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
+import { z } from 'zod';
 import type { Logger } from '@research/observability';
 import { RESEARCH_JOB_OPTIONS } from './bull-queue';
-import { isDependencyUnavailable } from '@research/core';
+import { TimeoutError, isDependencyUnavailable, withTimeout } from '@research/core';
 import {
   RESEARCH_QUEUE_NAME,
   researchJobPayloadSchema,
@@ -34,6 +35,28 @@ export interface ResearchWorkerOptions {
   closeTimeoutMs?: number;
 }
 
+// Where a job's data records the outage its last pick-up met (beside the payload, which ignores it).
+const OUTAGE_FIELD = 'outage';
+
+/** An outage a job met: at which pick-up (BullMQ's attemptsStarted), and how many pick-ups in a row. */
+interface JobOutage {
+  pickup: number;
+  count: number;
+}
+
+const jobOutageSchema = z.object({ pickup: z.number().int(), count: z.number().int().min(1) });
+
+/**
+ * The outage the pick-up just before this one met, if any. BullMQ counts every move to active in
+ * attemptsStarted (outage delays, hand-backs, busy delays, stalls and retries alike): an outage recorded at
+ * the previous pick-up number is this job's own; one from earlier was followed by another pick-up (a stall
+ * of a worker killed right after an outage among them), which ended that outage's run of pick-ups.
+ */
+function outageBefore(job: Job): JobOutage | undefined {
+  const parsed = jobOutageSchema.safeParse((job.data as Record<string, unknown> | undefined)?.[OUTAGE_FIELD]);
+  return parsed.success && parsed.data.pickup === job.attemptsStarted - 1 ? parsed.data : undefined;
+}
+
 /** Starts a BullMQ worker that executes research jobs with `handler`. */
 export function startResearchWorker(options: ResearchWorkerOptions): ResearchWorker {
   const { handler, logger } = options;
@@ -43,8 +66,6 @@ export function startResearchWorker(options: ResearchWorkerOptions): ResearchWor
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', (error) => logger.debug('worker redis error', { error }));
   const controllers = new Map<string, AbortController>();
-  // Unreachable-dependency retries in a row per job, for their backoff.
-  const outages = new Map<string, number>();
   let closing = false;
 
   const processJob = async (job: Job, token?: string): Promise<void> => {
@@ -68,29 +89,26 @@ export function startResearchWorker(options: ResearchWorkerOptions): ResearchWor
     if (closing) controller.abort('shutdown');
     try {
       const attempt = job.attemptsMade + 1;
-      log.info('research job started', { attempt });
+      const outage = outageBefore(job);
+      log.info('research job started', { attempt, ...(outage ? { after_outage: outage.count } : {}) });
       let outcome: Awaited<ReturnType<ResearchJobHandler>>;
       try {
         outcome = await handler(parsed.data, {
           id: jobId,
           attempt,
           maxAttempts: job.opts.attempts ?? RESEARCH_JOB_OPTIONS.attempts,
+          afterOutage: outage !== undefined,
           signal: controller.signal,
           logger: log,
         });
-        outages.delete(jobId);
       } catch (error) {
-        if (!isDependencyUnavailable(error)) {
-          outages.delete(jobId);
-          throw error;
-        }
+        if (!isDependencyUnavailable(error)) throw error;
         // The database (or Redis) is down: nothing is wrong with the job. It waits and tries again without
-        // spending an attempt, however long the outage lasts.
-        const failures = outages.get(jobId) ?? 0;
-        // Entries of jobs another worker finished are never deleted here: a bound keeps them few.
-        if (outages.size >= 1000) outages.clear();
-        outages.set(jobId, failures + 1);
+        // spending an attempt, however long the outage lasts; the job remembers it for its next pick-up.
+        const failures = outage?.count ?? 0;
         const delay = unavailableRetryDelayMs(failures);
+        const met: JobOutage = { pickup: job.attemptsStarted, count: failures + 1 };
+        await job.updateData({ ...(job.data as object), [OUTAGE_FIELD]: met });
         await job.moveToDelayed(Date.now() + delay, token);
         log.warn('research job paused: a dependency is unreachable', { error, delay_ms: delay });
         throw new DelayedError();
@@ -144,16 +162,14 @@ export function startResearchWorker(options: ResearchWorkerOptions): ResearchWor
       closing = true;
       closed = (async () => {
         for (const controller of controllers.values()) controller.abort('shutdown');
-        let timer: NodeJS.Timeout | undefined;
-        const timedOut = new Promise<'timeout'>((resolve) => {
-          timer = setTimeout(() => resolve('timeout'), closeTimeoutMs);
-        });
-        const result = await Promise.race([worker.close().then(() => 'closed' as const), timedOut]);
-        clearTimeout(timer);
-        // On a timeout the pending close is abandoned: dropping the connection leaves the unfinished jobs
-        // to the stalled check of the other workers, and their runs to the checkpoint.
-        if (result === 'timeout')
+        try {
+          await withTimeout(worker.close(), closeTimeoutMs, 'closing the research worker');
+        } catch (error) {
+          if (!(error instanceof TimeoutError)) throw error;
+          // The pending close is abandoned: dropping the connection leaves the unfinished jobs to the
+          // stalled check of the other workers, and their runs to the checkpoint.
           logger.warn('research worker did not stop in time; leaving its jobs to the stalled check');
+        }
         connection.disconnect();
       })();
       return closed;

@@ -1,4 +1,4 @@
-import { AppError, isDependencyUnavailable } from '@research/core';
+import { AppError, isDependencyUnavailable, withTimeout } from '@research/core';
 import type { Logger } from '@research/observability';
 import { RESEARCH_JOB_OPTIONS } from './bull-queue';
 import {
@@ -75,6 +75,7 @@ export function createInProcessQueue(params: {
           id,
           attempt: entry.attempt,
           maxAttempts,
+          afterOutage: (entry.outages ?? 0) > 0,
           signal: controller.signal,
           logger: log,
         });
@@ -139,9 +140,7 @@ export function createInProcessQueue(params: {
       delayed.clear();
       const all = () => Promise.all([...running.values()].map((r) => r.done));
       if (options?.graceMs && running.size > 0) {
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([all(), new Promise<void>((resolve) => (timer = setTimeout(resolve, options.graceMs)))]);
-        clearTimeout(timer);
+        await withTimeout(all(), options.graceMs, 'running research jobs').catch(() => undefined);
       }
       for (const { controller } of running.values()) controller.abort('shutdown');
       await all();

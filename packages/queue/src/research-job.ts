@@ -37,6 +37,11 @@ export interface ResearchJobContext {
   attempt: number;
   /** The last attempt the queue will make; on it a handler ends the run as failed instead of throwing. */
   maxAttempts: number;
+  /**
+   * True when the job's previous pick-up stopped because the database or Redis was unreachable (the handler
+   * threw such an error): this pick-up continues that one, so the run counts no new attempt for it.
+   */
+  afterOutage: boolean;
   /** Aborted when the worker shuts down: the handler stops and answers `handed_back`. */
   signal: AbortSignal;
   /** Carries research_id, job_id and request_id on every line. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import type { AppConfig } from '@research/core';
-import { connectPostgres, type DatabaseHandle } from '@research/database';
+import { withTimeout, type AppConfig } from '@research/core';
+import { connectRunLockPool, type DatabaseHandle } from '@research/database';
 import type { Logger } from '@research/observability';
 import { createResearchRunner, type ResearchEngine } from '@research/pipeline';
 import { createProcessEngine, type ProcessEngine } from './engine';
@@ -24,18 +24,13 @@ export interface WorkerRuntime {
 /** Closes a pool, but never waits long for it: a lock still held by a stuck job dies with the process. */
 async function closeWithin(handle: DatabaseHandle | undefined, ms: number): Promise<void> {
   if (!handle) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    handle.close().catch(() => undefined),
-    new Promise((resolve) => (timer = setTimeout(resolve, ms))),
-  ]);
-  clearTimeout(timer);
+  await withTimeout(handle.close(), ms, 'closing the run lock pool').catch(() => undefined);
 }
 
 /** Run locks hold one connection per running job: a pool of their own, above the worker's concurrency. */
 function openLockPool(config: AppConfig, role: string): DatabaseHandle | undefined {
   return config.databaseUrl
-    ? connectPostgres(config.databaseUrl, {
+    ? connectRunLockPool(config.databaseUrl, {
         max: config.workerConcurrency + 2,
         applicationName: `research-${role}-run-locks`,
       })
@@ -55,7 +50,10 @@ function startHeartbeat(file: string): NodeJS.Timeout {
 
 /** A BullMQ worker, its reconciler and its metrics publisher over already opened services. */
 export interface QueueWorker {
-  /** Graceful and idempotent: reconciler, then worker (hands its runs back), metrics, run locks. */
+  /**
+   * Graceful and idempotent: reconciler, then worker (hands its runs back), run locks. The process's last
+   * counts join the fleet's totals when its services close (Services.close publishes them).
+   */
   stop(): Promise<void>;
 }
 
@@ -103,8 +101,6 @@ export function startQueueWorker(services: Services, options: { engine?: Researc
         await reconciler.stop();
         await worker.close();
         await producer.close();
-        // Nothing is counted after the worker: this process's last counts join the fleet's totals.
-        await services.fleet?.publish();
         await closeWithin(locks, 2000);
         await owned?.close();
       })();

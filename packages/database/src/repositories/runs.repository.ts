@@ -130,21 +130,22 @@ export function deleteRun(db: Db, id: string) {
 /**
  * Moves a live run to `state`. Conditional: never overwrites an end state and never touches a hidden run,
  * so a cancellation that lands between two steps always wins. Returns whether the move happened.
+ * `started`: a worker picked the run up; it sets started_at once and counts an attempt unless `countAttempt`
+ * is false.
  */
 export async function transitionRun(
   db: Db,
   id: string,
   state: string,
-  extra: { started?: boolean } = {},
+  extra: { started?: boolean; countAttempt?: boolean } = {},
 ): Promise<boolean> {
   const result = await db
     .updateTable('research_runs')
     .set({
       state,
       updated_at: sql<Date>`now()`,
-      ...(extra.started
-        ? { started_at: sql<Date>`coalesce(started_at, now())`, attempts: sql<number>`attempts + 1` }
-        : {}),
+      ...(extra.started ? { started_at: sql<Date>`coalesce(started_at, now())` } : {}),
+      ...(extra.started && extra.countAttempt !== false ? { attempts: sql<number>`attempts + 1` } : {}),
     })
     .where('id', '=', id)
     .where('is_hidden', '=', false)

@@ -1,9 +1,8 @@
 import axios from 'axios';
-import { networkFailureKind } from '@research/core';
+import { networkFailureKind, withTimeout } from '@research/core';
 import { probeDatabase } from '@research/database';
 import type { AppContext } from '../context';
 import type { ReadinessResponse } from '../routes/system.schemas';
-import { withTimeout } from '../timeout';
 
 export const DATABASE_CHECK_TIMEOUT_MS = 2000;
 export const QUEUE_CHECK_TIMEOUT_MS = 2000;

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { AppError, DEPTH_BUDGETS, Details, isDepth, type Depth } from '@research/core';
+import { AppError, DEPTH_BUDGETS, Details, isDepth, withTimeout, type Depth } from '@research/core';
 import type { Principal } from '@research/auth';
 import {
   deleteRetentionRecord,
@@ -19,7 +19,6 @@ import {
 import type { AppContext } from '../context';
 import { isUuid } from '../ids';
 import type { RequestScope } from '../request-scope';
-import { withTimeout } from '../timeout';
 import { getVisibleRun } from './research-reads.service';
 
 /** How long POST /v1/research waits for the queue before answering anyway (the reconciler enqueues later). */

@@ -6,14 +6,16 @@ export class TimeoutError extends Error {
   }
 }
 
-/** Settles with `promise`, or rejects with TimeoutError after `ms` (the work itself is not cancelled). */
+/**
+ * Settles with `promise`, or rejects with TimeoutError after `ms` (the work itself is not cancelled). The
+ * timer is cleared either way and never keeps the process alive; the race handles a later rejection of the
+ * losing promise, so it never surfaces as an unhandled rejection.
+ */
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new TimeoutError(what, ms)), ms);
     timer.unref();
   });
-  // The losing promise must not surface later as an unhandled rejection.
-  promise.catch(() => undefined);
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
