@@ -36,6 +36,10 @@ beforeAll(async () => {
     // The same story syndicated under another address, with different navigation around it.
     if (path === '/copy-of/alpha')
       return sendHtml(res, articleHtml('Copy of alpha', prose('alpha')).replace('Home', 'Start page'));
+    // The original of a syndicated story, answering late: its copy is read first.
+    if (path === '/late/gamma') return void setTimeout(() => sendHtml(res, articleHtml('Gamma', prose('gamma'))), 300);
+    if (path === '/copy-of/gamma')
+      return sendHtml(res, articleHtml('Copy of gamma', prose('gamma')).replace('Home', 'Start page'));
     if (path === '/moved') return void res.writeHead(301, { location: '/article/alpha' }).end();
     if (path.startsWith('/big/')) return sendHtml(res, articleHtml(`Big ${path}`, [...prose(path.slice(5), 40)]));
     // A plain-text page at the 5 MB cap (the same text under every /huge/ address).
@@ -138,6 +142,14 @@ describe('duplicates', () => {
     expect(result.sources.map((s) => s.url)).toEqual([on('a.test', '/article/alpha'), on('b.test', '/article/beta')]);
     expect(result.duplicates).toBe(4);
     expect((await counters.counter('duplicate_sources_total')) - before).toBe(4);
+  });
+
+  it('keeps the copy listed first, whichever answers first, and moves its domain count with it', async () => {
+    const result = await crawler.fetchSources([on('a.test', '/late/gamma'), on('b.test', '/copy-of/gamma')], roomy);
+    expect(result.sources.map((s) => s.url)).toEqual([on('a.test', '/late/gamma')]);
+    expect(result.duplicates).toBe(1);
+    expect(result.usage.sources).toBe(1);
+    expect(result.usage.pages_per_domain).toEqual({ 'a.test': 1 });
   });
 
   it('recognises a 5 MB page as a copy without holding the event loop', async () => {

@@ -4,7 +4,7 @@ import type { AppConfig, SourceDraft } from '@research/core';
 import type { DB } from '@research/database';
 import type { Logger, Metrics } from '@research/observability';
 import { CrawlError, isCrawlError, type CrawlErrorReason } from './crawl-error';
-import { createSourceDeduper } from './dedupe';
+import { createSourceDeduper, type KeptText } from './dedupe';
 import type { ExtractedDocument } from './extract/document';
 import { createExtractionPool, type ExtractionPool, type ExtractionPoolOptions } from './extraction-pool';
 import { DEFAULT_MAX_PAGE_BYTES, DEFAULT_MAX_REDIRECTS, fetchPage, type FetchPageOptions } from './fetch-page';
@@ -389,7 +389,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
       pages_per_domain: { ...(budget.used?.pages_per_domain ?? {}) },
     };
     const deduper = await createSourceDeduper(fetchOptions.existing);
-    const kept: Array<{ index: number; source: SourceDraft }> = [];
+    const kept: Array<{ index: number; domain: string; source: SourceDraft }> = [];
     const rejected: RejectedUrl[] = [];
     let duplicates = 0;
     const reject = (url: string, reason: CrawlErrorReason) => {
@@ -425,6 +425,24 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
       return true;
     };
 
+    /**
+     * Of near-identical pages fetched in one round, the one listed first is kept (the search's ranking, not
+     * whichever answered first), unless its domain has no page left in the budget.
+     */
+    function keepEarlierListed(copied: KeptText, index: number, domain: string, document: FetchedDocument): void {
+      const holder = kept.find((k) => k.index === copied.owner);
+      if (!holder || holder.index < index) return;
+      if (holder.domain !== domain) {
+        if (domainCount(domain) >= budget.max_pages_per_domain) return;
+        const left = domainCount(holder.domain) - 1;
+        if (left > 0) usage.pages_per_domain[holder.domain] = left;
+        else delete usage.pages_per_domain[holder.domain];
+        usage.pages_per_domain[domain] = domainCount(domain) + 1;
+      }
+      Object.assign(holder, { index, domain, source: toSourceDraft(document) });
+      copied.owner = index;
+    }
+
     async function attempt(candidate: { index: number; url: string; domain: string }): Promise<void> {
       const { url, domain } = candidate;
       // Wait while in-flight fetches could still fill the source or domain budget; refuse once used up.
@@ -454,21 +472,26 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
           document.canonicalUrl && registrableDomain(document.canonicalUrl) === finalDomain
             ? safeNormalize(document.canonicalUrl)
             : null;
-        const isDuplicate =
+        const sameUrl =
           (document.url !== url && deduper.seenUrl(document.url)) ||
           (sameSiteCanonical !== null &&
             sameSiteCanonical !== url &&
             sameSiteCanonical !== document.url &&
-            deduper.seenUrl(sameSiteCanonical)) ||
-          (await deduper.seenText(document.content));
-        if (isDuplicate) {
+            deduper.seenUrl(sameSiteCanonical));
+        if (sameUrl) {
           duplicates++;
+          return;
+        }
+        const copied = await deduper.seenText(document.content, candidate.index);
+        if (copied) {
+          duplicates++;
+          keepEarlierListed(copied, candidate.index, finalDomain, document);
           return;
         }
         if (usage.sources >= budget.max_sources) return reject(url, 'budget_sources');
         usage.sources++;
-        usage.pages_per_domain[finalDomain] = (usage.pages_per_domain[finalDomain] ?? 0) + 1;
-        kept.push({ index: candidate.index, source: toSourceDraft(document) });
+        usage.pages_per_domain[finalDomain] = domainCount(finalDomain) + 1;
+        kept.push({ index: candidate.index, domain: finalDomain, source: toSourceDraft(document) });
       } catch (error) {
         reject(url, isCrawlError(error) ? error.reason : 'network');
         if (!isCrawlError(error)) log.warn('unexpected crawl failure', { error: (error as Error).message });

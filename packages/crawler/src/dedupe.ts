@@ -88,12 +88,20 @@ export function estimateJaccard(a: TextSketch, b: TextSketch): number {
   return seen === 0 ? 0 : both / seen;
 }
 
+/** A kept text and who holds it: a candidate's position in its round, or EARLIER_ROUND. */
+export interface KeptText {
+  owner: number;
+}
+
+/** The owner of texts kept in earlier rounds of the run: never given up to a copy. */
+export const EARLIER_ROUND = -1;
+
 /** Remembers sources already kept in a run and recognises the same page again (by URL or by text). */
 export interface SourceDeduper {
   /** True when a URL (normalised) was seen before; otherwise remembers it. */
   seenUrl(normalizedUrl: string): boolean;
-  /** True when the text is near-identical to a kept text; otherwise remembers it. */
-  seenText(text: string): Promise<boolean>;
+  /** The kept text this text nearly repeats; null when it is new, and then it is remembered as owner's. */
+  seenText(text: string, owner: number): Promise<KeptText | null>;
 }
 
 /** Builds a deduper, primed with sources kept earlier (earlier rounds of the same run). */
@@ -101,7 +109,7 @@ export async function createSourceDeduper(
   existing: Array<{ url: string; content?: string | null }> = [],
 ): Promise<SourceDeduper> {
   const urls = new Set<string>();
-  const sketches: TextSketch[] = [];
+  const sketches: Array<{ sketch: TextSketch; kept: KeptText }> = [];
   const pause = createPause();
   const keyOf = (url: string) => {
     try {
@@ -112,7 +120,8 @@ export async function createSourceDeduper(
   };
   for (const source of existing) {
     urls.add(keyOf(source.url));
-    if (source.content) sketches.push(await sketchText(source.content, pause));
+    if (source.content)
+      sketches.push({ sketch: await sketchText(source.content, pause), kept: { owner: EARLIER_ROUND } });
   }
   return {
     seenUrl(normalizedUrl) {
@@ -121,12 +130,13 @@ export async function createSourceDeduper(
       urls.add(key);
       return false;
     },
-    async seenText(text) {
+    async seenText(text, owner) {
       const sketch = await sketchText(text, pause);
-      if (sketch.length === 0) return false;
-      if (sketches.some((other) => estimateJaccard(sketch, other) >= NEAR_DUPLICATE_JACCARD)) return true;
-      sketches.push(sketch);
-      return false;
+      if (sketch.length === 0) return null;
+      const copied = sketches.find((other) => estimateJaccard(sketch, other.sketch) >= NEAR_DUPLICATE_JACCARD);
+      if (copied) return copied.kept;
+      sketches.push({ sketch, kept: { owner } });
+      return null;
     },
   };
 }
