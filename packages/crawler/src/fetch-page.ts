@@ -146,112 +146,168 @@ function classifyAxiosError(error: unknown, host: string, timedOut: boolean, cal
   return new CrawlError('network', `The page could not be fetched${code ? ` (${code})` : ''}.`);
 }
 
-/**
- * Fetches one page through the guarded agents: every hop's URL re-checked (scheme, credentials,
- * address), redirects followed by hand up to the limit, a timeout over the whole chain, and the body
- * read with a byte cap that aborts the download as soon as it is passed.
- */
-export async function fetchPage(rawUrl: string, options: FetchPageOptions): Promise<FetchedPage> {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_PAGE_BYTES;
-  const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-  const accept = options.accept ?? (['html', 'pdf', 'text'] as const);
-  const requestedUrl = normalizeUrl(rawUrl);
+/** A timeout over the whole redirect chain, combined with the caller's signal. */
+function startDeadline(options: FetchPageOptions) {
   const timeout = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     timeout.abort();
   }, options.timeoutMs);
-  const signal = combineSignals([timeout.signal, options.signal]);
+  return {
+    signal: combineSignals([timeout.signal, options.signal]),
+    classify: (error: unknown, host: string) =>
+      classifyAxiosError(error, host, timedOut, options.signal?.aborted === true),
+    clear: () => clearTimeout(timer),
+  };
+}
+
+type Deadline = ReturnType<typeof startDeadline>;
+
+/**
+ * Fetches one page through the guarded agents: every hop's URL re-checked (scheme, credentials,
+ * address), redirects followed by hand up to the limit, a timeout over the whole chain, and the body
+ * read with a byte cap that aborts the download as soon as it is passed.
+ */
+export async function fetchPage(rawUrl: string, options: FetchPageOptions): Promise<FetchedPage> {
+  const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const requestedUrl = normalizeUrl(rawUrl);
+  const deadline = startDeadline(options);
   const redirects: string[] = [];
   let current = requestedUrl;
   try {
     for (;;) {
-      if (options.signal?.aborted) throw new CrawlError('aborted', 'The fetch was cancelled.');
-      const url = parseCrawlUrl(current);
-      const host = bareHostname(url);
-      if (isForbiddenHostname(host)) throw new CrawlError('blocked_address', `The host ${host} is not allowed.`);
-      // Sockets skip `lookup` for IP literals, so those are checked here; names are checked at connect.
-      checkLiteralHost(host, options.policy);
-      await options.beforeHop?.(current);
-
-      let response: AxiosResponse<Readable>;
-      try {
-        response = await axios.request<Readable>({
-          url: current,
-          method: 'GET',
-          responseType: 'stream',
-          maxRedirects: 0,
-          // An environment proxy would connect somewhere the guard never checked.
-          proxy: false,
-          httpAgent: options.agents.http,
-          httpsAgent: options.agents.https,
-          decompress: true,
-          validateStatus: () => true,
-          signal,
-          headers: {
-            'User-Agent': options.userAgent,
-            Accept: options.acceptHeader ?? 'text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8',
-            ...(options.acceptLanguage ? { 'Accept-Language': options.acceptLanguage } : {}),
-          },
-        });
-      } catch (error) {
-        throw classifyAxiosError(error, host, timedOut, options.signal?.aborted === true);
-      }
-
-      const status = response.status;
-      if (status >= 300 && status < 400 && response.headers.location) {
-        response.data.destroy();
-        if (redirects.length >= maxRedirects) {
-          throw new CrawlError('too_many_redirects', `More than ${maxRedirects} redirects.`);
-        }
-        let next: string;
-        try {
-          next = new URL(String(response.headers.location), current).href;
-        } catch {
-          throw new CrawlError('invalid_url', 'The redirect target cannot be parsed.');
-        }
-        redirects.push(current);
-        current = normalizeUrl(next);
-        continue;
-      }
-      if ((status < 200 || status >= 300) && !options.allowErrorStatus) {
-        response.data.destroy();
-        throw new CrawlError('http_status', `The page answered HTTP ${status}.`);
-      }
-
-      const contentType = String(response.headers['content-type'] ?? '');
-      const declared = contentKindOf(contentType);
-      if (declared === null || (declared !== undefined && !accept.includes(declared))) {
-        response.data.destroy();
-        throw new CrawlError('unsupported_type', `Content of type ${contentType.split(';')[0]} is not read.`);
-      }
-      const length = Number(response.headers['content-length']);
-      if (Number.isFinite(length) && length > maxBytes && !options.truncate) {
-        response.data.destroy();
-        throw new CrawlError('too_large', `The page is larger than ${maxBytes} bytes.`);
-      }
-      let read: { body: Buffer; bytes: number; truncated: boolean };
-      try {
-        read = await readCapped(response.data, maxBytes, options.onBytes, options.truncate);
-      } catch (error) {
-        throw classifyAxiosError(error, host, timedOut, options.signal?.aborted === true);
-      }
-      const kind = declared ?? sniffKind(read.body);
-      if (!accept.includes(kind)) throw new CrawlError('unsupported_type', 'The content is not of a readable type.');
-      return {
-        requestedUrl,
-        finalUrl: current,
-        status,
-        contentType,
-        kind,
-        body: read.body,
-        bytes: read.bytes,
-        truncated: read.truncated,
-        redirects,
-      };
+      const host = await checkHop(current, options);
+      const response = await requestHop(current, host, options, deadline);
+      const next = redirectTarget(response, current, redirects.length, maxRedirects);
+      if (next === null)
+        return await readAnswer(response, host, options, deadline, { requestedUrl, current, redirects });
+      redirects.push(current);
+      current = next;
     }
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
   }
+}
+
+/** Refuses a hop the guard forbids before any connection opens; returns its bare host name. */
+async function checkHop(current: string, options: FetchPageOptions): Promise<string> {
+  if (options.signal?.aborted) throw new CrawlError('aborted', 'The fetch was cancelled.');
+  const url = parseCrawlUrl(current);
+  const host = bareHostname(url);
+  if (isForbiddenHostname(host)) throw new CrawlError('blocked_address', `The host ${host} is not allowed.`);
+  // Sockets skip `lookup` for IP literals, so those are checked here; names are checked at connect.
+  checkLiteralHost(host, options.policy);
+  await options.beforeHop?.(current);
+  return host;
+}
+
+async function requestHop(
+  current: string,
+  host: string,
+  options: FetchPageOptions,
+  deadline: Deadline,
+): Promise<AxiosResponse<Readable>> {
+  try {
+    return await axios.request<Readable>({
+      url: current,
+      method: 'GET',
+      responseType: 'stream',
+      maxRedirects: 0,
+      // An environment proxy would connect somewhere the guard never checked.
+      proxy: false,
+      httpAgent: options.agents.http,
+      httpsAgent: options.agents.https,
+      decompress: true,
+      validateStatus: () => true,
+      signal: deadline.signal,
+      headers: {
+        'User-Agent': options.userAgent,
+        Accept: options.acceptHeader ?? 'text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8',
+        ...(options.acceptLanguage ? { 'Accept-Language': options.acceptLanguage } : {}),
+      },
+    });
+  } catch (error) {
+    throw deadline.classify(error, host);
+  }
+}
+
+/** The normalised URL a redirect answer points to, or null when the answer is not a redirect. */
+function redirectTarget(
+  response: AxiosResponse<Readable>,
+  current: string,
+  redirectsSoFar: number,
+  maxRedirects: number,
+): string | null {
+  const status = response.status;
+  if (status < 300 || status >= 400 || !response.headers.location) return null;
+  response.data.destroy();
+  if (redirectsSoFar >= maxRedirects) {
+    throw new CrawlError('too_many_redirects', `More than ${maxRedirects} redirects.`);
+  }
+  let next: string;
+  try {
+    next = new URL(String(response.headers.location), current).href;
+  } catch {
+    throw new CrawlError('invalid_url', 'The redirect target cannot be parsed.');
+  }
+  return normalizeUrl(next);
+}
+
+/** Reads the final answer's body, refusing a status, type or size the caller does not accept. */
+async function readAnswer(
+  response: AxiosResponse<Readable>,
+  host: string,
+  options: FetchPageOptions,
+  deadline: Deadline,
+  chain: { requestedUrl: string; current: string; redirects: string[] },
+): Promise<FetchedPage> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_PAGE_BYTES;
+  const accept = options.accept ?? (['html', 'pdf', 'text'] as const);
+  const { status, contentType, declared } = checkAnswer(response, options, accept, maxBytes);
+  let read: { body: Buffer; bytes: number; truncated: boolean };
+  try {
+    read = await readCapped(response.data, maxBytes, options.onBytes, options.truncate);
+  } catch (error) {
+    throw deadline.classify(error, host);
+  }
+  const kind = declared ?? sniffKind(read.body);
+  if (!accept.includes(kind)) throw new CrawlError('unsupported_type', 'The content is not of a readable type.');
+  return {
+    requestedUrl: chain.requestedUrl,
+    finalUrl: chain.current,
+    status,
+    contentType,
+    kind,
+    body: read.body,
+    bytes: read.bytes,
+    truncated: read.truncated,
+    redirects: chain.redirects,
+  };
+}
+
+/** Refuses an answer by its headers alone, before its body is downloaded. */
+function checkAnswer(
+  response: AxiosResponse<Readable>,
+  options: FetchPageOptions,
+  accept: readonly ContentKind[],
+  maxBytes: number,
+): { status: number; contentType: string; declared: ContentKind | undefined } {
+  const status = response.status;
+  if ((status < 200 || status >= 300) && !options.allowErrorStatus) {
+    response.data.destroy();
+    throw new CrawlError('http_status', `The page answered HTTP ${status}.`);
+  }
+  const contentType = String(response.headers['content-type'] ?? '');
+  const declared = contentKindOf(contentType);
+  if (declared === null || (declared !== undefined && !accept.includes(declared))) {
+    response.data.destroy();
+    throw new CrawlError('unsupported_type', `Content of type ${contentType.split(';')[0]} is not read.`);
+  }
+  const length = Number(response.headers['content-length']);
+  if (Number.isFinite(length) && length > maxBytes && !options.truncate) {
+    response.data.destroy();
+    throw new CrawlError('too_large', `The page is larger than ${maxBytes} bytes.`);
+  }
+  return { status, contentType, declared };
 }

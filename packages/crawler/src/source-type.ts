@@ -227,6 +227,8 @@ const FORUM_TYPES = new Set(['discussionforumposting', 'qapage', 'question']);
 const ACADEMIC_TYPES = new Set(['scholarlyarticle', 'medicalscholarlyarticle']);
 const BLOG_TYPES = new Set(['blogposting', 'blog']);
 
+const FORUM_LABELS = ['forum', 'forums', 'community', 'discuss', 'discourse', 'board', 'boards'];
+
 function inSet(set: Set<string>, host: string, domain: string | null): boolean {
   return set.has(host) || (domain !== null && set.has(domain));
 }
@@ -241,38 +243,58 @@ export function classifySourceType(url: string, hints?: PageHints | null): Sourc
   }
   const host = parsedUrl.hostname.toLowerCase().replace(/^www\./, '');
   const info = parseDomain(host);
-  const domain = info.domain;
-  const suffix = (info.publicSuffix ?? '').toLowerCase();
+  const site: Site = { host, domain: info.domain, suffix: (info.publicSuffix ?? '').toLowerCase() };
+  return typeByDomain(site) ?? typeByHints(hints, parsedUrl.pathname) ?? typeBySuffix(site.suffix);
+}
+
+interface Site {
+  /** The host without a leading `www.`. */
+  host: string;
+  /** Its registrable domain (null for IPs and local names). */
+  domain: string | null;
+  /** Its public suffix, lower case. */
+  suffix: string;
+}
+
+function typeByDomain({ host, domain, suffix }: Site): SourceType | null {
   const suffixParts = suffix.split('.');
   const label = host.split('.')[0];
+  if (isGovernment(host, domain, suffix)) {
+    return ACADEMIC_SUBHOSTS.has(host) || ACADEMIC_SUBHOSTS.has(`www.${host}`) ? 'academic' : 'government';
+  }
+  if (suffixParts.includes('edu') || suffixParts[0] === 'ac' || inSet(ACADEMIC_HOSTS, host, domain)) return 'academic';
+  if (inSet(REFERENCE_HOSTS, host, domain)) return 'reference';
+  if (inSet(FORUM_HOSTS, host, domain) || FORUM_LABELS.includes(label)) return 'forum';
+  if (inSet(NEWS_HOSTS, host, domain)) return 'news';
+  if (inSet(BLOG_HOSTS, host, domain) || label === 'blog' || label === 'blogs') return 'blog';
+  return null;
+}
 
-  if (
+function isGovernment(host: string, domain: string | null, suffix: string): boolean {
+  const suffixParts = suffix.split('.');
+  return (
     suffixParts.includes('gov') ||
     suffixParts.includes('mil') ||
     suffixParts.includes('gob') ||
     suffixParts.includes('gouv') ||
     inSet(GOVERNMENT_DOMAINS, host, domain) ||
     GOVERNMENT_DOMAINS.has(suffix)
-  ) {
-    return ACADEMIC_SUBHOSTS.has(host) || ACADEMIC_SUBHOSTS.has(`www.${host}`) ? 'academic' : 'government';
-  }
-  if (suffixParts.includes('edu') || suffixParts[0] === 'ac' || inSet(ACADEMIC_HOSTS, host, domain)) return 'academic';
-  if (inSet(REFERENCE_HOSTS, host, domain)) return 'reference';
-  if (
-    inSet(FORUM_HOSTS, host, domain) ||
-    ['forum', 'forums', 'community', 'discuss', 'discourse', 'board', 'boards'].includes(label)
-  )
-    return 'forum';
-  if (inSet(NEWS_HOSTS, host, domain)) return 'news';
-  if (inSet(BLOG_HOSTS, host, domain) || label === 'blog' || label === 'blogs') return 'blog';
+  );
+}
 
+/** What the page declares itself to be (JSON-LD, citation tags, generator), or its path says. */
+function typeByHints(hints: PageHints | null | undefined, pathname: string): SourceType | null {
   const types = (hints?.jsonLdTypes ?? []).map((t) => t.toLowerCase());
   if (hints?.scholarly || types.some((t) => ACADEMIC_TYPES.has(t))) return 'academic';
   if (types.some((t) => FORUM_TYPES.has(t))) return 'forum';
   if (types.some((t) => NEWS_TYPES.has(t))) return 'news';
-  if (types.some((t) => BLOG_TYPES.has(t)) || /\/blogs?\//i.test(parsedUrl.pathname)) return 'blog';
+  if (types.some((t) => BLOG_TYPES.has(t)) || /\/blogs?\//i.test(pathname)) return 'blog';
   if (/discourse|phpbb|vbulletin|xenforo|mybb/i.test(hints?.generator ?? '')) return 'forum';
-  if (suffix === 'org' || suffix === 'int' || suffix.endsWith('.org') || suffixParts.includes('org'))
+  return null;
+}
+
+function typeBySuffix(suffix: string): SourceType {
+  if (suffix === 'org' || suffix === 'int' || suffix.endsWith('.org') || suffix.split('.').includes('org'))
     return 'organization';
   return 'other';
 }

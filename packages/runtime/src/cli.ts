@@ -36,6 +36,62 @@ function table(rows: Array<Record<string, unknown>>, columns: string[]): string[
   return [line(columns), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))];
 }
 
+/** Opens the services on first use, so that `--help` and usage errors need no database. */
+type WithServices = <T>(fn: (s: Services) => Promise<T>) => Promise<T>;
+
+interface CommandContext {
+  io: CliIo;
+  withServices: WithServices;
+}
+
+async function createKey(
+  { io, withServices }: CommandContext,
+  args: { username: string; name?: string; 'expires-in-days'?: number; json: boolean },
+): Promise<void> {
+  const username = checkUsername(args.username);
+  const days = args['expires-in-days'];
+  if (days !== undefined && (!Number.isFinite(days) || days <= 0 || days > 36_500)) {
+    throw new UsageError('--expires-in-days must be a number of days between 1 and 36500.');
+  }
+  const created = await withServices((s) =>
+    createApiKey(s.db, { username, name: args.name ?? null, expiresInDays: days ?? null }),
+  );
+  if (args.json) {
+    io.out(
+      JSON.stringify({
+        id: created.id,
+        username: created.username,
+        key: created.key,
+        expires_at: iso(created.expires_at),
+      }),
+    );
+  } else {
+    io.out(
+      `Created key ${created.id} for ${created.username}${created.expires_at ? ` (expires ${iso(created.expires_at)})` : ''}.`,
+    );
+    io.out(`Key (shown once, store it now): ${created.key}`);
+  }
+}
+
+async function listKeys({ io, withServices }: CommandContext, args: { user?: string; json: boolean }): Promise<void> {
+  const rows = await withServices((s) => listApiKeys(s.db, args.user));
+  const items = rows.map((r) => ({
+    id: r.id,
+    username: r.username,
+    name: r.name,
+    created_at: iso(r.created_at),
+    expires_at: iso(r.expires_at),
+    revoked_at: iso(r.revoked_at),
+    revoked: r.revoked_at !== null,
+    last_used_at: iso(r.last_used_at),
+  }));
+  if (args.json) io.out(JSON.stringify(items));
+  else
+    table(items, ['id', 'username', 'name', 'created_at', 'expires_at', 'revoked', 'last_used_at']).forEach((l) =>
+      io.out(l),
+    );
+}
+
 /**
  * The key-administration tool (CONTRACT 3). Returns the exit code: 0 success, 1 error, 2 usage error.
  * Keys are printed once at creation and never again; lists never show a key or its hash.
@@ -49,7 +105,7 @@ export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv =
     return 1;
   }
   let services: Services | undefined;
-  const withServices = async <T>(fn: (s: Services) => Promise<T>): Promise<T> => {
+  const withServices: WithServices = async (fn) => {
     services ??= await openServices(config, 'cli');
     return fn(services);
   };
@@ -69,54 +125,13 @@ export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv =
               .option('name', { type: 'string', describe: 'a label for the key' })
               .option('expires-in-days', { type: 'number', describe: 'the key expires after N days' })
               .option('json', { type: 'boolean', default: false }),
-          async (args) => {
-            const username = checkUsername(args.username);
-            const days = args['expires-in-days'];
-            if (days !== undefined && (!Number.isFinite(days) || days <= 0 || days > 36_500)) {
-              throw new UsageError('--expires-in-days must be a number of days between 1 and 36500.');
-            }
-            const created = await withServices((s) =>
-              createApiKey(s.db, { username, name: args.name ?? null, expiresInDays: days ?? null }),
-            );
-            if (args.json) {
-              io.out(
-                JSON.stringify({
-                  id: created.id,
-                  username: created.username,
-                  key: created.key,
-                  expires_at: iso(created.expires_at),
-                }),
-              );
-            } else {
-              io.out(
-                `Created key ${created.id} for ${created.username}${created.expires_at ? ` (expires ${iso(created.expires_at)})` : ''}.`,
-              );
-              io.out(`Key (shown once, store it now): ${created.key}`);
-            }
-          },
+          (args) => createKey({ io, withServices }, args),
         )
         .command(
           'list',
           'list keys (never the key or its hash)',
           (c) => c.option('user', { type: 'string' }).option('json', { type: 'boolean', default: false }),
-          async (args) => {
-            const rows = await withServices((s) => listApiKeys(s.db, args.user));
-            const items = rows.map((r) => ({
-              id: r.id,
-              username: r.username,
-              name: r.name,
-              created_at: iso(r.created_at),
-              expires_at: iso(r.expires_at),
-              revoked_at: iso(r.revoked_at),
-              revoked: r.revoked_at !== null,
-              last_used_at: iso(r.last_used_at),
-            }));
-            if (args.json) io.out(JSON.stringify(items));
-            else
-              table(items, ['id', 'username', 'name', 'created_at', 'expires_at', 'revoked', 'last_used_at']).forEach(
-                (l) => io.out(l),
-              );
-          },
+          (args) => listKeys({ io, withServices }, args),
         )
         .command(
           'revoke <key-id>',

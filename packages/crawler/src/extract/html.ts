@@ -292,6 +292,19 @@ export function extractHtml(body: Uint8Array, contentType: string, url: string):
 
 function readDocument(document: Document, url: string, encoding: string | null): ExtractedDocument {
   // Metadata is read before Readability, which rewrites the document as it works.
+  const metadata = readMetadata(document, url);
+  const article = new Readability(document, { serializer: (node: Node) => blockText(node) }).parse();
+  return {
+    kind: 'html',
+    ...articleFields(article, metadata),
+    content: article?.content ?? blockText(document.body ?? document.documentElement),
+    encoding,
+    hints: metadata.hints,
+  };
+}
+
+/** What the page says about itself in its head: meta tags, JSON-LD, canonical link, language. */
+function readMetadata(document: Document, url: string) {
   const meta = readMetaTags(document);
   const jsonLd = readJsonLd(document);
   const hints: PageHints = {
@@ -300,26 +313,28 @@ function readDocument(document: Document, url: string, encoding: string | null):
     generator: meta.get('name=generator') ?? null,
     scholarly: [...meta.keys()].some((key) => key.startsWith('name=citation_')),
   };
-  const language = declaredLanguage(document, meta);
-  const canonicalUrl =
-    absoluteHttpUrl(canonicalLink(document), url) ?? absoluteHttpUrl(meta.get('property=og:url'), url);
-  const published = publishedTime(document, meta, jsonLd);
-  const fallbackTitle = document.title?.trim() || null;
-  const fallbackByline = meta.get('name=author') ?? null;
-
-  const article = new Readability(document, { serializer: (node: Node) => blockText(node) }).parse();
-  const content = article?.content ?? blockText(document.body ?? document.documentElement);
   return {
-    kind: 'html',
-    title: article?.title?.trim() || fallbackTitle,
-    byline: article?.byline?.trim() || fallbackByline,
-    language: language ?? (article?.lang || null),
-    canonicalUrl,
-    publishedAt: published ?? toIsoDate(article?.publishedTime),
+    hints,
+    language: declaredLanguage(document, meta),
+    canonicalUrl: absoluteHttpUrl(canonicalLink(document), url) ?? absoluteHttpUrl(meta.get('property=og:url'), url),
+    published: publishedTime(document, meta, jsonLd),
+    fallbackTitle: document.title?.trim() || null,
+    fallbackByline: meta.get('name=author') ?? null,
+  };
+}
+
+/** The document's fields Readability found, the page's own metadata winning where it declares them. */
+function articleFields(
+  article: ReturnType<Readability['parse']>,
+  metadata: ReturnType<typeof readMetadata>,
+): Pick<ExtractedDocument, 'title' | 'byline' | 'language' | 'canonicalUrl' | 'publishedAt' | 'siteName' | 'excerpt'> {
+  return {
+    title: article?.title?.trim() || metadata.fallbackTitle,
+    byline: article?.byline?.trim() || metadata.fallbackByline,
+    language: metadata.language ?? (article?.lang || null),
+    canonicalUrl: metadata.canonicalUrl,
+    publishedAt: metadata.published ?? toIsoDate(article?.publishedTime),
     siteName: article?.siteName?.trim() || null,
     excerpt: article?.excerpt?.trim() || null,
-    content,
-    encoding,
-    hints,
   };
 }

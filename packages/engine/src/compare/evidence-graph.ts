@@ -143,47 +143,76 @@ function* sourceGroups(sources: readonly SourceInput[]): SlicedWork<Map<string, 
     if (first === undefined) byDomain.set(domain, i);
     else uf.union(first, i);
   });
-  const shingleSets: Array<Set<string>> = [];
-  const holders = new Map<string, number[]>();
-  const shared = new Int32Array(sources.length);
-  const touched: number[] = [];
+  const index: ShingleIndex = {
+    sets: [],
+    holders: new Map(),
+    shared: new Int32Array(sources.length),
+    touched: [],
+  };
   for (let j = 0; j < sources.length; j++) {
     const own = shingles(sources[j]!.content.slice(0, 50_000));
-    shingleSets.push(own);
+    index.sets.push(own);
     yield;
     // Texts this short share too little to call one a copy of another.
     if (own.size < 20) continue;
-    let unread = 0;
-    for (const shingle of own) {
-      let list = holders.get(shingle);
-      if (!list) holders.set(shingle, (list = []));
-      const stop = Math.max(0, list.length - SHINGLE_CANDIDATES);
-      if (stop > 0) unread++;
-      for (let k = list.length - 1; k >= stop; k--) {
-        const i = list[k]!;
-        if (shared[i]++ === 0) touched.push(i);
-      }
-      list.push(j);
-    }
-    const recount: Array<{ i: number; shared: number }> = [];
-    for (const i of touched) {
-      const smaller = Math.min(shingleSets[i]!.size, own.size);
-      if (shared[i]! / smaller >= COPIED_TEXT) uf.union(i, j);
-      else if (Math.min(smaller, shared[i]! + unread) / smaller >= COPIED_TEXT) recount.push({ i, shared: shared[i]! });
-      shared[i] = 0;
-    }
-    touched.length = 0;
-    recount.sort((x, y) => y.shared - x.shared || y.i - x.i);
-    let checks = 0;
-    for (const { i } of recount) {
-      if (checks >= MAX_COPY_CHECKS_PER_SOURCE) break;
-      if (uf.find(i) === uf.find(j)) continue;
-      checks++;
-      if (containment(shingleSets[i]!, own) >= COPIED_TEXT) uf.union(i, j);
-    }
+    joinCopies(index, uf, j, own);
     yield;
   }
   return new Map(sources.map((s, i) => [s.id, uf.find(i)]));
+}
+
+/** The shingles of the sources read so far, and the counters of one source's pass over them. */
+interface ShingleIndex {
+  /** Each source's shingles, by position. */
+  sets: Array<Set<string>>;
+  /** The sources holding each shingle, in order. */
+  holders: Map<string, number[]>;
+  /** Shingles an earlier source shares with the current one (zero again after each source). */
+  shared: Int32Array;
+  /** The earlier sources whose `shared` count is not zero. */
+  touched: number[];
+}
+
+/** Joins source j's group with the earlier sources it shares copied text with (see sourceGroups). */
+function joinCopies(index: ShingleIndex, uf: UnionFind, j: number, own: Set<string>): void {
+  const { sets, shared, touched } = index;
+  const unread = countSharedShingles(index, j, own);
+  const recount: Array<{ i: number; shared: number }> = [];
+  for (const i of touched) {
+    const smaller = Math.min(sets[i]!.size, own.size);
+    if (shared[i]! / smaller >= COPIED_TEXT) uf.union(i, j);
+    else if (Math.min(smaller, shared[i]! + unread) / smaller >= COPIED_TEXT) recount.push({ i, shared: shared[i]! });
+    shared[i] = 0;
+  }
+  touched.length = 0;
+  recount.sort((x, y) => y.shared - x.shared || y.i - x.i);
+  let checks = 0;
+  for (const { i } of recount) {
+    if (checks >= MAX_COPY_CHECKS_PER_SOURCE) break;
+    if (uf.find(i) === uf.find(j)) continue;
+    checks++;
+    if (containment(sets[i]!, own) >= COPIED_TEXT) uf.union(i, j);
+  }
+}
+
+/**
+ * Counts in `shared` the shingles of source j each earlier source holds (the nearest SHINGLE_CANDIDATES
+ * holders of each), and adds j to the index; returns how many of j's shingles had holders left unread.
+ */
+function countSharedShingles({ holders, shared, touched }: ShingleIndex, j: number, own: Set<string>): number {
+  let unread = 0;
+  for (const shingle of own) {
+    let list = holders.get(shingle);
+    if (!list) holders.set(shingle, (list = []));
+    const stop = Math.max(0, list.length - SHINGLE_CANDIDATES);
+    if (stop > 0) unread++;
+    for (let k = list.length - 1; k >= stop; k--) {
+      const i = list[k]!;
+      if (shared[i]++ === 0) touched.push(i);
+    }
+    list.push(j);
+  }
+  return unread;
 }
 
 function safeHost(url: string): string {
@@ -309,6 +338,28 @@ export function* evidenceGraphWork(
     .filter((c) => sources.has(c.source_id))
     .sort((a, b) => a.round - b.round || a.position - b.position || a.id.localeCompare(b.id));
   const groupOf = yield* sourceGroups(sourcesIn);
+  const { statements, terms } = yield* claimStatements(claims);
+  const later = yield* candidatePairs(claims, terms);
+  const compared = yield* compareClaims(claims, statements, terms, later);
+  const { clusters, clusterOf } = clusterClaims(claims, compared.uf, groupOf);
+  const contradictions = yield* clusterContradictions(claims, clusterOf, compared.contradicting);
+  const refinements = clusterRefinements(claims, clusterOf, compared.refining);
+  return {
+    claims,
+    sources,
+    clusters,
+    clusterOf,
+    relations: compared.relations,
+    groupOf,
+    contradictions,
+    refinements,
+  };
+}
+
+/** Each claim as a Statement, with its terms read now (the costly part, so it is sliced here). */
+function* claimStatements(
+  claims: readonly ClaimInput[],
+): SlicedWork<{ statements: Statement[]; terms: Array<Set<string>> }> {
   const statements: Statement[] = [];
   const terms: Array<Set<string>> = [];
   for (const c of claims) {
@@ -317,41 +368,76 @@ export function* evidenceGraphWork(
     terms.push(statement.terms);
     if (terms.length % 64 === 0) yield;
   }
-  const later = yield* candidatePairs(claims, terms);
-  const uf = new UnionFind(claims.length);
-  const relations: ClaimRelation[] = [];
-  const contradicting: Array<[number, number, Contradiction]> = [];
-  const refining: Array<[number, number]> = [];
+  return { statements, terms };
+}
 
+/** What comparing the candidate pairs found, by claim position. */
+interface Comparison {
+  /** Claims joined by supports (the same proposition). */
+  uf: UnionFind;
+  relations: ClaimRelation[];
+  contradicting: Array<[number, number, Contradiction]>;
+  /** [general, specific] */
+  refining: Array<[number, number]>;
+}
+
+/** Relates each candidate pair (i, j) of `later`, in (i, j) order: contradicts, supports or refines. */
+function* compareClaims(
+  claims: readonly ClaimInput[],
+  statements: readonly Statement[],
+  terms: ReadonlyArray<Set<string>>,
+  later: readonly number[][],
+): SlicedWork<Comparison> {
+  const found: Comparison = { uf: new UnionFind(claims.length), relations: [], contradicting: [], refining: [] };
+  const read: ReadClaims = { claims, statements, terms };
   let compared = 0;
   for (let i = 0; i < claims.length; i++) {
     for (const j of later[i]!) {
       if (++compared % 256 === 0) yield;
-      const a = claims[i]!;
-      const b = claims[j]!;
-      const ti = terms[i]!;
-      const tj = terms[j]!;
-      const shared = overlapCount(ti, tj);
-      const contradiction = contradictionBetween(statements[i]!, statements[j]!, shared);
-      if (contradiction) {
-        relations.push({ a: a.id, b: b.id, kind: 'contradicts', contradiction });
-        contradicting.push([i, j, contradiction]);
-        continue;
-      }
-      // Jaccard and containment of the two term sets (as in text/tokens), from the one count.
-      const smaller = Math.min(ti.size, tj.size);
-      if (shared / (ti.size + tj.size - shared) >= SAME_PROPOSITION) {
-        relations.push({ a: a.id, b: b.id, kind: 'supports' });
-        uf.union(i, j);
-      } else if (shared / smaller >= REFINES_CONTAINMENT && shared >= 3) {
-        // The one with more terms adds detail to the other.
-        const [general, specific] = ti.size <= tj.size ? [i, j] : [j, i];
-        relations.push({ a: claims[specific]!.id, b: claims[general]!.id, kind: 'refines' });
-        refining.push([general, specific]);
-      }
+      relatePair(read, i, j, found);
     }
   }
+  return found;
+}
 
+/** The claims in comparison order, each as a Statement and its terms. */
+interface ReadClaims {
+  claims: readonly ClaimInput[];
+  statements: readonly Statement[];
+  terms: ReadonlyArray<Set<string>>;
+}
+
+function relatePair({ claims, statements, terms }: ReadClaims, i: number, j: number, found: Comparison): void {
+  const a = claims[i]!;
+  const b = claims[j]!;
+  const ti = terms[i]!;
+  const tj = terms[j]!;
+  const shared = overlapCount(ti, tj);
+  const contradiction = contradictionBetween(statements[i]!, statements[j]!, shared);
+  if (contradiction) {
+    found.relations.push({ a: a.id, b: b.id, kind: 'contradicts', contradiction });
+    found.contradicting.push([i, j, contradiction]);
+    return;
+  }
+  // Jaccard and containment of the two term sets (as in text/tokens), from the one count.
+  const smaller = Math.min(ti.size, tj.size);
+  if (shared / (ti.size + tj.size - shared) >= SAME_PROPOSITION) {
+    found.relations.push({ a: a.id, b: b.id, kind: 'supports' });
+    found.uf.union(i, j);
+  } else if (shared / smaller >= REFINES_CONTAINMENT && shared >= 3) {
+    // The one with more terms adds detail to the other.
+    const [general, specific] = ti.size <= tj.size ? [i, j] : [j, i];
+    found.relations.push({ a: claims[specific]!.id, b: claims[general]!.id, kind: 'refines' });
+    found.refining.push([general, specific]);
+  }
+}
+
+/** The clusters of claims joined by supports, numbered in the order of their first claim. */
+function clusterClaims(
+  claims: readonly ClaimInput[],
+  uf: UnionFind,
+  groupOf: Map<string, number>,
+): { clusters: Cluster[]; clusterOf: Map<string, Cluster> } {
   const clusters: Cluster[] = [];
   const clusterByRoot = new Map<number, Cluster>();
   const clusterOf = new Map<string, Cluster>();
@@ -368,7 +454,15 @@ export function* evidenceGraphWork(
     clusterOf.set(c.id, cluster);
   });
   for (const cluster of clusters) cluster.groups = new Set(cluster.sourceIds.map((s) => groupOf.get(s))).size;
+  return { clusters, clusterOf };
+}
 
+/** Pairs of different clusters in contradiction, each once, with the first pair of claims that showed it. */
+function* clusterContradictions(
+  claims: readonly ClaimInput[],
+  clusterOf: Map<string, Cluster>,
+  contradicting: Comparison['contradicting'],
+): SlicedWork<EvidenceGraph['contradictions']> {
   const seenPairs = new Set<string>();
   const contradictions: EvidenceGraph['contradictions'] = [];
   for (const [k, [i, j, contradiction]] of contradicting.entries()) {
@@ -381,6 +475,15 @@ export function* evidenceGraphWork(
     seenPairs.add(key);
     contradictions.push({ a, b, claimA: claims[i]!.id, claimB: claims[j]!.id, contradiction });
   }
+  return contradictions;
+}
+
+/** Pairs of different clusters where one refines the other, each once. */
+function clusterRefinements(
+  claims: readonly ClaimInput[],
+  clusterOf: Map<string, Cluster>,
+  refining: Comparison['refining'],
+): EvidenceGraph['refinements'] {
   const refinements: EvidenceGraph['refinements'] = [];
   const seenRefines = new Set<string>();
   for (const [g, s] of refining) {
@@ -391,7 +494,7 @@ export function* evidenceGraphWork(
     seenRefines.add(key);
     refinements.push({ general, specific });
   }
-  return { claims, sources, clusters, clusterOf, relations, groupOf, contradictions, refinements };
+  return refinements;
 }
 
 /**

@@ -161,20 +161,63 @@ function dedupe<T>(items: T[], key: (item: T) => string): T[] {
  * language's words for criticism. Pure: the same query, language and reference date give the same plan.
  */
 export function extractivePlan(input: PlannerInput): Plan {
+  const q = readQuery(input);
+  const searchQueries = searchQueriesOf(q, input.extraQueries);
+  return planSchema.parse({
+    query: input.query,
+    language: input.language,
+    query_categories: q.categories,
+    sub_questions: subQuestionsOf(q),
+    search_queries: searchQueries,
+    counter_evidence_queries: dedupe(
+      q.profile.counterTerms.map((w) => `${q.topic} ${w}`),
+      (c) => c,
+    ),
+    required_fields: requiredFieldsOf(q),
+    search_dimensions: [...new Set([...searchQueries.map((s) => s.dimension), 'counter_evidence'])],
+    time_sensitivity: q.time,
+    confidence: planConfidence(q.terms.length),
+  });
+}
+
+/** What the planner reads from the query: its terms, names, categories and time sensitivity. */
+interface ReadQuery {
+  query: string;
+  profile: ReturnType<typeof languageProfile>;
+  t: Templates;
+  terms: string[];
+  keyTerms: string;
+  topic: string;
+  entities: string[];
+  time: Plan['time_sensitivity'];
+  categories: string[];
+}
+
+function readQuery(input: PlannerInput): ReadQuery {
   const query = input.query.trim().slice(0, 300);
   const code = languageCode(input.language) ?? 'en';
   const profile = languageProfile(input.language);
-  const t = TEMPLATES[code];
   const terms = contentTerms(query);
-  const keyTerms = terms.slice(0, 5).join(' ') || query;
-  const topic = terms.slice(0, 3).join(' ') || query;
   const entities = code === 'de' ? namedEntities(query).filter((e) => /\s|["“„]/.test(e)) : namedEntities(query);
   const time = timeSensitivity(query, input.language, input.referenceDate);
   const categories = profile.categories.filter(([, cue]) => cue.test(query)).map(([name]) => name);
   if (time !== 'none') categories.push('temporal');
   if (categories.length === 0) categories.push('general');
+  return {
+    query,
+    profile,
+    t: TEMPLATES[code],
+    terms,
+    keyTerms: terms.slice(0, 5).join(' ') || query,
+    topic: terms.slice(0, 3).join(' ') || query,
+    entities,
+    time,
+    categories,
+  };
+}
 
-  const subQuestions = dedupe(
+function subQuestionsOf({ t, topic, query, entities, time, categories }: ReadQuery): string[] {
+  return dedupe(
     [
       ...(categories.includes('definition') ? [t.definition(topic)] : []),
       ...(categories.includes('verification') ? [t.verdict(query)] : []),
@@ -188,11 +231,16 @@ export function extractivePlan(input: PlannerInput): Plan {
     ],
     (q) => q,
   );
+}
 
-  const searchQueries = dedupe(
+function searchQueriesOf(
+  { query, t, terms, keyTerms, topic, entities, time, categories }: ReadQuery,
+  extraQueries: readonly string[],
+): Array<{ query: string; dimension: string }> {
+  return dedupe(
     [
       { query, dimension: 'core' },
-      ...input.extraQueries.map((q) => ({ query: q.trim().slice(0, 300), dimension: 'user' })),
+      ...extraQueries.map((q) => ({ query: q.trim().slice(0, 300), dimension: 'user' })),
       ...entities.map((e) => ({ query: e, dimension: 'entity' })),
       ...(terms.length >= 2 ? [{ query: keyTerms, dimension: 'key_terms' }] : []),
       ...(categories.includes('definition')
@@ -209,11 +257,10 @@ export function extractivePlan(input: PlannerInput): Plan {
     ],
     (q) => q.query,
   );
-  const counter = dedupe(
-    profile.counterTerms.map((w) => `${topic} ${w}`),
-    (q) => q,
-  );
-  const requiredFields = [
+}
+
+function requiredFieldsOf({ categories, time, entities }: ReadQuery): string[] {
+  return [
     'key_facts',
     ...(categories.includes('definition') ? ['definition'] : []),
     ...(categories.includes('verification') ? ['verdict'] : []),
@@ -223,17 +270,11 @@ export function extractivePlan(input: PlannerInput): Plan {
     ...(time !== 'none' ? ['dates'] : []),
     ...entities.map((e) => `about:${e}`),
   ];
-  const confidence = terms.length === 0 ? 0.3 : terms.length === 1 ? 0.5 : terms.length <= 3 ? 0.65 : 0.75;
-  return planSchema.parse({
-    query: input.query,
-    language: input.language,
-    query_categories: categories,
-    sub_questions: subQuestions,
-    search_queries: searchQueries,
-    counter_evidence_queries: counter,
-    required_fields: requiredFields,
-    search_dimensions: [...new Set([...searchQueries.map((q) => q.dimension), 'counter_evidence'])],
-    time_sensitivity: time,
-    confidence,
-  });
+}
+
+/** How much a plan from the query's own terms can be trusted: more terms, more to search with. */
+function planConfidence(termCount: number): number {
+  if (termCount === 0) return 0.3;
+  if (termCount === 1) return 0.5;
+  return termCount <= 3 ? 0.65 : 0.75;
 }

@@ -141,44 +141,52 @@ export function* sentenceSteps(
   language: string,
   options: SentenceOptions = {},
 ): Generator<Sentence | null> {
-  const min = options.min ?? 25;
-  const max = options.max ?? 600;
+  const bounds = { min: options.min ?? 25, max: options.max ?? 600 };
   const seg = segmenter(language);
   for (let lineStart = 0; lineStart <= text.length;) {
     const newline = text.indexOf('\n', lineStart);
     const lineEnd = newline < 0 ? text.length : newline;
-    const line = text.slice(lineStart, lineEnd);
-    // The piece being built: line[start, end); `trimmedEnd` is the end of its last non-blank character.
-    let piece: { start: number; end: number; trimmedEnd: number } | null = null;
-    const sentenceOf = (p: { start: number; end: number }): Sentence | null => {
-      if (p.end - p.start < min) return null;
-      const raw = line.slice(p.start, p.end);
-      const trimmed = raw.trim();
-      if (trimmed.length < min || trimmed.length > max || !hasWords(trimmed, 4)) return null;
-      return { text: trimmed, start: lineStart + p.start + (raw.length - raw.trimStart().length) };
-    };
-    for (const s of lineSegments(seg, line)) {
-      if (s === null) {
-        yield null;
-        continue;
-      }
-      const kept = s.segment.trimEnd().length;
-      if (piece) {
-        const tail = line.slice(Math.max(piece.start, piece.trimmedEnd - ABBREVIATION_TAIL), piece.trimmedEnd);
-        if (ABBREVIATION.test(tail) || /^[\p{Ll}\p{N}]/u.test(s.segment.trimStart())) {
-          piece.end = s.index + s.segment.length;
-          if (kept > 0) piece.trimmedEnd = s.index + kept;
-          continue;
-        }
-        const sentence = sentenceOf(piece);
-        if (sentence) yield sentence;
-      }
-      piece = { start: s.index, end: s.index + s.segment.length, trimmedEnd: s.index + kept };
-    }
-    const last = piece && sentenceOf(piece);
-    yield last ?? null;
+    yield* lineSentenceSteps(seg, text.slice(lineStart, lineEnd), lineStart, bounds);
     lineStart = lineEnd + 1;
   }
+}
+
+/** `sentenceSteps` for one line that starts at `lineStart` in the text; always ends with a sentence or a null. */
+function* lineSentenceSteps(
+  seg: Intl.Segmenter,
+  line: string,
+  lineStart: number,
+  { min, max }: { min: number; max: number },
+): Generator<Sentence | null> {
+  // The piece being built: line[start, end); `trimmedEnd` is the end of its last non-blank character.
+  let piece: { start: number; end: number; trimmedEnd: number } | null = null;
+  const sentenceOf = (p: { start: number; end: number }): Sentence | null => {
+    if (p.end - p.start < min) return null;
+    const raw = line.slice(p.start, p.end);
+    const trimmed = raw.trim();
+    if (trimmed.length < min || trimmed.length > max || !hasWords(trimmed, 4)) return null;
+    return { text: trimmed, start: lineStart + p.start + (raw.length - raw.trimStart().length) };
+  };
+  for (const s of lineSegments(seg, line)) {
+    if (s === null) {
+      yield null;
+      continue;
+    }
+    const kept = s.segment.trimEnd().length;
+    if (piece) {
+      const tail = line.slice(Math.max(piece.start, piece.trimmedEnd - ABBREVIATION_TAIL), piece.trimmedEnd);
+      if (ABBREVIATION.test(tail) || /^[\p{Ll}\p{N}]/u.test(s.segment.trimStart())) {
+        piece.end = s.index + s.segment.length;
+        if (kept > 0) piece.trimmedEnd = s.index + kept;
+        continue;
+      }
+      const sentence = sentenceOf(piece);
+      if (sentence) yield sentence;
+    }
+    piece = { start: s.index, end: s.index + s.segment.length, trimmedEnd: s.index + kept };
+  }
+  const last = piece && sentenceOf(piece);
+  yield last ?? null;
 }
 
 /**

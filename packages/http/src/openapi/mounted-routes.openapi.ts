@@ -51,10 +51,20 @@ const RUN_WRITE: Responses = {
   409: error('The run is still running; its records can be changed once it has ended.'),
 };
 
+/** Registers one path of a mounted group, with the group's security already applied. */
+type Route = (config: Omit<RouteConfig, 'security'>) => void;
+
 /** SPEC 4.14's mounted route groups, with the zod schemas that validate them. */
 export function registerMountedRoutes(registry: OpenAPIRegistry, security: RouteConfig['security']): void {
-  const route = (config: Omit<RouteConfig, 'security'>) => registry.registerPath({ ...config, security });
+  const route: Route = (config) => registry.registerPath({ ...config, security });
+  // The order of the calls is the order of the paths in the served document.
+  registerSearchAndCrawlerRoutes(route);
+  registerPlannerRoute(route);
+  registerRunAnalysisRoutes(route);
+  registerMediaRoutes(route);
+}
 
+function registerSearchAndCrawlerRoutes(route: Route): void {
   route({
     method: 'post',
     path: '/search',
@@ -98,7 +108,9 @@ export function registerMountedRoutes(registry: OpenAPIRegistry, security: Route
     request: body(validateUrlBodySchema),
     responses: { 200: json(validateUrlResponseSchema, 'Normalised URL and verdict.'), ...KEYED, 429: IN_FLIGHT },
   });
+}
 
+function registerPlannerRoute(route: Route): void {
   route({
     method: 'post',
     path: '/research/planner',
@@ -111,7 +123,9 @@ export function registerMountedRoutes(registry: OpenAPIRegistry, security: Route
       400: error("Unparseable JSON, or `Ungültige Tiefe '<depth>'. …`"),
     },
   });
+}
 
+function registerRunAnalysisRoutes(route: Route): void {
   const run = (
     method: RouteConfig['method'],
     suffix: string,
@@ -173,7 +187,9 @@ export function registerMountedRoutes(registry: OpenAPIRegistry, security: Route
       'The new report (also on /v1/research/{id}/report), with `engine` and `fallbacks` of this call.',
     ),
   });
+}
 
+function registerMediaRoutes(route: Route): void {
   route({
     method: 'post',
     path: '/vision/analyze',

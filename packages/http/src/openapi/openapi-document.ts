@@ -25,6 +25,7 @@ import { healthResponseSchema, providersResponseSchema, readinessResponseSchema 
 import { registerMountedRoutes } from './mounted-routes.openapi';
 
 type Responses = RouteConfig['responses'];
+type Security = RouteConfig['security'];
 
 const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
 const error = (description: string) => json(errorResponseSchema, description);
@@ -55,25 +56,33 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
     description: 'An API key created with `npm run cli -- keys create <username>`.',
   });
   const secured = [{ [apiKey.name]: [] }];
-  const run = (
-    method: RouteConfig['method'],
-    path: string,
-    summary: string,
-    responses: Responses,
-    extra: Partial<RouteConfig> = {},
-  ) =>
-    registry.registerPath({
-      method,
-      path,
-      summary,
-      tags: [path.startsWith('/v1/admin') ? 'admin' : 'research'],
-      security: secured,
-      request: { params: runIdParamsSchema, ...extra.request },
-      responses: { ...RUN_ERRORS, ...responses },
-      ...(extra.description ? { description: extra.description } : {}),
-    });
+  // The order of the calls is the order of the paths in the served document.
+  registerSystemRoutes(registry);
+  registerResearchRoutes(registry, secured);
+  registerAdminRoutes(registry, secured);
+  registerMountedRoutes(registry, secured);
 
-  // System
+  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
+    openapi: '3.0.3',
+    info: {
+      title: 'Research service',
+      version: VERSION,
+      description:
+        'Accepts a research question, runs an asynchronous evidence pipeline (plan, search, fetch, analyze, compare, synthesize) and exposes the run, its sources, claims, evidence scores, plan and report.',
+    },
+    tags: [
+      { name: 'system', description: 'Liveness, readiness, providers and metrics (no key).' },
+      { name: 'research', description: 'Research runs (X-API-Key).' },
+      { name: 'admin', description: 'Hidden runs (administrators).' },
+      { name: 'search', description: 'Web search through the configured providers (X-API-Key).' },
+      { name: 'crawler', description: 'The guarded crawler (X-API-Key).' },
+      { name: 'analysis', description: 'Planner, claims, clustering, evidence and synthesis of runs (X-API-Key).' },
+      { name: 'media', description: 'Vision and audio providers (X-API-Key).' },
+    ],
+  });
+}
+
+function registerSystemRoutes(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/health',
@@ -102,8 +111,27 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
     tags: ['system'],
     responses: { 200: { description: 'Prometheus text format.', content: { 'text/plain': { schema: z.string() } } } },
   });
+}
 
-  // Research
+function registerResearchRoutes(registry: OpenAPIRegistry, secured: Security): void {
+  const run = (
+    method: RouteConfig['method'],
+    path: string,
+    summary: string,
+    responses: Responses,
+    extra: Partial<RouteConfig> = {},
+  ) =>
+    registry.registerPath({
+      method,
+      path,
+      summary,
+      tags: ['research'],
+      security: secured,
+      request: { params: runIdParamsSchema, ...extra.request },
+      responses: { ...RUN_ERRORS, ...responses },
+      ...(extra.description ? { description: extra.description } : {}),
+    });
+
   registry.registerPath({
     method: 'post',
     path: '/v1/research',
@@ -188,8 +216,9 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
     },
     { request: { body: { required: true, content: { 'application/json': { schema: removeProtectionBodySchema } } } } },
   );
+}
 
-  // Admin
+function registerAdminRoutes(registry: OpenAPIRegistry, secured: Security): void {
   registry.registerPath({
     method: 'get',
     path: '/v1/admin/research/deleted',
@@ -215,26 +244,5 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
       403: error('`Administrator privileges are required.`'),
       404: error('`No hidden research run found.`'),
     },
-  });
-
-  registerMountedRoutes(registry, secured);
-
-  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
-    openapi: '3.0.3',
-    info: {
-      title: 'Research service',
-      version: VERSION,
-      description:
-        'Accepts a research question, runs an asynchronous evidence pipeline (plan, search, fetch, analyze, compare, synthesize) and exposes the run, its sources, claims, evidence scores, plan and report.',
-    },
-    tags: [
-      { name: 'system', description: 'Liveness, readiness, providers and metrics (no key).' },
-      { name: 'research', description: 'Research runs (X-API-Key).' },
-      { name: 'admin', description: 'Hidden runs (administrators).' },
-      { name: 'search', description: 'Web search through the configured providers (X-API-Key).' },
-      { name: 'crawler', description: 'The guarded crawler (X-API-Key).' },
-      { name: 'analysis', description: 'Planner, claims, clustering, evidence and synthesis of runs (X-API-Key).' },
-      { name: 'media', description: 'Vision and audio providers (X-API-Key).' },
-    ],
   });
 }
