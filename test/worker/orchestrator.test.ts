@@ -1,7 +1,15 @@
 import { SelectQueryNode, TableNode } from 'kysely';
 import { hideRetentionRecord, hideRun, insertRetentionRecord, type Database } from '@research/database';
 import { createMetrics, createSilentLogger, type Metrics } from '@research/observability';
-import { createResearchRunner, type ResearchEngine, type RunnerJob } from '@research/pipeline';
+import {
+  createResearchRunner,
+  fetchStep,
+  planStep,
+  searchStep,
+  type PipelineSteps,
+  type ResearchServices,
+  type RunnerJob,
+} from '@research/pipeline';
 import { normalizeWhitespace } from '@research/core';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createWorkerEngine, type WorkerEngine } from '../support/engine';
@@ -45,20 +53,20 @@ const ROUND_TWO_PAGE = {
 describe('research orchestrator', () => {
   let t: TestDatabase;
   let wiki: FakeWiki;
-  let engine: ResearchEngine;
+  let services: ResearchServices;
   const workers: WorkerEngine[] = [];
   /** What a worker process runs, its crawler counting on `metrics` (the worker's one registry). */
   const workerEngine = (metrics?: Metrics, env: Record<string, string> = {}) => {
     const worker = createWorkerEngine(inProcessWorkerConfig(wiki.apiUrl, env), { db: t.db, metrics });
     workers.push(worker);
-    return worker.engine;
+    return worker.services;
   };
 
   beforeAll(async () => {
     t = await createTestDatabase('orchestrator');
     await installStateLog(t.db);
     wiki = await startFakeWiki({ pages: [...PHOTOSYNTHESIS_CORPUS, ROUND_TWO_PAGE] });
-    engine = workerEngine();
+    services = workerEngine();
   });
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.close()));
@@ -70,12 +78,19 @@ describe('research orchestrator', () => {
   });
 
   function runner(
-    options: { engine?: ResearchEngine; metrics?: Metrics; pollIntervalMs?: number; db?: Database } = {},
+    options: {
+      services?: ResearchServices;
+      steps?: Partial<PipelineSteps>;
+      metrics?: Metrics;
+      pollIntervalMs?: number;
+      db?: Database;
+    } = {},
   ) {
     const metrics = options.metrics ?? createMetrics({ defaultMetrics: false });
     const run = createResearchRunner({
       db: options.db ?? t.db,
-      engine: options.engine ?? engine,
+      services: options.services ?? services,
+      ...(options.steps ? { steps: options.steps } : {}),
       metrics,
       logger: createSilentLogger(),
       pollIntervalMs: options.pollIntervalMs ?? 100,
@@ -86,7 +101,7 @@ describe('research orchestrator', () => {
   it('takes a quick run from created through every state to completed, with every record written', async () => {
     // One metrics registry for the runner and the crawler, as in a worker process.
     const processMetrics = createMetrics({ defaultMetrics: false });
-    const { run: execute, metrics } = runner({ engine: workerEngine(processMetrics), metrics: processMetrics });
+    const { run: execute, metrics } = runner({ services: workerEngine(processMetrics), metrics: processMetrics });
     const run = await insertTestRun(t.db, { depth: 'quick' });
     await expect(execute({ research_id: run.id, request_id: run.request_id! }, job())).resolves.toBe('done');
 
@@ -204,13 +219,12 @@ describe('research orchestrator', () => {
   });
 
   it('fails the run with the exception text and the failed step when a step throws, keeping the plan', async () => {
-    const broken: ResearchEngine = {
-      ...engine,
+    const broken: Partial<PipelineSteps> = {
       analyze: async () => {
         throw new Error('analyzer exploded');
       },
     };
-    const { run: execute, metrics } = runner({ engine: broken });
+    const { run: execute, metrics } = runner({ steps: broken });
     const run = await insertTestRun(t.db);
     await execute({ research_id: run.id }, job());
     const failed = await runRow(t.db, run.id);
@@ -275,15 +289,14 @@ describe('research orchestrator', () => {
     // A step that ignores its abort signal and no polling: only the commit's conditions stand in the way.
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const stubborn: ResearchEngine = {
-      ...engine,
-      fetch: async (ctx, snapshot) => {
-        const sources = await engine.fetch({ ...ctx, signal: new AbortController().signal }, snapshot);
+    const stubborn: Partial<PipelineSteps> = {
+      fetch: async (snapshot, ctx) => {
+        const sources = await fetchStep(snapshot, { ...ctx, signal: new AbortController().signal });
         await gate;
         return sources;
       },
     };
-    const { run: execute } = runner({ engine: stubborn, pollIntervalMs: 60_000 });
+    const { run: execute } = runner({ steps: stubborn, pollIntervalMs: 60_000 });
     const run = await insertTestRun(t.db);
     const working = execute({ research_id: run.id }, job());
     await waitForState(t.db, run.id, ['fetching']);
@@ -310,11 +323,11 @@ describe('research orchestrator', () => {
     const cleanCounts = await recordCounts(t.db, clean.id);
 
     let plans = 0;
-    const counting: ResearchEngine = { ...engine, plan: async (ctx) => (plans++, engine.plan(ctx)) };
+    const counting: Partial<PipelineSteps> = { plan: async (snapshot, ctx) => (plans++, planStep(snapshot, ctx)) };
     wiki.pageLatencyMs = 1500;
     const run = await insertTestRun(t.db, { depth: 'normal' });
     const shutdown = new AbortController();
-    const first = runner({ engine: counting }).run({ research_id: run.id }, job({ signal: shutdown.signal }));
+    const first = runner({ steps: counting }).run({ research_id: run.id }, job({ signal: shutdown.signal }));
     await waitForState(t.db, run.id, ['fetching']);
     shutdown.abort('shutdown');
     await expect(first).resolves.toBe('handed_back');
@@ -324,7 +337,7 @@ describe('research orchestrator', () => {
     expect(handedBack.attempts).toBe(0);
 
     wiki.pageLatencyMs = 0;
-    await expect(runner({ engine: counting }).run({ research_id: run.id }, job())).resolves.toBe('done');
+    await expect(runner({ steps: counting }).run({ research_id: run.id }, job())).resolves.toBe('done');
     const done = await runRow(t.db, run.id);
     expect(done.state).toBe('completed');
     expect(plans).toBe(1);
@@ -342,10 +355,9 @@ describe('research orchestrator', () => {
     // what is committed (the only select of evidence_scores between the search's commit and the fetch).
     const shutdown = new AbortController();
     let searched = false;
-    const watching: ResearchEngine = {
-      ...engine,
-      search: async (ctx, snapshot) => {
-        const hits = await engine.search(ctx, snapshot);
+    const watching: Partial<PipelineSteps> = {
+      search: async (snapshot, ctx) => {
+        const hits = await searchStep(snapshot, ctx);
         searched = true;
         return hits;
       },
@@ -361,7 +373,7 @@ describe('research orchestrator', () => {
     });
     const run = await insertTestRun(t.db, { depth: 'normal' });
     await expect(
-      runner({ engine: watching, db }).run({ research_id: run.id }, job({ signal: shutdown.signal })),
+      runner({ steps: watching, db }).run({ research_id: run.id }, job({ signal: shutdown.signal })),
     ).resolves.toBe('handed_back');
     const handedBack = await runRow(t.db, run.id);
     expect(handedBack.checkpoint).toMatchObject({ round: 1, done: ['plan', 'search'] });
@@ -396,7 +408,7 @@ describe('research orchestrator', () => {
     wiki.failSearch = true;
     try {
       // Short retry delays: every query is still tried SEARCH_MAX_RETRIES + 1 (4) times.
-      const { run: execute } = runner({ engine: workerEngine(undefined, { SEARCH_RETRY_BASE_MS: '10' }) });
+      const { run: execute } = runner({ services: workerEngine(undefined, { SEARCH_RETRY_BASE_MS: '10' }) });
       const run = await insertTestRun(t.db);
       await execute({ research_id: run.id }, job());
       const failed = await runRow(t.db, run.id);

@@ -1,11 +1,4 @@
-export {
-  createEvidenceEngine,
-  firstRoundQueries,
-  queryAllowance,
-  sourceAllowance,
-  type EvidenceEngineOptions,
-} from './evidence-engine';
-export type { PlannedQuery, WebAccess } from './web/web-access';
+export { dedupeQueries, firstRoundQueries, userQueries, type PlannedQuery } from './plan/queries';
 export {
   createLlmClient,
   LlmFailure,
@@ -49,9 +42,9 @@ export {
   type AnalyzeSourcesInput,
   type AnalyzeSourcesResult,
 } from './claims/analyze-sources';
-export { compareEvidence } from './compare/compare-evidence';
+export { compareEvidence, evidenceGraphOf } from './compare/compare-evidence';
 export { synthesizeReport, evidenceDraftsOf, type SynthesizeReportInput } from './report/synthesize-report';
 export type { ClaimRelation, RelationKind } from './compare/evidence-graph';
 export { stableId } from './ids';
-export { parseNotes, type ParsedNotes } from './notes';
+export { note, parseNotes, type EngineMode, type ParsedNotes } from './notes';
 export * as visionPromptV1 from './prompts/vision.v1';

@@ -48,7 +48,8 @@ import {
   writeSearchResults,
   writeSources,
 } from './step-records';
-import type { ResearchEngine, RunSnapshot, StepContext } from './steps';
+import type { PipelineSteps, ResearchServices, RunSnapshot, StepContext } from './steps';
+import { RESEARCH_STEPS } from './steps/index';
 
 /** What the queue tells the runner about the job (structurally the queue's ResearchJobContext). */
 export interface RunnerJob {
@@ -72,7 +73,10 @@ export type ResearchRunner = (
 
 export interface ResearchRunnerOptions {
   db: Database;
-  engine: ResearchEngine;
+  /** The process's search provider, crawler and LLM client the steps reach the world through. */
+  services: ResearchServices;
+  /** Replacements of registered steps (tests script a step this way). */
+  steps?: Partial<PipelineSteps>;
   metrics: Metrics;
   logger: Logger;
   /** Milliseconds since the epoch (tests may move time). */
@@ -163,7 +167,8 @@ function readUsage(stored: unknown): Record<string, number> {
  * review (it sees ctx.round < ctx.rounds) and are not stored.
  */
 export function createResearchRunner(options: ResearchRunnerOptions): ResearchRunner {
-  const { db, engine, metrics, logger } = options;
+  const { db, services, metrics, logger } = options;
+  const steps: PipelineSteps = { ...RESEARCH_STEPS, ...options.steps };
   const now = options.clock ?? Date.now;
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   const maxRunAttempts = options.maxRunAttempts ?? 5;
@@ -214,7 +219,7 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
     return { plan: plan?.success ? plan.data : null, searchResults, sources, claims, evidence };
   }
 
-  /** Runs one engine call with an abort signal for cancellation, the duration budget and shutdown. */
+  /** Runs one step call with an abort signal for cancellation, the duration budget and shutdown. */
   async function runStep<T>(
     runId: string,
     expectedSeq: number,
@@ -274,7 +279,7 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
     }
   }
 
-  /** Computes one step with the engine and returns the function that writes its records in the transaction. */
+  /** Computes one step and returns the function that writes its records in the transaction. */
   async function computeStep(
     position: StepPosition,
     ctx: StepContext,
@@ -286,18 +291,18 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
     const { run } = ctx;
     switch (position.step) {
       case 'plan': {
-        const plan = planSchema.parse(await engine.plan(ctx));
+        const plan = planSchema.parse(await steps.plan(snapshot, ctx));
         return { write: async () => undefined, plan: cleanJson(plan) };
       }
       case 'search': {
-        const rows = searchResultRows(run, position.round, await engine.search(ctx, snapshot), snapshot);
+        const rows = searchResultRows(run, position.round, await steps.search(snapshot, ctx), snapshot);
         return { write: (trx) => writeSearchResults(trx, rows) };
       }
       case 'fetch': {
         const rows = sourceRows(
           run,
           position.round,
-          await engine.fetch(ctx, snapshot),
+          await steps.fetch(snapshot, ctx),
           snapshot,
           ctx.budget,
           new Date(now()),
@@ -305,15 +310,15 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
         return { write: (trx) => writeSources(trx, rows) };
       }
       case 'analyze': {
-        const rows = claimRows(run, position.round, await engine.analyze(ctx, snapshot), snapshot);
+        const rows = claimRows(run, position.round, await steps.analyze(snapshot, ctx), snapshot);
         return { write: (trx) => writeClaims(trx, rows) };
       }
       case 'compare': {
-        const rows = evidenceRows(run, await engine.compare(ctx, snapshot), snapshot);
+        const rows = evidenceRows(run, await steps.compare(snapshot, ctx), snapshot);
         return { write: (trx) => writeEvidence(trx, run.id, rows) };
       }
       case 'synthesize': {
-        const body = await engine.synthesize(ctx, snapshot);
+        const body = await steps.synthesize(snapshot, ctx);
         if (position.round < ctx.rounds) return { write: async () => undefined };
         const record = reportRecord(run, body, snapshot, new Date(now()));
         return { write: (trx) => writeReport(trx, run.id, record) };
@@ -404,6 +409,7 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
               signal,
               logger: stepLog,
               metrics: deferred.metrics,
+              services,
               usage: stepUsage,
               notes,
             },

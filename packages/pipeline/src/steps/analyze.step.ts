@@ -1,0 +1,33 @@
+import { MAX_CLAIMS_PER_RUN, type ClaimDraft } from '@research/core';
+import { analyzeSources, note, planTerms } from '@research/engine';
+import type { RunSnapshot, StepContext } from '../steps';
+
+/**
+ * Extracts grounded claims from the sources the round added: with the LLM while the run's
+ * max_llm_requests allows (one request is kept back for the report), extractively otherwise.
+ */
+export async function analyzeStep(snapshot: RunSnapshot, ctx: StepContext): Promise<ClaimDraft[]> {
+  const { llm } = ctx.services;
+  const reportReserve = llm ? 1 : 0;
+  // A run holding MAX_CLAIMS_PER_RUN claims keeps no more (the orchestrator cuts at the caps): spend
+  // no LLM requests on it.
+  const sources =
+    snapshot.claims.length >= MAX_CLAIMS_PER_RUN ? [] : snapshot.sources.filter((s) => s.round === ctx.round);
+  const result = await analyzeSources(llm, ctx, {
+    runId: ctx.run.id,
+    question: ctx.run.query,
+    subQuestions: snapshot.plan?.sub_questions ?? [],
+    language: ctx.run.language,
+    terms: planTerms(snapshot.plan, ctx.run.query),
+    sources,
+    llmAllowance: Math.max(0, ctx.budget.max_llm_requests - (ctx.usage.llm_requests ?? 0) - reportReserve),
+  });
+  if (!llm) {
+    ctx.notes.push(note.engine('analyze', ctx.round, 'extractive'));
+    return result.claims;
+  }
+  for (const [kind, count] of result.fallbacks) ctx.notes.push(note.fallback('analyze', ctx.round, kind, count));
+  if (result.ungrounded > 0) ctx.notes.push(note.droppedClaims(ctx.round, result.ungrounded));
+  if (sources.length > 0) ctx.notes.push(note.engine('analyze', ctx.round, result.mode));
+  return result.claims;
+}
