@@ -241,7 +241,8 @@ describe('evidence scores', () => {
         metrics: createMetrics({ defaultMetrics: false }),
         services: { llm: null, searchProvider: null as never, crawler: null as never, localCorpusDir: undefined },
         usage: {},
-        notes: [],
+        events: [],
+        record: () => undefined,
       });
     const quick = await scoresAt('quick');
     expect(await scoresAt('normal')).toEqual(quick);

@@ -4,9 +4,10 @@ import { DEPTH_BUDGETS, loadConfig } from '@research/core';
 import { createCrawler, type Crawler } from '@research/crawler';
 import type { SearchResultRow, SourceRow } from '@research/database';
 import { createMetrics, createSilentLogger } from '@research/observability';
+import type { RunEvent } from '@research/engine';
 import { fetchStep, type RunSnapshot, type StepContext } from '@research/pipeline';
 
-// The pipeline's fetch step over the real crawler: budgets carried in the run's usage, notes for the report.
+// The pipeline's fetch step over the real crawler: budgets carried in the run's usage, events for the report.
 describe('the fetch step', () => {
   let server: http.Server;
   let origin: string;
@@ -37,7 +38,8 @@ describe('the fetch step', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  function context(budget: Partial<StepContext['budget']>): StepContext {
+  function context(budget: Partial<StepContext['budget']>): StepContext & { events: RunEvent[] } {
+    const events: RunEvent[] = [];
     return {
       run: { id: 'run', language: 'en' } as StepContext['run'],
       budget: { ...DEPTH_BUDGETS.quick, ...budget },
@@ -48,7 +50,8 @@ describe('the fetch step', () => {
       metrics: createMetrics({ defaultMetrics: false }),
       services: { llm: null, searchProvider: null as never, crawler, localCorpusDir: undefined },
       usage: {},
-      notes: [],
+      events,
+      record: (event) => void events.push(event),
     };
   }
   const hits = (paths: string[]) =>
@@ -62,17 +65,17 @@ describe('the fetch step', () => {
     claims: [],
     evidence: [],
   });
-  const budgetNotes = (ctx: StepContext) => ctx.notes.filter((n) => n.startsWith('budget:'));
+  const budgetEvents = (ctx: StepContext) => ctx.events.filter((e) => e.kind === 'budget');
 
   it('keeps the download budget across calls and tells the report when it ran out', async () => {
     const ctx = context({ max_total_download_bytes: 9_000, max_pages_per_domain: 10 });
     const first = await fetchStep(snapshot(hits(['/a', '/b']), []), ctx);
     expect(first).toHaveLength(2);
     expect(ctx.usage.download_bytes).toBeGreaterThan(0);
-    expect(budgetNotes(ctx)).toEqual([]);
+    expect(budgetEvents(ctx)).toEqual([]);
     const second = await fetchStep(snapshot(hits(['/c', '/d', '/e']), first as unknown as SourceRow[]), ctx);
     expect(ctx.usage.download_bytes).toBeLessThanOrEqual(9_000);
     expect(first.length + second.length).toBeLessThan(5);
-    expect(budgetNotes(ctx)).toContain('budget:download_bytes:9000');
+    expect(budgetEvents(ctx)).toEqual([{ kind: 'budget', resource: 'download_bytes', max: 9000, dropped: 0 }]);
   });
 });

@@ -11,6 +11,7 @@ import {
   type RunnerJob,
 } from '@research/pipeline';
 import { normalizeWhitespace } from '@research/core';
+import type { RunEvent } from '@research/engine';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createWorkerEngine, type WorkerEngine } from '../support/engine';
 import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
@@ -115,9 +116,9 @@ describe('research orchestrator', () => {
       rounds: 1,
       notes: expect.any(Array),
     });
-    // The notes every step left for the report are all kept in the checkpoint, in step order.
-    const notes = (done.checkpoint as unknown as { notes: string[] }).notes;
-    expect(notes.map((n) => n.split(':').slice(0, 2).join(':'))).toEqual([
+    // The events every step recorded for the report are all kept in the checkpoint, in step order.
+    const events = (done.checkpoint as unknown as { notes: RunEvent[] }).notes;
+    expect(events.map((e) => `${e.kind}:${'step' in e ? e.step : 'round' in e ? e.round : ''}`)).toEqual([
       'engine:plan',
       'search:1',
       'fetch:1',

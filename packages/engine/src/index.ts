@@ -43,8 +43,20 @@ export {
   type AnalyzeSourcesResult,
 } from './claims/analyze-sources';
 export { compareEvidence, evidenceGraphOf } from './compare/compare-evidence';
-export { synthesizeReport, evidenceDraftsOf, type SynthesizeReportInput } from './report/synthesize-report';
+export {
+  synthesizeReport,
+  evidenceDraftsOf,
+  type SynthesizedReport,
+  type SynthesizeReportInput,
+} from './report/synthesize-report';
 export type { ClaimRelation, RelationKind } from './compare/evidence-graph';
 export { stableId } from './ids';
-export { note, parseNotes, type EngineMode, type ParsedNotes } from './notes';
+export {
+  readRunEvents,
+  runEventSchema,
+  summarizeEvents,
+  type EngineMode,
+  type ParsedNotes,
+  type RunEvent,
+} from './notes';
 export * as visionPromptV1 from './prompts/vision.v1';

@@ -393,7 +393,7 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
         const snapshot = await readSnapshot(runId, run);
         const deferred = deferMetrics(metrics);
         const stepLog = log.child({ step: position.step, round: position.round });
-        const notes = [...(checkpoint.notes ?? [])];
+        const events = [...(checkpoint.notes ?? [])];
         const stepUsage = { ...usage };
         const pos = position;
         const stepRun = run;
@@ -411,7 +411,8 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
               metrics: deferred.metrics,
               services,
               usage: stepUsage,
-              notes,
+              events,
+              record: (event) => void events.push(event),
             },
             snapshot,
           ),
@@ -445,7 +446,7 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
         }
 
         const last = isLastStep(checkpoint, position);
-        const nextCheckpoint = checkpointAfter(checkpoint, position, notes);
+        const nextCheckpoint = checkpointAfter(checkpoint, position, events);
         const { write, plan } = outcome.value;
         const committed = await db.transaction().execute(async (trx) => {
           // The checkpoint first: it takes the run's row lock, so a concurrent cancel waits for this commit

@@ -9,7 +9,7 @@ import type {
 } from '@research/core';
 import type { Crawler } from '@research/crawler';
 import type { ClaimRow, EvidenceRow, RunRow, SearchResultRow, SourceRow } from '@research/database';
-import type { LlmClient } from '@research/engine';
+import type { LlmClient, RunEvent } from '@research/engine';
 import type { Logger, Metrics } from '@research/observability';
 import type { SearchProvider } from '@research/search';
 
@@ -38,8 +38,10 @@ export interface StepContext {
   readonly services: ResearchServices;
   /** Usage counters kept on the run (LLM requests and tokens, queries, bytes); steps add to them. */
   readonly usage: Record<string, number>;
-  /** Notes for the report's methodology and uncertainties (fallbacks used, budgets that ran out). */
-  readonly notes: string[];
+  /** What happened in the run so far (earlier steps' events and this step's own). */
+  readonly events: readonly RunEvent[];
+  /** Appends an event for the report's methodology and uncertainties (fallbacks used, budgets that ran out). */
+  record(event: RunEvent): void;
 }
 
 /** Everything already committed for the run, read back from Postgres before each step. */

@@ -1,5 +1,5 @@
 import { MAX_CLAIMS_PER_RUN, type ClaimDraft } from '@research/core';
-import { analyzeSources, note, planTerms } from '@research/engine';
+import { analyzeSources, planTerms } from '@research/engine';
 import type { RunSnapshot, StepContext } from '../steps';
 
 /**
@@ -23,11 +23,12 @@ export async function analyzeStep(snapshot: RunSnapshot, ctx: StepContext): Prom
     llmAllowance: Math.max(0, ctx.budget.max_llm_requests - (ctx.usage.llm_requests ?? 0) - reportReserve),
   });
   if (!llm) {
-    ctx.notes.push(note.engine('analyze', ctx.round, 'extractive'));
+    ctx.record({ kind: 'engine', step: 'analyze', round: ctx.round, mode: 'extractive' });
     return result.claims;
   }
-  for (const [kind, count] of result.fallbacks) ctx.notes.push(note.fallback('analyze', ctx.round, kind, count));
-  if (result.ungrounded > 0) ctx.notes.push(note.droppedClaims(ctx.round, result.ungrounded));
-  if (sources.length > 0) ctx.notes.push(note.engine('analyze', ctx.round, result.mode));
+  for (const [reason, count] of result.fallbacks)
+    ctx.record({ kind: 'fallback', step: 'analyze', round: ctx.round, reason, count });
+  if (result.ungrounded > 0) ctx.record({ kind: 'ungrounded', round: ctx.round, count: result.ungrounded });
+  if (sources.length > 0) ctx.record({ kind: 'engine', step: 'analyze', round: ctx.round, mode: result.mode });
   return result.claims;
 }

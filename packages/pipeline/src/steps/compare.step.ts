@@ -1,5 +1,5 @@
 import type { EvidenceDraft } from '@research/core';
-import { compareEvidence, note } from '@research/engine';
+import { compareEvidence } from '@research/engine';
 import type { RunSnapshot, StepContext } from '../steps';
 
 /** Scores every claim of the run against the others, deterministically (never with the LLM). */
@@ -16,6 +16,6 @@ export async function compareStep(snapshot: RunSnapshot, ctx: StepContext): Prom
     (c) => Math.max(round.get(c.claimA) ?? 0, round.get(c.claimB) ?? 0) === ctx.round,
   ).length;
   if (fresh > 0) ctx.metrics.contradictionsDetected(fresh);
-  if (ctx.round === 1) ctx.notes.push(note.engine('compare', ctx.round, 'deterministic'));
+  if (ctx.round === 1) ctx.record({ kind: 'engine', step: 'compare', round: ctx.round, mode: 'deterministic' });
   return evidence;
 }

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import type { SourceDraft } from '@research/core';
 import type { SearchResultRow, SourceRow } from '@research/database';
-import { note } from '@research/engine';
 import { isLocalUrl, readLocalDocument } from '@research/search';
 import { sourceAllowance } from '../budget';
 import type { RunSnapshot, StepContext } from '../steps';
@@ -80,7 +79,7 @@ async function crawlHits(
   ctx.usage.download_bytes = result.usage.bytes;
   // The report lists budgets that ran out among its uncertainties.
   if (result.rejected.some((r) => r.reason === 'budget_bytes')) {
-    ctx.notes.push(note.downloadBudget(budget.max_total_download_bytes));
+    ctx.record({ kind: 'budget', resource: 'download_bytes', max: budget.max_total_download_bytes, dropped: 0 });
   }
   ctx.usage.sources_rejected = (ctx.usage.sources_rejected ?? 0) + result.rejected.length;
   const published = new Map(hits.map((h) => [h.url, h.published_at]));
@@ -94,7 +93,7 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
   const hits = byRank(snapshot.searchResults.filter((r) => r.round === ctx.round && !knownUrls.has(r.url)));
   const allowance = sourceAllowance(ctx.budget.max_sources, known.length, ctx.round, ctx.rounds);
   if (allowance <= 0 || hits.length === 0) {
-    ctx.notes.push(note.fetch(ctx.round, 0, 0));
+    ctx.record({ kind: 'fetch', round: ctx.round, candidates: 0, accepted: 0 });
     return [];
   }
   const maxSources = Math.min(ctx.budget.max_sources, known.length + allowance);
@@ -105,6 +104,11 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
   );
   const remote = await crawlHits(ctx, hits, [...known, ...local.sources], maxSources);
   const sources = [...local.sources, ...remote];
-  ctx.notes.push(note.fetch(ctx.round, sources.length + local.unreadable, sources.length));
+  ctx.record({
+    kind: 'fetch',
+    round: ctx.round,
+    candidates: sources.length + local.unreadable,
+    accepted: sources.length,
+  });
   return sources;
 }

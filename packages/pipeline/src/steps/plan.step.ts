@@ -1,5 +1,5 @@
 import type { Plan } from '@research/core';
-import { note, planResearch, userQueries } from '@research/engine';
+import { planResearch, userQueries } from '@research/engine';
 import type { RunSnapshot, StepContext } from '../steps';
 
 /** Plans the run: with the LLM, or extractively without one or when it fails (the report says so). */
@@ -12,8 +12,8 @@ export async function planStep(_snapshot: RunSnapshot, ctx: StepContext): Promis
   });
   if (result.fallback) {
     ctx.logger.warn('LLM planning failed; using the extractive planner', { reason: result.fallbackReason });
-    ctx.notes.push(note.fallback('plan', ctx.round, result.fallback));
+    ctx.record({ kind: 'fallback', step: 'plan', round: ctx.round, reason: result.fallback, count: 1 });
   }
-  ctx.notes.push(note.engine('plan', ctx.round, result.mode));
+  ctx.record({ kind: 'engine', step: 'plan', round: ctx.round, mode: result.mode });
   return result.plan;
 }

@@ -4,7 +4,6 @@ import {
   findGaps,
   firstRoundQueries,
   gapQueries,
-  note,
   userQueries,
   type PlannedQuery,
 } from '@research/engine';
@@ -71,10 +70,20 @@ async function sendQueries(ctx: StepContext, queries: readonly PlannedQuery[]): 
   });
   ctx.usage.search_queries = (ctx.usage.search_queries ?? 0) + result.queriesSent;
   if (result.budgetExhausted) {
-    ctx.notes.push(`budget:search_queries:${ctx.budget.max_search_queries}:${result.skippedQueries.length}`);
+    ctx.record({
+      kind: 'budget',
+      resource: 'search_queries',
+      max: ctx.budget.max_search_queries,
+      dropped: result.skippedQueries.length,
+    });
   }
   if (result.failures.length > 0) {
-    ctx.notes.push(`search_failures:${ctx.round}:${result.failures.length}:${result.queriesSent}`);
+    ctx.record({
+      kind: 'search_failures',
+      round: ctx.round,
+      failed: result.failures.length,
+      total: result.queriesSent,
+    });
   }
   if (result.allFailed) throw result.lastError;
   return result.hits;
@@ -90,6 +99,6 @@ export async function searchStep(snapshot: RunSnapshot, ctx: StepContext): Promi
   const fresh = drafts.filter((d) => !seen.has(d.url) && seen.add(d.url));
   ctx.metrics.sourcesDiscovered(fresh.length);
   ctx.metrics.duplicateSources(drafts.length - fresh.length);
-  ctx.notes.push(note.search(ctx.round, (ctx.usage.search_queries ?? 0) - used, fresh.length));
+  ctx.record({ kind: 'search', round: ctx.round, sent: (ctx.usage.search_queries ?? 0) - used, hits: fresh.length });
   return fresh;
 }

@@ -4,7 +4,7 @@ import type { RunSnapshot, StepContext } from '../steps';
 
 /** The cited report of the run's evidence; only the last round's is worded by the LLM and stored. */
 export async function synthesizeStep(snapshot: RunSnapshot, ctx: StepContext): Promise<ReportBody> {
-  return synthesizeReport(ctx.services.llm, ctx, {
+  const { body, events } = await synthesizeReport(ctx.services.llm, ctx, {
     query: ctx.run.query,
     language: ctx.run.language,
     plan: snapshot.plan,
@@ -13,8 +13,10 @@ export async function synthesizeStep(snapshot: RunSnapshot, ctx: StepContext): P
     round: ctx.round,
     rounds: ctx.rounds,
     queriesSent: ctx.usage.search_queries ?? 0,
-    notes: ctx.notes,
+    events: ctx.events,
     generatedAt: new Date(),
     final: ctx.round >= ctx.rounds,
   });
+  for (const event of events) ctx.record(event);
+  return body;
 }
