@@ -213,9 +213,8 @@ describe('evidence scores', () => {
   });
 
   it('never depends on depth: the same evidence gives identical scores whatever the run budget', async () => {
-    const { compareStep } = await import('@research/pipeline');
+    const { compareStep, runBudgetOf } = await import('@research/pipeline');
     const { createMetrics, createSilentLogger } = await import('@research/observability');
-    const { DEPTH_BUDGETS } = await import('@research/core');
     const snapshot = {
       plan: extractivePlan({ query: 'sea level rise', language: 'en', extraQueries: [], referenceDate: reference }),
       searchResults: [],
@@ -230,20 +229,22 @@ describe('evidence scores', () => {
       claims: claims.map((c) => ({ ...c, run_id: 'r' })),
       evidence: [],
     };
-    const scoresAt = (depth: 'quick' | 'normal' | 'deep') =>
-      compareStep(snapshot, {
+    const scoresAt = (depth: 'quick' | 'normal' | 'deep') => {
+      const budget = runBudgetOf({ depth, budget: null });
+      return compareStep(snapshot, {
         run: { id: 'r', depth, created_at: reference, language: 'en', query: 'sea level rise' } as never,
-        budget: DEPTH_BUDGETS[depth],
+        budget,
         round: 1,
         rounds: { quick: 1, normal: 2, deep: 3 }[depth],
         signal: new AbortController().signal,
         logger: createSilentLogger(),
         metrics: createMetrics({ defaultMetrics: false }),
         services: { llm: null, searchProvider: null as never, crawler: null as never, localCorpusDir: undefined },
-        usage: {},
+        usage: budget.usage,
         events: [],
         record: () => undefined,
       });
+    };
     const quick = await scoresAt('quick');
     expect(await scoresAt('normal')).toEqual(quick);
     expect(await scoresAt('deep')).toEqual(quick);

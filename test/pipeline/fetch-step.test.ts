@@ -1,11 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEPTH_BUDGETS, loadConfig } from '@research/core';
+import { DEPTH_BUDGETS, loadConfig, type Budget } from '@research/core';
 import { createCrawler, type Crawler } from '@research/crawler';
 import type { SearchResultRow, SourceRow } from '@research/database';
 import { createMetrics, createSilentLogger } from '@research/observability';
 import type { RunEvent } from '@research/engine';
-import { fetchStep, type RunSnapshot, type StepContext } from '@research/pipeline';
+import { fetchStep, runBudgetOf, type RunSnapshot, type StepContext } from '@research/pipeline';
 
 // The pipeline's fetch step over the real crawler: budgets carried in the run's usage, events for the report.
 describe('the fetch step', () => {
@@ -38,18 +38,19 @@ describe('the fetch step', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  function context(budget: Partial<StepContext['budget']>): StepContext & { events: RunEvent[] } {
+  function context(limits: Partial<Budget>): StepContext & { events: RunEvent[] } {
     const events: RunEvent[] = [];
+    const budget = runBudgetOf({ depth: 'quick', budget: { ...DEPTH_BUDGETS.quick, ...limits } });
     return {
       run: { id: 'run', language: 'en' } as StepContext['run'],
-      budget: { ...DEPTH_BUDGETS.quick, ...budget },
+      budget,
       round: 1,
       rounds: 1,
       signal: new AbortController().signal,
       logger: createSilentLogger(),
       metrics: createMetrics({ defaultMetrics: false }),
       services: { llm: null, searchProvider: null as never, crawler, localCorpusDir: undefined },
-      usage: {},
+      usage: budget.usage,
       events,
       record: (event) => void events.push(event),
     };

@@ -1,7 +1,7 @@
 export * from './steps';
 export * from './checkpoint';
 export * from './orchestrator';
-export { queryAllowance, sourceAllowance } from './budget';
+export { runBudgetOf, type BudgetedResource, type RunBudget } from './budget';
 export {
   RESEARCH_STEPS,
   analyzeStep,

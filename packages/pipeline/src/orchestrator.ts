@@ -1,14 +1,4 @@
-import {
-  DEPTH_BUDGETS,
-  DependencyUnavailableError,
-  ROUNDS_BY_DEPTH,
-  STEP_STATE,
-  isDependencyUnavailable,
-  isDepth,
-  isRunning,
-  planSchema,
-  type Budget,
-} from '@research/core';
+import { DependencyUnavailableError, STEP_STATE, isDependencyUnavailable, isRunning, planSchema } from '@research/core';
 import {
   advanceCheckpoint,
   findRunById,
@@ -26,6 +16,7 @@ import {
   type RunRow,
 } from '@research/database';
 import { redactText, type Logger, type Metrics } from '@research/observability';
+import { runBudgetOf } from './budget';
 import {
   checkpointAfter,
   isLastStep,
@@ -132,26 +123,6 @@ function errorText(error: unknown): string {
       .replace(/\u0000/g, '')
       .slice(0, MAX_ERROR_LENGTH) || 'Pipeline failed'
   );
-}
-
-function readBudget(stored: unknown, depth: keyof typeof DEPTH_BUDGETS): Budget {
-  const budget: Budget = { ...DEPTH_BUDGETS[depth] };
-  if (stored && typeof stored === 'object') {
-    for (const key of Object.keys(budget) as Array<keyof Budget>) {
-      const value = (stored as Record<string, unknown>)[key];
-      if (typeof value === 'number' && Number.isFinite(value) && value >= 1) budget[key] = Math.floor(value);
-    }
-  }
-  return budget;
-}
-
-function readUsage(stored: unknown): Record<string, number> {
-  const usage: Record<string, number> = {};
-  if (stored && typeof stored === 'object') {
-    for (const [key, value] of Object.entries(stored))
-      if (typeof value === 'number' && Number.isFinite(value)) usage[key] = value;
-  }
-  return usage;
 }
 
 /**
@@ -334,9 +305,8 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
   ): Promise<RunnerOutcome> {
     let run = await findRunById(db, runId);
     if (!run || run.is_hidden || !isRunning(run.state)) return 'done';
-    const depth = isDepth(run.depth) ? run.depth : 'normal';
-    const budget = readBudget(run.budget, depth);
-    let checkpoint: PipelineCheckpoint = readCheckpoint(run.checkpoint, ROUNDS_BY_DEPTH[depth]);
+    let budget = runBudgetOf(run);
+    let checkpoint: PipelineCheckpoint = readCheckpoint(run.checkpoint, budget.rounds);
     let position = nextStep(checkpoint);
     let currentStep: string = position?.step ?? 'unknown';
     // A pick-up after an outage goes on with the attempt the outage interrupted: counting it would let a
@@ -353,7 +323,7 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
       run = await findRunById(db, runId);
       if (!run) return 'done';
       let seq = run.checkpoint_seq;
-      let usage = readUsage(run.usage);
+      budget = runBudgetOf(run);
       const deadline = (run.started_at ?? run.created_at).getTime() + budget.max_research_duration_seconds * 1000;
       log.info(checkpoint.done.length > 0 || checkpoint.round > 1 ? 'research run resumed' : 'research run started', {
         step: position?.step ?? null,
@@ -394,7 +364,7 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
         const deferred = deferMetrics(metrics);
         const stepLog = log.child({ step: position.step, round: position.round });
         const events = [...(checkpoint.notes ?? [])];
-        const stepUsage = { ...usage };
+        const stepBudget = budget.forStep();
         const pos = position;
         const stepRun = run;
         const started = now();
@@ -403,14 +373,14 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
             pos,
             {
               run: stepRun,
-              budget,
+              budget: stepBudget,
               round: pos.round,
               rounds: checkpoint.rounds,
               signal,
               logger: stepLog,
               metrics: deferred.metrics,
               services,
-              usage: stepUsage,
+              usage: stepBudget.usage,
               events,
               record: (event) => void events.push(event),
             },
@@ -453,7 +423,7 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
           // or wins before it (then nothing below is written).
           const advanced = await advanceCheckpoint(trx, runId, seq, nextCheckpoint, {
             ...(plan ? { plan } : {}),
-            usage: stepUsage,
+            usage: stepBudget.usage,
           });
           if (!advanced) return false;
           await write(trx);
@@ -484,7 +454,7 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchRu
           return 'done';
         }
         seq += 1;
-        usage = stepUsage;
+        budget = stepBudget;
         checkpoint = nextCheckpoint;
         stepLog.info('step committed', { duration_ms: now() - started, state: STEP_STATE[position.step] });
         if (last) {

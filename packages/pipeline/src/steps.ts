@@ -1,17 +1,10 @@
-import type {
-  Budget,
-  ClaimDraft,
-  EvidenceDraft,
-  Plan,
-  ReportBody,
-  SearchResultDraft,
-  SourceDraft,
-} from '@research/core';
+import type { ClaimDraft, EvidenceDraft, Plan, ReportBody, SearchResultDraft, SourceDraft } from '@research/core';
 import type { Crawler } from '@research/crawler';
 import type { ClaimRow, EvidenceRow, RunRow, SearchResultRow, SourceRow } from '@research/database';
 import type { LlmClient, RunEvent } from '@research/engine';
 import type { Logger, Metrics } from '@research/observability';
 import type { SearchProvider } from '@research/search';
+import type { RunBudget } from './budget';
 
 /** The outside world a run's steps reach, built once per process (packages/runtime/src/engine.ts). */
 export interface ResearchServices {
@@ -27,7 +20,8 @@ export interface ResearchServices {
 /** What every step sees of the run it works on. */
 export interface StepContext {
   readonly run: RunRow;
-  readonly budget: Budget;
+  /** The run's limits and usage; steps ask it what they may still spend and count what they spent. */
+  readonly budget: RunBudget;
   /** 1-based research round; depth gives 1, 2 or 3 rounds. */
   readonly round: number;
   readonly rounds: number;
@@ -36,7 +30,7 @@ export interface StepContext {
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly services: ResearchServices;
-  /** Usage counters kept on the run (LLM requests and tokens, queries, bytes); steps add to them. */
+  /** The budget's usage counters (budget.usage), where the LLM client counts its requests and tokens. */
   readonly usage: Record<string, number>;
   /** What happened in the run so far (earlier steps' events and this step's own). */
   readonly events: readonly RunEvent[];

@@ -20,7 +20,7 @@ export async function analyzeStep(snapshot: RunSnapshot, ctx: StepContext): Prom
     language: ctx.run.language,
     terms: planTerms(snapshot.plan, ctx.run.query),
     sources,
-    llmAllowance: Math.max(0, ctx.budget.max_llm_requests - (ctx.usage.llm_requests ?? 0) - reportReserve),
+    llmAllowance: Math.max(0, ctx.budget.remaining('llm_requests') - reportReserve),
   });
   if (!llm) {
     ctx.record({ kind: 'engine', step: 'analyze', round: ctx.round, mode: 'extractive' });

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import type { SourceDraft } from '@research/core';
 import type { SearchResultRow, SourceRow } from '@research/database';
 import { isLocalUrl, readLocalDocument } from '@research/search';
-import { sourceAllowance } from '../budget';
 import type { RunSnapshot, StepContext } from '../steps';
 
 /** Interleaves hits by rank (every query's first hit, then every second hit…), in stored order. */
@@ -70,18 +69,18 @@ async function crawlHits(
       max_total_download_bytes: budget.max_total_download_bytes,
       used: {
         sources: kept.length,
-        bytes: ctx.usage.download_bytes ?? 0,
+        bytes: budget.usage.download_bytes ?? 0,
         pages_per_domain: countBy(kept, (s) => s.domain),
       },
     },
     { signal: ctx.signal, language: ctx.run.language, existing: kept.map((s) => ({ url: s.url, content: s.content })) },
   );
-  ctx.usage.download_bytes = result.usage.bytes;
+  budget.take('download_bytes', result.usage.bytes - (budget.usage.download_bytes ?? 0));
   // The report lists budgets that ran out among its uncertainties.
   if (result.rejected.some((r) => r.reason === 'budget_bytes')) {
     ctx.record({ kind: 'budget', resource: 'download_bytes', max: budget.max_total_download_bytes, dropped: 0 });
   }
-  ctx.usage.sources_rejected = (ctx.usage.sources_rejected ?? 0) + result.rejected.length;
+  budget.take('sources_rejected', result.rejected.length);
   const published = new Map(hits.map((h) => [h.url, h.published_at]));
   return result.sources.map((s) => ({ ...s, published_at: s.published_at ?? published.get(s.url) ?? null }));
 }
@@ -91,7 +90,7 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
   const known: readonly SourceRow[] = snapshot.sources;
   const knownUrls = new Set(known.map((s) => s.url));
   const hits = byRank(snapshot.searchResults.filter((r) => r.round === ctx.round && !knownUrls.has(r.url)));
-  const allowance = sourceAllowance(ctx.budget.max_sources, known.length, ctx.round, ctx.rounds);
+  const allowance = ctx.budget.sourceAllowance(known.length, ctx.round, ctx.rounds);
   if (allowance <= 0 || hits.length === 0) {
     ctx.record({ kind: 'fetch', round: ctx.round, candidates: 0, accepted: 0 });
     return [];

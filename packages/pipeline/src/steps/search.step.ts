@@ -8,7 +8,6 @@ import {
   type PlannedQuery,
 } from '@research/engine';
 import { runSearches } from '@research/search';
-import { queryAllowance } from '../budget';
 import type { RunSnapshot, StepContext } from '../steps';
 
 /** Hits asked per query: enough to fill the source budget over the round's queries, between 3 and 10. */
@@ -23,7 +22,7 @@ async function gapRoundQueries(snapshot: RunSnapshot, ctx: StepContext, limit: n
   const graph = await evidenceGraphOf(snapshot.claims, snapshot.sources);
   const sent = new Set([
     ...snapshot.searchResults.map((r) => r.query),
-    ...planned.slice(0, queryAllowance(ctx.budget.max_search_queries, 0, 1, ctx.rounds)).map((q) => q.query),
+    ...planned.slice(0, ctx.budget.queryAllowance(1, ctx.rounds, 0)).map((q) => q.query),
   ]);
   const queries = gapQueries({
     gaps: findGaps(plan, ctx.run.query, graph),
@@ -40,7 +39,7 @@ async function gapRoundQueries(snapshot: RunSnapshot, ctx: StepContext, limit: n
 
 /** The round's queries within its share of max_search_queries. */
 async function roundQueries(snapshot: RunSnapshot, ctx: StepContext): Promise<PlannedQuery[]> {
-  const limit = queryAllowance(ctx.budget.max_search_queries, ctx.usage.search_queries ?? 0, ctx.round, ctx.rounds);
+  const limit = ctx.budget.queryAllowance(ctx.round, ctx.rounds);
   if (ctx.round > 1) return gapRoundQueries(snapshot, ctx, limit);
   const queries = firstRoundQueries(snapshot.plan!, userQueries(ctx.run.extra_queries));
   // Queries beyond round 1's share are left to the later rounds; with one round the search cuts at the
@@ -56,7 +55,7 @@ async function sendQueries(ctx: StepContext, queries: readonly PlannedQuery[]): 
   const result = await runSearches({
     provider: ctx.services.searchProvider,
     queries: queries.map((q) => q.query),
-    budget: { maxQueries: ctx.budget.max_search_queries, used: ctx.usage.search_queries ?? 0 },
+    budget: { maxQueries: ctx.budget.max_search_queries, used: ctx.budget.usage.search_queries ?? 0 },
     language: ctx.run.language,
     limit: hitsPerQuery(ctx.budget.max_sources, queries.length),
     signal: ctx.signal,
@@ -68,7 +67,7 @@ async function sendQueries(ctx: StepContext, queries: readonly PlannedQuery[]): 
       sourcesDiscovered: () => undefined,
     },
   });
-  ctx.usage.search_queries = (ctx.usage.search_queries ?? 0) + result.queriesSent;
+  ctx.budget.take('search_queries', result.queriesSent);
   if (result.budgetExhausted) {
     ctx.record({
       kind: 'budget',
@@ -92,13 +91,18 @@ async function sendQueries(ctx: StepContext, queries: readonly PlannedQuery[]): 
 /** New search hits for the round: hits of URLs the run already found are dropped. */
 export async function searchStep(snapshot: RunSnapshot, ctx: StepContext): Promise<SearchResultDraft[]> {
   if (!snapshot.plan) throw new Error('Cannot search without a plan');
-  const used = ctx.usage.search_queries ?? 0;
+  const used = ctx.budget.usage.search_queries ?? 0;
   const queries = await roundQueries(snapshot, ctx);
   const drafts = queries.length ? await sendQueries(ctx, queries) : [];
   const seen = new Set(snapshot.searchResults.map((r) => r.url));
   const fresh = drafts.filter((d) => !seen.has(d.url) && seen.add(d.url));
   ctx.metrics.sourcesDiscovered(fresh.length);
   ctx.metrics.duplicateSources(drafts.length - fresh.length);
-  ctx.record({ kind: 'search', round: ctx.round, sent: (ctx.usage.search_queries ?? 0) - used, hits: fresh.length });
+  ctx.record({
+    kind: 'search',
+    round: ctx.round,
+    sent: (ctx.budget.usage.search_queries ?? 0) - used,
+    hits: fresh.length,
+  });
   return fresh;
 }

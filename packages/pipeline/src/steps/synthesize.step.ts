@@ -12,7 +12,7 @@ export async function synthesizeStep(snapshot: RunSnapshot, ctx: StepContext): P
     evidence: evidenceDraftsOf(snapshot.evidence),
     round: ctx.round,
     rounds: ctx.rounds,
-    queriesSent: ctx.usage.search_queries ?? 0,
+    queriesSent: ctx.budget.usage.search_queries ?? 0,
     events: ctx.events,
     generatedAt: new Date(),
     final: ctx.round >= ctx.rounds,
