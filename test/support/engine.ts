@@ -20,16 +20,12 @@ export interface LiveWeb {
   close(): Promise<void>;
 }
 
-export interface WorkerEngine {
-  readonly services: ResearchServices;
-  /** Closes the crawler (its extraction thread and sockets) and the search provider. */
-  close(): Promise<void>;
-}
+export type WorkerEngine = LiveWeb;
 
 /**
- * The research services of a worker process for `config` (see packages/runtime/src/engine.ts): the configured
- * search provider and a guarded crawler, with one extraction thread and no politeness delay so tests
- * stay quick. Test fakes live on loopback: the config needs CRAWLER_ALLOW_PRIVATE_NETWORKS=true.
+ * The research services of a worker process for `config` (see packages/runtime/src/engine.ts): the
+ * configured search provider and a guarded crawler, with one extraction thread and no politeness delay so
+ * tests stay quick. Test fakes live on loopback: the config needs CRAWLER_ALLOW_PRIVATE_NETWORKS=true.
  */
 export function createLiveWeb(config: AppConfig, deps: LiveWebDeps = {}): LiveWeb {
   const logger = deps.logger ?? createSilentLogger();
@@ -52,9 +48,9 @@ export function createLiveWeb(config: AppConfig, deps: LiveWebDeps = {}): LiveWe
 }
 
 /**
- * What a worker process without LLM_BASE_URL runs for `config`: the pipeline's steps over the live
- * search provider and crawler, extractively. Pass the runner's metrics to see the crawler's counters next to the run's, as in a
- * worker (one metrics registry per process).
+ * What a worker process without LLM_BASE_URL gives the pipeline's steps for `config`: the live search
+ * provider and crawler, no LLM. Pass the runner's metrics to see the crawler's counters next to the run's,
+ * as in a worker (one metrics registry per process).
  */
 export function createWorkerEngine(config: AppConfig, deps: LiveWebDeps = {}): WorkerEngine {
   return createLiveWeb(config, deps);

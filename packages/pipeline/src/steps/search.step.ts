@@ -49,7 +49,7 @@ async function roundQueries(snapshot: RunSnapshot, ctx: StepContext): Promise<Pl
 
 /**
  * Sends the queries through the configured provider within the run's query budget (persisted usage, so it
- * holds across rounds and resumes) and notes budgets that ran out and queries that failed.
+ * holds across rounds and resumes) and records budgets that ran out and queries that failed.
  */
 async function sendQueries(ctx: StepContext, queries: readonly PlannedQuery[]): Promise<SearchResultDraft[]> {
   const result = await runSearches({
