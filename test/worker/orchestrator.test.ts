@@ -10,7 +10,7 @@ import {
   type ResearchServices,
   type RunnerJob,
 } from '@research/pipeline';
-import { normalizeWhitespace } from '@research/core';
+import { normalizeWhitespace, type ReportBody } from '@research/core';
 import type { RunEvent } from '@research/engine';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createWorkerEngine, type WorkerEngine } from '../support/engine';
@@ -345,6 +345,45 @@ describe('research orchestrator', () => {
     expect(done.attempts).toBe(1);
     expect(await recordCounts(t.db, run.id)).toEqual(cleanCounts);
     expect(cleanCounts.sources).toBe(cleanCounts.distinctSourceUrls);
+  });
+
+  it('finishes a run checkpointed with the string notes of the version before typed events', async () => {
+    wiki.pageLatencyMs = 1500;
+    const run = await insertTestRun(t.db, { depth: 'quick' });
+    const shutdown = new AbortController();
+    const first = runner().run({ research_id: run.id }, job({ signal: shutdown.signal }));
+    await waitForState(t.db, run.id, ['fetching']);
+    shutdown.abort('shutdown');
+    await expect(first).resolves.toBe('handed_back');
+    wiki.pageLatencyMs = 0;
+    // The checkpoint as the version before typed events wrote it, with a remark in words.
+    const legacy = {
+      round: 1,
+      done: ['plan', 'search'],
+      rounds: 1,
+      notes: ['engine:plan:1:llm', 'A remark in words.'],
+    };
+    await t.db
+      .updateTable('research_runs')
+      .set({ checkpoint: JSON.stringify(legacy) })
+      .where('id', '=', run.id)
+      .execute();
+
+    await expect(runner().run({ research_id: run.id }, job())).resolves.toBe('done');
+    const done = await runRow(t.db, run.id);
+    expect(done.state).toBe('completed');
+    const events = (done.checkpoint as unknown as { notes: RunEvent[] }).notes;
+    expect(events.slice(0, 2)).toEqual([
+      { kind: 'engine', step: 'plan', round: 1, mode: 'llm' },
+      { kind: 'remark', text: 'A remark in words.' },
+    ]);
+    const { report } = await t.db
+      .selectFrom('reports')
+      .select('report')
+      .where('run_id', '=', run.id)
+      .executeTakeFirstOrThrow();
+    expect((report as ReportBody).methodology).toMatch(/Planning: language model/);
+    expect((report as ReportBody).uncertainties).toContain('A remark in words.');
   });
 
   it('hands a run back without committing the step when the shutdown lands while the step reads its snapshot', async () => {
