@@ -42,15 +42,15 @@ function phasesOf(requests, steps) {
     .filter((phase) => phase.calls > 0);
 }
 
-/** The engine with each step timed: where a run's time goes besides its LLM calls. */
-function timedEngine(engine, steps) {
-  const timed = { name: engine.name };
+/** The registered steps, each timed: where a run's time goes besides its LLM calls. */
+function timedSteps(registered, steps) {
+  const timed = {};
   for (const step of ['plan', 'search', 'fetch', 'analyze', 'compare', 'synthesize']) {
-    timed[step] = async (ctx, ...rest) => {
+    timed[step] = async (snapshot, ctx) => {
       const start = performance.now();
       const startedAt = Date.now();
       try {
-        return await engine[step](ctx, ...rest);
+        return await registered[step](snapshot, ctx);
       } finally {
         // Epoch milliseconds as well: the fake LLM stamps its requests with Date.now().
         steps.push({ step: `${step}#${ctx.round}`, start, end: performance.now(), startedAt, endedAt: Date.now() });
@@ -66,10 +66,8 @@ async function main() {
   const { createCrawler } = require('@research/crawler');
   const { connectPostgres, migrateToLatest, insertRun } = require('@research/database');
   const { createMetrics, createSilentLogger } = require('@research/observability');
-  const { createResearchRunner } = require('@research/pipeline');
-  const { createEvidenceEngine, createLlmClient } = require('@research/engine');
-  const { createLiveWebAccess } = require('@research/runtime');
-  const { createSearchProvider } = require('@research/search');
+  const { createResearchRunner, RESEARCH_STEPS } = require('@research/pipeline');
+  const { createLlmClient } = require('@research/engine');
   const { startFakeLlm } = require(path.join(ROOT, 'test/fakes/fake-llm.ts'));
   const { startFakeWeb } = require(path.join(ROOT, 'test/fakes/fake-web.ts'));
   const support = require(path.join(ROOT, 'test/engine/engine-support.ts'));
@@ -98,18 +96,17 @@ async function main() {
     const logger = createSilentLogger();
     // As services.ts builds a worker's crawler (default pool threads and politeness).
     crawler = createCrawler({ config, logger, metrics, db: handle.db });
-    const live = createLiveWebAccess({ config, provider: createSearchProvider(config, { logger }), crawler, logger });
     const steps = [];
-    const engine = createEvidenceEngine({
-      config,
-      logger,
-      metrics,
-      web: support.loopbackWebAccess(web.searchUrl, live),
+    const services = {
       llm: createLlmClient({ config: config.llm, metrics, logger }),
-    });
+      searchProvider: support.loopbackSearchProvider(web.searchUrl),
+      crawler,
+      localCorpusDir: undefined,
+    };
     const runner = createResearchRunner({
       db: handle.db,
-      engine: timedEngine(engine, steps),
+      services,
+      steps: timedSteps(RESEARCH_STEPS, steps),
       metrics,
       logger,
       pollIntervalMs: 500,

@@ -213,16 +213,8 @@ describe('evidence scores', () => {
   });
 
   it('never depends on depth: the same evidence gives identical scores whatever the run budget', async () => {
-    const { createEvidenceEngine } = await import('@research/engine');
+    const { compareStep, runBudgetOf } = await import('@research/pipeline');
     const { createMetrics, createSilentLogger } = await import('@research/observability');
-    const { DEPTH_BUDGETS, loadConfig } = await import('@research/core');
-    const engine = createEvidenceEngine({
-      config: loadConfig({}),
-      logger: createSilentLogger(),
-      metrics: createMetrics({ defaultMetrics: false }),
-      web: { name: 'none', search: async () => [], fetch: async () => [] },
-      llm: null,
-    });
     const snapshot = {
       plan: extractivePlan({ query: 'sea level rise', language: 'en', extraQueries: [], referenceDate: reference }),
       searchResults: [],
@@ -237,21 +229,22 @@ describe('evidence scores', () => {
       claims: claims.map((c) => ({ ...c, run_id: 'r' })),
       evidence: [],
     };
-    const scoresAt = (depth: 'quick' | 'normal' | 'deep') =>
-      engine.compare(
-        {
-          run: { id: 'r', depth, created_at: reference, language: 'en', query: 'sea level rise' } as never,
-          budget: DEPTH_BUDGETS[depth],
-          round: 1,
-          rounds: { quick: 1, normal: 2, deep: 3 }[depth],
-          signal: new AbortController().signal,
-          logger: createSilentLogger(),
-          metrics: createMetrics({ defaultMetrics: false }),
-          usage: {},
-          notes: [],
-        },
-        snapshot,
-      );
+    const scoresAt = (depth: 'quick' | 'normal' | 'deep') => {
+      const budget = runBudgetOf({ depth, budget: null });
+      return compareStep(snapshot, {
+        run: { id: 'r', depth, created_at: reference, language: 'en', query: 'sea level rise' } as never,
+        budget,
+        round: 1,
+        rounds: { quick: 1, normal: 2, deep: 3 }[depth],
+        signal: new AbortController().signal,
+        logger: createSilentLogger(),
+        metrics: createMetrics({ defaultMetrics: false }),
+        services: { llm: null, searchProvider: null as never, crawler: null as never, localCorpusDir: undefined },
+        usage: budget.usage,
+        events: [],
+        record: () => undefined,
+      });
+    };
     const quick = await scoresAt('quick');
     expect(await scoresAt('normal')).toEqual(quick);
     expect(await scoresAt('deep')).toEqual(quick);

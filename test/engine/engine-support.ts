@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SearchResultDraft } from '@research/core';
-import type { WebAccess } from '@research/engine';
+import type { ResearchServices } from '@research/pipeline';
+import type { SearchHit, SearchProvider } from '@research/search';
 import type { FakeWebPage } from '../fakes/fake-web';
 import type { FakeWikiPage } from '../fakes/fake-wiki';
 
@@ -108,40 +108,31 @@ export function plantedContradictionPages(): FakeWebPage[] {
 }
 
 /**
- * The web access used by engine tests: a SearxNG-shaped loopback search that keeps every hit the fake
- * gives (up to 10 a query, with the same query budget rules as a worker's search), and a worker's crawler
- * (`pages`, from test/support/engine.ts; loopback allowed) for the pages.
+ * The search used by engine tests: a SearxNG-shaped loopback search that keeps every hit the fake gives
+ * (up to 10 a query, whatever limit the search step asks for); the search step keeps to the query budget.
  */
-export function loopbackWebAccess(searchUrl: string, pages: WebAccess): WebAccess {
+export function loopbackSearchProvider(searchUrl: string): SearchProvider {
   return {
-    name: 'loopback',
-    async search(ctx, queries) {
-      const allowance = Math.max(0, ctx.budget.max_search_queries - (ctx.usage.search_queries ?? 0));
-      const chosen = queries.slice(0, allowance);
-      if (queries.length > chosen.length)
-        ctx.notes.push(`budget:search_queries:${ctx.budget.max_search_queries}:${queries.length - chosen.length}`);
-      const answers = await Promise.all(
-        chosen.map(async (q) => {
-          ctx.usage.search_queries = (ctx.usage.search_queries ?? 0) + 1;
-          ctx.metrics.searchQueries('searxng');
-          const url = `${searchUrl}?q=${encodeURIComponent(q.query)}&format=json`;
-          const response = await fetch(url, { signal: ctx.signal });
-          const body = (await response.json()) as {
-            results: Array<{ url: string; title: string; content: string; publishedDate: string | null }>;
-          };
-          return body.results.map((r, i): SearchResultDraft => ({
-            query: q.query,
-            url: r.url,
-            title: r.title,
-            snippet: r.content,
-            published_at: r.publishedDate,
-            provider: 'searxng',
-            rank: i + 1,
-          }));
-        }),
-      );
-      return answers.flat();
+    name: 'searxng',
+    async search(query, options) {
+      const url = `${searchUrl}?q=${encodeURIComponent(query)}&format=json`;
+      const response = await fetch(url, { ...(options.signal ? { signal: options.signal } : {}) });
+      const body = (await response.json()) as {
+        results: Array<{ url: string; title: string; content: string; publishedDate: string | null }>;
+      };
+      return body.results.map((r, i): SearchHit => ({
+        url: r.url,
+        title: r.title,
+        snippet: r.content,
+        published_at: r.publishedDate,
+        provider: 'searxng',
+        rank: i + 1,
+      }));
     },
-    fetch: (ctx, hits, known) => pages.fetch(ctx, hits, known),
   };
+}
+
+/** A worker's research services (`live`, from test/support/engine.ts) over the loopback search at `searchUrl`. */
+export function loopbackServices(searchUrl: string, live: ResearchServices): ResearchServices {
+  return { ...live, searchProvider: loopbackSearchProvider(searchUrl) };
 }

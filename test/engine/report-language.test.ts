@@ -1,21 +1,14 @@
 import type { ReportBody } from '@research/core';
 import type { Database } from '@research/database';
-import {
-  createEvidenceEngine,
-  createLlmClient,
-  englishFallback,
-  reportText,
-  type ReportText,
-  type WebAccess,
-} from '@research/engine';
+import { createLlmClient, englishFallback, reportText, type ReportText } from '@research/engine';
 import { createMetrics, createSilentLogger } from '@research/observability';
-import { createResearchRunner, type RunnerJob } from '@research/pipeline';
+import { createResearchRunner, type ResearchServices, type RunnerJob } from '@research/pipeline';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createLiveWeb, type LiveWeb } from '../support/engine';
 import { startFakeLlm, type FakeLlm } from '../fakes/fake-llm';
 import { startFakeWeb, type FakeWeb } from '../fakes/fake-web';
 import { insertTestRun, runRow, testConfig } from '../worker/worker-fixtures';
-import { loopbackWebAccess, plantedContradictionPages } from './engine-support';
+import { loopbackServices, plantedContradictionPages } from './engine-support';
 
 // The English templates are rendered programmatically: every template is called with marker arguments
 // (and once more with zeros, for the branches that depend on a count or a flag); the literal text between
@@ -100,7 +93,7 @@ describe('reports of runs in French, Spanish, Italian and an unsupported languag
   let web: FakeWeb;
   let llm: FakeLlm;
   let live: LiveWeb;
-  let webAccess: WebAccess;
+  let services: ResearchServices;
   let config: ReturnType<typeof testConfig>;
 
   beforeAll(async () => {
@@ -117,7 +110,7 @@ describe('reports of runs in French, Spanish, Italian and an unsupported languag
       CRAWLER_TIMEOUT_MS: '5000',
     });
     live = createLiveWeb(config);
-    webAccess = loopbackWebAccess(web.searchUrl, live.web);
+    services = loopbackServices(web.searchUrl, live.services);
   });
   afterAll(async () => {
     await live?.close();
@@ -131,13 +124,7 @@ describe('reports of runs in French, Spanish, Italian and an unsupported languag
     const logger = createSilentLogger();
     const runner = createResearchRunner({
       db,
-      engine: createEvidenceEngine({
-        config,
-        logger,
-        metrics,
-        web: webAccess,
-        llm: createLlmClient({ config: config.llm, metrics, logger, retryBaseMs: 1 }),
-      }),
+      services: { ...services, llm: createLlmClient({ config: config.llm, metrics, logger, retryBaseMs: 1 }) },
       metrics,
       logger,
       pollIntervalMs: 200,

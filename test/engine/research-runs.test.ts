@@ -1,6 +1,7 @@
 import { normalizeWhitespace, type AppConfig, type Depth, type ReportBody } from '@research/core';
 import type { Database, RunRow } from '@research/database';
-import { createEvidenceEngine, createLlmClient, type WebAccess } from '@research/engine';
+import { createLlmClient, type RunEvent } from '@research/engine';
+import type { ResearchServices } from '@research/pipeline';
 import { createMetrics, createSilentLogger, type Metrics } from '@research/observability';
 import { createResearchRunner, type RunnerJob } from '@research/pipeline';
 import { createTestDatabase, type TestDatabase } from '../support/database';
@@ -20,7 +21,7 @@ import {
   corpusPages,
   hotpotItems,
   hotpotPages,
-  loopbackWebAccess,
+  loopbackServices,
   openHotpotItems,
   plantedContradictionPages,
 } from './engine-support';
@@ -40,13 +41,13 @@ interface Outcome {
 
 async function research(
   db: Database,
-  engineFor: (metrics: Metrics) => ReturnType<typeof createEvidenceEngine>,
+  servicesFor: (metrics: Metrics) => ResearchServices,
   options: { query: string; depth?: Depth; language?: string; budget?: Record<string, number> },
 ): Promise<Outcome> {
   const metrics = createMetrics({ defaultMetrics: false });
   const runner = createResearchRunner({
     db,
-    engine: engineFor(metrics),
+    services: servicesFor(metrics),
     metrics,
     logger: createSilentLogger(),
     pollIntervalMs: 200,
@@ -101,18 +102,13 @@ function reportText(report: ReportBody): string {
   return [report.summary, ...report.findings.map((f) => f.text)].join(' ').toLowerCase();
 }
 
-/** The evidence engine over `webAccess`, without an LLM or with the one at `config.llm`. */
-function engines(config: () => AppConfig, webAccess: () => WebAccess) {
-  const extractive = (metrics: Metrics) =>
-    createEvidenceEngine({ config: config(), logger: createSilentLogger(), metrics, web: webAccess(), llm: null });
-  const withLlm = (metrics: Metrics) =>
-    createEvidenceEngine({
-      config: config(),
-      logger: createSilentLogger(),
-      metrics,
-      web: webAccess(),
-      llm: createLlmClient({ config: config().llm, metrics, logger: createSilentLogger(), retryBaseMs: 10 }),
-    });
+/** The pipeline's steps over `services`, without an LLM or with the one at `config.llm`. */
+function engines(config: () => AppConfig, services: () => ResearchServices) {
+  const extractive = (): ResearchServices => ({ ...services(), llm: null });
+  const withLlm = (metrics: Metrics): ResearchServices => ({
+    ...services(),
+    llm: createLlmClient({ config: config().llm, metrics, logger: createSilentLogger(), retryBaseMs: 10 }),
+  });
   return { extractive, withLlm };
 }
 
@@ -124,7 +120,7 @@ function loopbackSetup(name: string, pages: () => FakeWebPage[]) {
     llm: FakeLlm;
     config: AppConfig;
     live: LiveWeb;
-    webAccess: WebAccess;
+    services: ResearchServices;
   };
   beforeAll(async () => {
     s.t = await createTestDatabase(name);
@@ -139,7 +135,7 @@ function loopbackSetup(name: string, pages: () => FakeWebPage[]) {
       CRAWLER_TIMEOUT_MS: '5000',
     });
     s.live = createLiveWeb(s.config);
-    s.webAccess = loopbackWebAccess(s.web.searchUrl, s.live.web);
+    s.services = loopbackServices(s.web.searchUrl, s.live.services);
   });
   afterAll(async () => {
     await s.live?.close();
@@ -160,7 +156,7 @@ describe('research runs with the evidence engine', () => {
   const s = loopbackSetup('engine', () => [...corpusPages(PHOTOSYNTHESIS_CORPUS), ...plantedContradictionPages()]);
   const { extractive, withLlm } = engines(
     () => s.config,
-    () => s.webAccess,
+    () => s.services,
   );
 
   it('completes a normal run with the LLM engine, counting requests and tokens on the run', async () => {
@@ -235,10 +231,10 @@ describeWithData('research runs on HotpotQA questions (third-party data)', [HOTP
   const s = loopbackSetup('enginehotpot', () => hotpotPages(all));
   const { extractive, withLlm } = engines(
     () => s.config,
-    () => s.webAccess,
+    () => s.services,
   );
 
-  async function hotpotRound(engineFor: typeof extractive, label: string) {
+  async function hotpotRound(engineFor: (metrics: Metrics) => ResearchServices, label: string) {
     let answered = 0;
     let supportingFetched = 0;
     let supportingTotal = 0;
@@ -286,16 +282,15 @@ describe("research runs through a worker's web access (Wikipedia search and the 
   });
 
   it('completes a normal run in two rounds, the second searching for the gaps of the first', async () => {
-    const o = await research(
-      t.db,
-      (metrics) => createEvidenceEngine({ config, logger: createSilentLogger(), metrics, web: live.web }),
-      { query: 'How does photosynthesis convert light energy in plants?', depth: 'normal' },
-    );
+    const o = await research(t.db, () => live.services, {
+      query: 'How does photosynthesis convert light energy in plants?',
+      depth: 'normal',
+    });
     expectSoundRun(o);
     // The second round sent queries of its own (what it found may all be pages the first round had).
-    const notes = (o.run.checkpoint as unknown as { notes: string[] }).notes;
-    const second = notes.find((n) => n.startsWith('search:2:'));
-    expect(Number(second?.split(':')[2])).toBeGreaterThan(0);
+    const events = (o.run.checkpoint as unknown as { notes: RunEvent[] }).notes;
+    const second = events.find((e): e is Extract<RunEvent, { kind: 'search' }> => e.kind === 'search' && e.round === 2);
+    expect(second?.sent).toBeGreaterThan(0);
     expect(o.report.methodology).toMatch(/2 round\(s\)/);
   });
 });

@@ -1,10 +1,8 @@
 import type { AppConfig } from '@research/core';
 import { createCrawler } from '@research/crawler';
 import type { Database } from '@research/database';
-import { createEvidenceEngine, type WebAccess } from '@research/engine';
 import { createMetrics, createSilentLogger, type Logger, type Metrics } from '@research/observability';
-import type { ResearchEngine } from '@research/pipeline';
-import { createLiveWebAccess } from '@research/runtime';
+import type { ResearchServices } from '@research/pipeline';
 import { createSearchProvider } from '@research/search';
 
 export interface LiveWebDeps {
@@ -16,21 +14,18 @@ export interface LiveWebDeps {
 }
 
 export interface LiveWeb {
-  readonly web: WebAccess;
+  /** A worker's research services without an LLM. */
+  readonly services: ResearchServices;
   /** Closes the crawler (its extraction thread and sockets) and the search provider. */
   close(): Promise<void>;
 }
 
-export interface WorkerEngine {
-  readonly engine: ResearchEngine;
-  /** Closes the crawler (its extraction thread and sockets) and the search provider. */
-  close(): Promise<void>;
-}
+export type WorkerEngine = LiveWeb;
 
 /**
- * The web access of a worker process for `config` (see packages/runtime/src/engine.ts): the configured
- * search provider and a guarded crawler, with one extraction thread and no politeness delay so tests
- * stay quick. Test fakes live on loopback: the config needs CRAWLER_ALLOW_PRIVATE_NETWORKS=true.
+ * The research services of a worker process for `config` (see packages/runtime/src/engine.ts): the
+ * configured search provider and a guarded crawler, with one extraction thread and no politeness delay so
+ * tests stay quick. Test fakes live on loopback: the config needs CRAWLER_ALLOW_PRIVATE_NETWORKS=true.
  */
 export function createLiveWeb(config: AppConfig, deps: LiveWebDeps = {}): LiveWeb {
   const logger = deps.logger ?? createSilentLogger();
@@ -44,7 +39,7 @@ export function createLiveWeb(config: AppConfig, deps: LiveWebDeps = {}): LiveWe
     options: { extraction: { threads: 1 }, politenessDelayMs: 0 },
   });
   return {
-    web: createLiveWebAccess({ config, provider, crawler, logger }),
+    services: { llm: null, searchProvider: provider, crawler, localCorpusDir: config.search.localCorpusDir },
     async close() {
       await crawler.close();
       await provider.close?.();
@@ -53,16 +48,10 @@ export function createLiveWeb(config: AppConfig, deps: LiveWebDeps = {}): LiveWe
 }
 
 /**
- * What a worker process without LLM_BASE_URL runs for `config`: the extractive evidence engine over the
- * live web access. Pass the runner's metrics to see the crawler's counters next to the run's, as in a
- * worker (one metrics registry per process).
+ * What a worker process without LLM_BASE_URL gives the pipeline's steps for `config`: the live search
+ * provider and crawler, no LLM. Pass the runner's metrics to see the crawler's counters next to the run's,
+ * as in a worker (one metrics registry per process).
  */
 export function createWorkerEngine(config: AppConfig, deps: LiveWebDeps = {}): WorkerEngine {
-  const logger = deps.logger ?? createSilentLogger();
-  const metrics = deps.metrics ?? createMetrics({ defaultMetrics: false });
-  const live = createLiveWeb(config, { ...deps, logger, metrics });
-  return {
-    engine: createEvidenceEngine({ config, logger, metrics, web: live.web, llm: null }),
-    close: () => live.close(),
-  };
+  return createLiveWeb(config, deps);
 }

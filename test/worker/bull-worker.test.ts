@@ -96,7 +96,7 @@ describe('BullMQ research worker', () => {
   function runner(options: { db?: Database; lockDb?: Database; logger?: Logger } = {}) {
     return createResearchRunner({
       db: options.db ?? t.db,
-      engine: worker.engine,
+      services: worker.services,
       metrics: createMetrics({ defaultMetrics: false }),
       logger: options.logger ?? createSilentLogger(),
       pollIntervalMs: 100,

@@ -1,7 +1,6 @@
 import { MAX_CLAIMS_PER_RUN, MAX_CLAIMS_PER_SOURCE, type ClaimDraft, type SourceDraft } from '@research/core';
-import { createEvidenceEngine, type WebAccess } from '@research/engine';
 import { createMetrics, createSilentLogger } from '@research/observability';
-import { createResearchRunner, type ResearchEngine } from '@research/pipeline';
+import { createResearchRunner, type PipelineSteps, type ResearchServices } from '@research/pipeline';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { insertTestRun, runRow } from './worker-fixtures';
 
@@ -14,46 +13,47 @@ function sentencesOf(page: number): string[] {
 }
 
 /**
- * The web as the engine sees it, answering at once: every query finds new pages, and every page asked
+ * The web as the steps see it, answering at once: every query finds 10 new pages, and every page asked
  * for is read (within the run's max_sources, as the crawler keeps it).
  */
-function scriptedWeb(): WebAccess {
+function scriptedWeb(): ResearchServices {
   let pages = 0;
   return {
-    name: 'scripted',
-    async search(ctx, queries) {
-      ctx.usage.search_queries = (ctx.usage.search_queries ?? 0) + queries.length;
-      return queries.flatMap((q) =>
+    llm: null,
+    localCorpusDir: undefined,
+    searchProvider: {
+      name: 'scripted',
+      search: async () =>
         Array.from({ length: 10 }, (_, rank) => {
           const page = pages++;
-          return {
-            query: q.query,
-            url: `https://field${page}.example/report`,
-            title: `Field ${page}`,
-            snippet: null,
-            published_at: null,
-            provider: 'scripted',
-            rank: rank + 1,
-          };
+          const url = `https://field${page}.example/report`;
+          return { url, title: `Field ${page}`, snippet: '', published_at: null, provider: 'scripted', rank: rank + 1 };
         }),
-      );
     },
-    async fetch(ctx, hits, known): Promise<SourceDraft[]> {
-      const room = Math.max(0, ctx.budget.max_sources - known.length);
-      return hits.slice(0, room).map((hit) => {
-        const page = Number(/field(\d+)/.exec(hit.url)![1]);
+    crawler: {
+      async fetchSources(urls, budget) {
+        const room = Math.max(0, budget.max_sources - (budget.used?.sources ?? 0));
+        const sources = urls.slice(0, room).map((url): SourceDraft => {
+          const page = Number(/field(\d+)/.exec(url)![1]);
+          return {
+            id: `src-${page}`,
+            url,
+            title: `Field ${page}`,
+            domain: `field${page}.example`,
+            source_type: 'academic',
+            retrieved_at: new Date().toISOString(),
+            content: sentencesOf(page).join(' '),
+            published_at: null,
+            language: 'en',
+          };
+        });
         return {
-          id: `src-${page}`,
-          url: hit.url,
-          title: hit.title,
-          domain: `field${page}.example`,
-          source_type: 'academic',
-          retrieved_at: new Date().toISOString(),
-          content: sentencesOf(page).join(' '),
-          published_at: null,
-          language: 'en',
+          sources,
+          rejected: [],
+          duplicates: 0,
+          usage: { sources: sources.length, bytes: 0, pages_per_domain: {} },
         };
-      });
+      },
     },
   };
 }
@@ -67,17 +67,9 @@ describe('claim caps in the pipeline', () => {
 
   it(`stores at most ${MAX_CLAIMS_PER_SOURCE} claims per source and ${MAX_CLAIMS_PER_RUN} per run, whatever the engine finds`, async () => {
     const metrics = createMetrics({ defaultMetrics: false });
-    const real = createEvidenceEngine({
-      config: { llm: {} as never },
-      logger: createSilentLogger(),
-      metrics,
-      web: scriptedWeb(),
-      llm: null,
-    });
     // An analyzer quoting every sentence of every new source: 60 grounded claims per source.
-    const greedy: ResearchEngine = {
-      ...real,
-      analyze: async (ctx, snapshot) =>
+    const greedy: Partial<PipelineSteps> = {
+      analyze: async (snapshot, ctx) =>
         snapshot.sources
           .filter((s) => s.round === ctx.round)
           .flatMap((s) =>
@@ -93,7 +85,8 @@ describe('claim caps in the pipeline', () => {
     };
     const runner = createResearchRunner({
       db: t.db,
-      engine: greedy,
+      services: scriptedWeb(),
+      steps: greedy,
       metrics,
       logger: createSilentLogger(),
       pollIntervalMs: 200,

@@ -117,7 +117,7 @@ describe('in-process research queue', () => {
       const run = await insertTestRun(t.db);
       const runner = createResearchRunner({
         db: t.db,
-        engine: worker.engine,
+        services: worker.services,
         metrics: createMetrics({ defaultMetrics: false }),
         logger,
       });

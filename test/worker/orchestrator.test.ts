@@ -1,8 +1,17 @@
 import { SelectQueryNode, TableNode } from 'kysely';
 import { hideRetentionRecord, hideRun, insertRetentionRecord, type Database } from '@research/database';
 import { createMetrics, createSilentLogger, type Metrics } from '@research/observability';
-import { createResearchRunner, type ResearchEngine, type RunnerJob } from '@research/pipeline';
-import { normalizeWhitespace } from '@research/core';
+import {
+  createResearchRunner,
+  fetchStep,
+  planStep,
+  searchStep,
+  type PipelineSteps,
+  type ResearchServices,
+  type RunnerJob,
+} from '@research/pipeline';
+import { normalizeWhitespace, type ReportBody } from '@research/core';
+import type { RunEvent } from '@research/engine';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createWorkerEngine, type WorkerEngine } from '../support/engine';
 import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
@@ -45,20 +54,20 @@ const ROUND_TWO_PAGE = {
 describe('research orchestrator', () => {
   let t: TestDatabase;
   let wiki: FakeWiki;
-  let engine: ResearchEngine;
+  let services: ResearchServices;
   const workers: WorkerEngine[] = [];
   /** What a worker process runs, its crawler counting on `metrics` (the worker's one registry). */
   const workerEngine = (metrics?: Metrics, env: Record<string, string> = {}) => {
     const worker = createWorkerEngine(inProcessWorkerConfig(wiki.apiUrl, env), { db: t.db, metrics });
     workers.push(worker);
-    return worker.engine;
+    return worker.services;
   };
 
   beforeAll(async () => {
     t = await createTestDatabase('orchestrator');
     await installStateLog(t.db);
     wiki = await startFakeWiki({ pages: [...PHOTOSYNTHESIS_CORPUS, ROUND_TWO_PAGE] });
-    engine = workerEngine();
+    services = workerEngine();
   });
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.close()));
@@ -70,12 +79,19 @@ describe('research orchestrator', () => {
   });
 
   function runner(
-    options: { engine?: ResearchEngine; metrics?: Metrics; pollIntervalMs?: number; db?: Database } = {},
+    options: {
+      services?: ResearchServices;
+      steps?: Partial<PipelineSteps>;
+      metrics?: Metrics;
+      pollIntervalMs?: number;
+      db?: Database;
+    } = {},
   ) {
     const metrics = options.metrics ?? createMetrics({ defaultMetrics: false });
     const run = createResearchRunner({
       db: options.db ?? t.db,
-      engine: options.engine ?? engine,
+      services: options.services ?? services,
+      ...(options.steps ? { steps: options.steps } : {}),
       metrics,
       logger: createSilentLogger(),
       pollIntervalMs: options.pollIntervalMs ?? 100,
@@ -86,7 +102,7 @@ describe('research orchestrator', () => {
   it('takes a quick run from created through every state to completed, with every record written', async () => {
     // One metrics registry for the runner and the crawler, as in a worker process.
     const processMetrics = createMetrics({ defaultMetrics: false });
-    const { run: execute, metrics } = runner({ engine: workerEngine(processMetrics), metrics: processMetrics });
+    const { run: execute, metrics } = runner({ services: workerEngine(processMetrics), metrics: processMetrics });
     const run = await insertTestRun(t.db, { depth: 'quick' });
     await expect(execute({ research_id: run.id, request_id: run.request_id! }, job())).resolves.toBe('done');
 
@@ -100,9 +116,9 @@ describe('research orchestrator', () => {
       rounds: 1,
       notes: expect.any(Array),
     });
-    // The notes every step left for the report are all kept in the checkpoint, in step order.
-    const notes = (done.checkpoint as unknown as { notes: string[] }).notes;
-    expect(notes.map((n) => n.split(':').slice(0, 2).join(':'))).toEqual([
+    // The events every step recorded for the report are all kept in the checkpoint, in step order.
+    const events = (done.checkpoint as unknown as { notes: RunEvent[] }).notes;
+    expect(events.map((e) => `${e.kind}:${'step' in e ? e.step : 'round' in e ? e.round : ''}`)).toEqual([
       'engine:plan',
       'search:1',
       'fetch:1',
@@ -204,13 +220,12 @@ describe('research orchestrator', () => {
   });
 
   it('fails the run with the exception text and the failed step when a step throws, keeping the plan', async () => {
-    const broken: ResearchEngine = {
-      ...engine,
+    const broken: Partial<PipelineSteps> = {
       analyze: async () => {
         throw new Error('analyzer exploded');
       },
     };
-    const { run: execute, metrics } = runner({ engine: broken });
+    const { run: execute, metrics } = runner({ steps: broken });
     const run = await insertTestRun(t.db);
     await execute({ research_id: run.id }, job());
     const failed = await runRow(t.db, run.id);
@@ -275,15 +290,14 @@ describe('research orchestrator', () => {
     // A step that ignores its abort signal and no polling: only the commit's conditions stand in the way.
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const stubborn: ResearchEngine = {
-      ...engine,
-      fetch: async (ctx, snapshot) => {
-        const sources = await engine.fetch({ ...ctx, signal: new AbortController().signal }, snapshot);
+    const stubborn: Partial<PipelineSteps> = {
+      fetch: async (snapshot, ctx) => {
+        const sources = await fetchStep(snapshot, { ...ctx, signal: new AbortController().signal });
         await gate;
         return sources;
       },
     };
-    const { run: execute } = runner({ engine: stubborn, pollIntervalMs: 60_000 });
+    const { run: execute } = runner({ steps: stubborn, pollIntervalMs: 60_000 });
     const run = await insertTestRun(t.db);
     const working = execute({ research_id: run.id }, job());
     await waitForState(t.db, run.id, ['fetching']);
@@ -310,11 +324,11 @@ describe('research orchestrator', () => {
     const cleanCounts = await recordCounts(t.db, clean.id);
 
     let plans = 0;
-    const counting: ResearchEngine = { ...engine, plan: async (ctx) => (plans++, engine.plan(ctx)) };
+    const counting: Partial<PipelineSteps> = { plan: async (snapshot, ctx) => (plans++, planStep(snapshot, ctx)) };
     wiki.pageLatencyMs = 1500;
     const run = await insertTestRun(t.db, { depth: 'normal' });
     const shutdown = new AbortController();
-    const first = runner({ engine: counting }).run({ research_id: run.id }, job({ signal: shutdown.signal }));
+    const first = runner({ steps: counting }).run({ research_id: run.id }, job({ signal: shutdown.signal }));
     await waitForState(t.db, run.id, ['fetching']);
     shutdown.abort('shutdown');
     await expect(first).resolves.toBe('handed_back');
@@ -324,13 +338,52 @@ describe('research orchestrator', () => {
     expect(handedBack.attempts).toBe(0);
 
     wiki.pageLatencyMs = 0;
-    await expect(runner({ engine: counting }).run({ research_id: run.id }, job())).resolves.toBe('done');
+    await expect(runner({ steps: counting }).run({ research_id: run.id }, job())).resolves.toBe('done');
     const done = await runRow(t.db, run.id);
     expect(done.state).toBe('completed');
     expect(plans).toBe(1);
     expect(done.attempts).toBe(1);
     expect(await recordCounts(t.db, run.id)).toEqual(cleanCounts);
     expect(cleanCounts.sources).toBe(cleanCounts.distinctSourceUrls);
+  });
+
+  it('finishes a run checkpointed with the string notes of the version before typed events', async () => {
+    wiki.pageLatencyMs = 1500;
+    const run = await insertTestRun(t.db, { depth: 'quick' });
+    const shutdown = new AbortController();
+    const first = runner().run({ research_id: run.id }, job({ signal: shutdown.signal }));
+    await waitForState(t.db, run.id, ['fetching']);
+    shutdown.abort('shutdown');
+    await expect(first).resolves.toBe('handed_back');
+    wiki.pageLatencyMs = 0;
+    // The checkpoint as the version before typed events wrote it, with a remark in words.
+    const legacy = {
+      round: 1,
+      done: ['plan', 'search'],
+      rounds: 1,
+      notes: ['engine:plan:1:llm', 'A remark in words.'],
+    };
+    await t.db
+      .updateTable('research_runs')
+      .set({ checkpoint: JSON.stringify(legacy) })
+      .where('id', '=', run.id)
+      .execute();
+
+    await expect(runner().run({ research_id: run.id }, job())).resolves.toBe('done');
+    const done = await runRow(t.db, run.id);
+    expect(done.state).toBe('completed');
+    const events = (done.checkpoint as unknown as { notes: RunEvent[] }).notes;
+    expect(events.slice(0, 2)).toEqual([
+      { kind: 'engine', step: 'plan', round: 1, mode: 'llm' },
+      { kind: 'remark', text: 'A remark in words.' },
+    ]);
+    const { report } = await t.db
+      .selectFrom('reports')
+      .select('report')
+      .where('run_id', '=', run.id)
+      .executeTakeFirstOrThrow();
+    expect((report as ReportBody).methodology).toMatch(/Planning: language model/);
+    expect((report as ReportBody).uncertainties).toContain('A remark in words.');
   });
 
   it('hands a run back without committing the step when the shutdown lands while the step reads its snapshot', async () => {
@@ -342,10 +395,9 @@ describe('research orchestrator', () => {
     // what is committed (the only select of evidence_scores between the search's commit and the fetch).
     const shutdown = new AbortController();
     let searched = false;
-    const watching: ResearchEngine = {
-      ...engine,
-      search: async (ctx, snapshot) => {
-        const hits = await engine.search(ctx, snapshot);
+    const watching: Partial<PipelineSteps> = {
+      search: async (snapshot, ctx) => {
+        const hits = await searchStep(snapshot, ctx);
         searched = true;
         return hits;
       },
@@ -361,7 +413,7 @@ describe('research orchestrator', () => {
     });
     const run = await insertTestRun(t.db, { depth: 'normal' });
     await expect(
-      runner({ engine: watching, db }).run({ research_id: run.id }, job({ signal: shutdown.signal })),
+      runner({ steps: watching, db }).run({ research_id: run.id }, job({ signal: shutdown.signal })),
     ).resolves.toBe('handed_back');
     const handedBack = await runRow(t.db, run.id);
     expect(handedBack.checkpoint).toMatchObject({ round: 1, done: ['plan', 'search'] });
@@ -396,7 +448,7 @@ describe('research orchestrator', () => {
     wiki.failSearch = true;
     try {
       // Short retry delays: every query is still tried SEARCH_MAX_RETRIES + 1 (4) times.
-      const { run: execute } = runner({ engine: workerEngine(undefined, { SEARCH_RETRY_BASE_MS: '10' }) });
+      const { run: execute } = runner({ services: workerEngine(undefined, { SEARCH_RETRY_BASE_MS: '10' }) });
       const run = await insertTestRun(t.db);
       await execute({ research_id: run.id }, job());
       const failed = await runRow(t.db, run.id);

@@ -123,7 +123,7 @@ describe('run locks on a connection that goes silent (a network cut without a re
     const locks = lockPool('direct');
     const runner = createResearchRunner({
       db: t.db.withPlugin(plugin),
-      engine: worker.engine,
+      services: worker.services,
       metrics: createMetrics({ defaultMetrics: false }),
       logger: createSilentLogger(),
       lockDb: locks.db,

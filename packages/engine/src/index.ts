@@ -1,11 +1,4 @@
-export {
-  createEvidenceEngine,
-  firstRoundQueries,
-  queryAllowance,
-  sourceAllowance,
-  type EvidenceEngineOptions,
-} from './evidence-engine';
-export type { PlannedQuery, WebAccess } from './web/web-access';
+export { dedupeQueries, firstRoundQueries, userQueries, type PlannedQuery } from './plan/queries';
 export {
   createLlmClient,
   LlmFailure,
@@ -49,9 +42,21 @@ export {
   type AnalyzeSourcesInput,
   type AnalyzeSourcesResult,
 } from './claims/analyze-sources';
-export { compareEvidence } from './compare/compare-evidence';
-export { synthesizeReport, evidenceDraftsOf, type SynthesizeReportInput } from './report/synthesize-report';
+export { compareEvidence, evidenceGraphOf } from './compare/compare-evidence';
+export {
+  synthesizeReport,
+  evidenceDraftsOf,
+  type SynthesizedReport,
+  type SynthesizeReportInput,
+} from './report/synthesize-report';
 export type { ClaimRelation, RelationKind } from './compare/evidence-graph';
 export { stableId } from './ids';
-export { parseNotes, type ParsedNotes } from './notes';
+export {
+  readRunEvents,
+  runEventSchema,
+  summarizeEvents,
+  type EngineMode,
+  type ParsedNotes,
+  type RunEvent,
+} from './notes';
 export * as visionPromptV1 from './prompts/vision.v1';

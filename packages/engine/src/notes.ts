@@ -1,17 +1,82 @@
-// Notes are how steps tell the report what happened (the orchestrator keeps ctx.notes in the run's
-// checkpoint across steps and resumes). The engine writes them as small codes and renders them in the
-// run's language only when the report is written; notes from elsewhere (plain sentences) pass through.
+import { z } from 'zod';
+
+// What happened during a run, as typed events: the pipeline's steps append them through their context,
+// the orchestrator keeps them in the run's checkpoint (JSON) across steps and resumes, and the report
+// renders them in the run's language (methodology and uncertainties).
 
 export type EngineMode = 'llm' | 'extractive' | 'mixed' | 'deterministic';
 
-export const note = {
-  engine: (step: string, round: number, mode: EngineMode) => `engine:${step}:${round}:${mode}`,
-  fallback: (step: string, round: number, kind: string, count = 1) => `fallback:${step}:${round}:${kind}:${count}`,
-  search: (round: number, sent: number, hits: number) => `search:${round}:${sent}:${hits}`,
-  fetch: (round: number, candidates: number, accepted: number) => `fetch:${round}:${candidates}:${accepted}`,
-  downloadBudget: (max: number) => `budget:download_bytes:${max}`,
-  droppedClaims: (round: number, count: number) => `ungrounded:${round}:${count}`,
-};
+const round = z.number().int().min(0);
+const count = z.number().int().min(0);
+
+export const runEventSchema = z.discriminatedUnion('kind', [
+  /** Which engine a step ran with in a round. */
+  z.object({
+    kind: z.literal('engine'),
+    step: z.string(),
+    round,
+    mode: z.enum(['llm', 'extractive', 'mixed', 'deterministic']),
+  }),
+  /** The LLM failed (`reason`: an LlmFailureKind) `count` times and the step fell back to the extractive engine. */
+  z.object({ kind: z.literal('fallback'), step: z.string(), round, reason: z.string(), count }),
+  /** Queries a round sent and the new hits they found. */
+  z.object({ kind: z.literal('search'), round, sent: count, hits: count }),
+  /** Pages a round tried to read and the sources it kept. */
+  z.object({ kind: z.literal('fetch'), round, candidates: count, accepted: count }),
+  /** A budget ran out: max_search_queries (with the queries not sent) or max_total_download_bytes. */
+  z.object({
+    kind: z.literal('budget'),
+    resource: z.enum(['search_queries', 'download_bytes']),
+    max: count,
+    dropped: count,
+  }),
+  /** Queries of a round the search provider failed on. */
+  z.object({ kind: z.literal('search_failures'), round, failed: count, total: count }),
+  /** Claims the LLM quoted that were found in no source, dropped. */
+  z.object({ kind: z.literal('ungrounded'), round, count }),
+  /** A note in words, kept as it is (checkpoints written before events had a few). */
+  z.object({ kind: z.literal('remark'), text: z.string() }),
+]);
+
+export type RunEvent = z.infer<typeof runEventSchema>;
+
+/** The event of a note as checkpoints before typed events stored it (`engine:plan:1:llm`, …). */
+function eventOfLegacyNote(text: string): RunEvent {
+  const p = text.split(':');
+  const num = (i: number) => Number(p[i]) || 0;
+  switch (p[0]) {
+    case 'engine':
+      return { kind: 'engine', step: p[1] ?? '', round: num(2), mode: p[3] as EngineMode };
+    case 'fallback':
+      return { kind: 'fallback', step: p[1] ?? '', round: num(2), reason: p[3] ?? '', count: num(4) || 1 };
+    case 'search':
+      return { kind: 'search', round: num(1), sent: num(2), hits: num(3) };
+    case 'fetch':
+      return { kind: 'fetch', round: num(1), candidates: num(2), accepted: num(3) };
+    case 'budget':
+      if (p[1] === 'search_queries' || p[1] === 'download_bytes')
+        return { kind: 'budget', resource: p[1], max: num(2), dropped: num(3) };
+      break;
+    case 'search_failures':
+      return { kind: 'search_failures', round: num(1), failed: num(2), total: num(3) };
+    case 'ungrounded':
+      return { kind: 'ungrounded', round: num(1), count: num(2) };
+  }
+  return { kind: 'remark', text };
+}
+
+/**
+ * The events stored in a run's checkpoint. Runs checkpointed by a version that kept notes as strings
+ * finish after an upgrade: those strings are read as the events they stood for. Anything else is dropped.
+ */
+export function readRunEvents(stored: unknown): RunEvent[] {
+  if (!Array.isArray(stored)) return [];
+  return stored.flatMap((item): RunEvent[] => {
+    if (typeof item === 'string') return [eventOfLegacyNote(item)];
+    const parsed = runEventSchema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
 
 export interface ParsedNotes {
   engines: Array<{ step: string; round: number; mode: EngineMode }>;
@@ -23,13 +88,12 @@ export interface ParsedNotes {
   downloadBudget: number | null;
   searchFailures: Array<{ round: number; failed: number; total: number }>;
   ungrounded: number;
-  /** Notes not written by the engine (kept as they are). */
+  /** Remarks in words (kept as they are, once each). */
   other: string[];
 }
 
-/** Reads the notes of a run back into structure; the last note of a kind per step and round wins. */
-export function parseNotes(notes: readonly string[]): ParsedNotes {
-  const out: ParsedNotes = {
+function emptySummary(): ParsedNotes {
+  return {
     engines: [],
     fallbacks: [],
     searches: [],
@@ -40,39 +104,45 @@ export function parseNotes(notes: readonly string[]): ParsedNotes {
     ungrounded: 0,
     other: [],
   };
-  for (const text of notes) {
-    const p = text.split(':');
-    const num = (i: number) => Number(p[i]);
-    switch (p[0]) {
-      case 'engine':
-        out.engines = out.engines.filter((e) => !(e.step === p[1] && e.round === num(2)));
-        out.engines.push({ step: p[1]!, round: num(2), mode: p[3] as EngineMode });
-        break;
-      case 'fallback':
-        out.fallbacks.push({ step: p[1]!, round: num(2), kind: p[3]!, count: num(4) || 1 });
-        break;
-      case 'search':
-        out.searches = out.searches.filter((s) => s.round !== num(1));
-        out.searches.push({ round: num(1), sent: num(2), hits: num(3) });
-        break;
-      case 'fetch':
-        out.fetches = out.fetches.filter((s) => s.round !== num(1));
-        out.fetches.push({ round: num(1), candidates: num(2), accepted: num(3) });
-        break;
-      case 'budget':
-        if (p[1] === 'search_queries')
-          out.searchBudget = { max: num(2), dropped: (out.searchBudget?.dropped ?? 0) + num(3) };
-        else if (p[1] === 'download_bytes') out.downloadBudget = num(2);
-        break;
-      case 'search_failures':
-        out.searchFailures.push({ round: num(1), failed: num(2), total: num(3) });
-        break;
-      case 'ungrounded':
-        out.ungrounded += num(2);
-        break;
-      default:
-        if (!out.other.includes(text)) out.other.push(text);
-    }
+}
+
+/** Adds one event to the summary; the last event of a kind per step and round wins. */
+function summarize(out: ParsedNotes, e: RunEvent): void {
+  switch (e.kind) {
+    case 'engine':
+      out.engines = out.engines.filter((x) => !(x.step === e.step && x.round === e.round));
+      out.engines.push({ step: e.step, round: e.round, mode: e.mode });
+      break;
+    case 'fallback':
+      out.fallbacks.push({ step: e.step, round: e.round, kind: e.reason, count: e.count });
+      break;
+    case 'search':
+      out.searches = out.searches.filter((s) => s.round !== e.round);
+      out.searches.push({ round: e.round, sent: e.sent, hits: e.hits });
+      break;
+    case 'fetch':
+      out.fetches = out.fetches.filter((s) => s.round !== e.round);
+      out.fetches.push({ round: e.round, candidates: e.candidates, accepted: e.accepted });
+      break;
+    case 'budget':
+      if (e.resource === 'search_queries')
+        out.searchBudget = { max: e.max, dropped: (out.searchBudget?.dropped ?? 0) + e.dropped };
+      else out.downloadBudget = e.max;
+      break;
+    case 'search_failures':
+      out.searchFailures.push({ round: e.round, failed: e.failed, total: e.total });
+      break;
+    case 'ungrounded':
+      out.ungrounded += e.count;
+      break;
+    case 'remark':
+      if (!out.other.includes(e.text)) out.other.push(e.text);
   }
+}
+
+/** What a run's events say, by kind, as the report renders it. */
+export function summarizeEvents(events: readonly RunEvent[]): ParsedNotes {
+  const out = emptySummary();
+  for (const e of events) summarize(out, e);
   return out;
 }

@@ -1,10 +1,11 @@
 import { PIPELINE_STEPS, type PipelineStep } from '@research/core';
 import type { RunCheckpoint } from '@research/database';
+import { readRunEvents, type RunEvent } from '@research/engine';
 
-/** The run's checkpoint as the orchestrator writes it: the committed steps plus notes for the report. */
+/** The run's checkpoint as the orchestrator writes it: the committed steps plus the run's events. */
 export interface PipelineCheckpoint extends RunCheckpoint {
-  /** Notes the steps left for the report (fallbacks used, budgets that ran out), kept across resumes. */
-  notes?: string[];
+  /** The events the committed steps recorded (fallbacks used, budgets that ran out), kept across resumes. */
+  notes?: RunEvent[];
 }
 
 export interface StepPosition {
@@ -33,7 +34,7 @@ export function nextStep(checkpoint: PipelineCheckpoint): StepPosition | null {
 export function checkpointAfter(
   checkpoint: PipelineCheckpoint,
   position: StepPosition,
-  notes: string[],
+  notes: RunEvent[],
 ): PipelineCheckpoint {
   const done = position.round === checkpoint.round ? [...checkpoint.done, position.step] : [position.step];
   return { round: position.round, done, rounds: checkpoint.rounds, notes };
@@ -53,6 +54,5 @@ export function readCheckpoint(stored: unknown, rounds: number): PipelineCheckpo
   const done = Array.isArray(cp.done)
     ? cp.done.filter((s): s is PipelineStep => (PIPELINE_STEPS as readonly string[]).includes(s))
     : [];
-  const notes = Array.isArray(cp.notes) ? cp.notes.filter((n): n is string => typeof n === 'string') : [];
-  return { round, done, rounds: storedRounds, notes };
+  return { round, done, rounds: storedRounds, notes: readRunEvents(cp.notes) };
 }

@@ -1,31 +1,7 @@
-import {
-  DEPTH_BUDGETS,
-  DependencyUnavailableError,
-  ROUNDS_BY_DEPTH,
-  STEP_STATE,
-  isDependencyUnavailable,
-  isDepth,
-  isRunning,
-  planSchema,
-  type Budget,
-} from '@research/core';
-import {
-  advanceCheckpoint,
-  findRunById,
-  findRunProgress,
-  finishRun,
-  listClaims,
-  listEvidence,
-  listSearchResults,
-  listSources,
-  refreshRunCounts,
-  releaseRunAttempt,
-  transitionRun,
-  tryLockRun,
-  type Database,
-  type RunRow,
-} from '@research/database';
-import { redactText, type Logger, type Metrics } from '@research/observability';
+import { STEP_STATE, isRunning } from '@research/core';
+import { findRunById, transitionRun, tryLockRun, type Database, type RunRow } from '@research/database';
+import type { Logger, Metrics } from '@research/observability';
+import { runBudgetOf, type RunBudget } from './budget';
 import {
   checkpointAfter,
   isLastStep,
@@ -34,21 +10,23 @@ import {
   type PipelineCheckpoint,
   type StepPosition,
 } from './checkpoint';
-import { deferMetrics, type DeferredMetrics } from './step-metrics';
 import {
-  claimRows,
-  cleanJson,
-  evidenceRows,
-  reportRecord,
-  searchResultRows,
-  sourceRows,
-  writeClaims,
-  writeEvidence,
-  writeReport,
-  writeSearchResults,
-  writeSources,
-} from './step-records';
-import type { ResearchEngine, RunSnapshot, StepContext } from './steps';
+  durationExceeded,
+  endPickUpOnError,
+  endRun,
+  errorText,
+  failRun,
+  handBack,
+  lockLostError,
+  secondsSince,
+  whyNotCommitted,
+  type RunnerDeps,
+} from './run-lifecycle';
+import { commitStep, computeStep, readSnapshot } from './step-commit';
+import { guardStep, type StopReason } from './step-guard';
+import { deferMetrics } from './step-metrics';
+import type { PipelineSteps, ResearchServices, StepContext } from './steps';
+import { RESEARCH_STEPS } from './steps/index';
 
 /** What the queue tells the runner about the job (structurally the queue's ResearchJobContext). */
 export interface RunnerJob {
@@ -72,7 +50,10 @@ export type ResearchRunner = (
 
 export interface ResearchRunnerOptions {
   db: Database;
-  engine: ResearchEngine;
+  /** The process's search provider, crawler and LLM client the steps reach the world through. */
+  services: ResearchServices;
+  /** Replacements of registered steps (tests script a step this way). */
+  steps?: Partial<PipelineSteps>;
   metrics: Metrics;
   logger: Logger;
   /** Milliseconds since the epoch (tests may move time). */
@@ -98,56 +79,196 @@ export interface ResearchRunnerOptions {
   publishMetrics?: () => Promise<unknown>;
 }
 
-type AbortReason = 'cancelled' | 'budget' | 'shutdown' | 'superseded';
+interface Runner extends RunnerDeps {
+  steps: PipelineSteps;
+  services: ResearchServices;
+  pollIntervalMs: number;
+}
+
+/** One pick-up of a run: where it stands, as the runner advances it step by step. */
+interface PickUp {
+  run: RunRow;
+  checkpoint: PipelineCheckpoint;
+  budget: RunBudget;
+  seq: number;
+  /** Epoch milliseconds the run's duration budget ends at. */
+  deadline: number;
+  /** The run is already in the state of the step about to run (the pick-up's first step). */
+  inState: boolean;
+  job: RunnerJob;
+  log: Logger;
+}
+
+/** `next`: the step committed and more follow; `done`: the run ended (completed or failed). */
+type StepResult = 'next' | 'done' | StopReason;
 
 /**
- * What a pick-up whose run lock was lost ends with: an outage of the database (or of the way to it). The
- * queue retries it as one, and that pick-up goes on with this attempt.
+ * Starts a pick-up of the live run `found`: ends a run that crashed too often, moves the run into its next
+ * step's state (counting the attempt unless this pick-up continues one an outage stopped). Null: nothing to do.
  */
-function lockLostError(lost: AbortSignal): DependencyUnavailableError {
-  return new DependencyUnavailableError('The run lock was lost with its database connection', { cause: lost.reason });
-}
-
-class StepAbort extends Error {
-  constructor(readonly reason: AbortReason) {
-    super(`step aborted: ${reason}`);
-    this.name = 'StepAbort';
+async function beginPickUp(
+  r: Runner,
+  found: RunRow,
+  checkpoint: PipelineCheckpoint,
+  job: RunnerJob,
+  log: Logger,
+): Promise<PickUp | null> {
+  const runId = found.id;
+  const position = nextStep(checkpoint);
+  // A pick-up after an outage goes on with the attempt the outage interrupted: counting it would let a
+  // few outages (or dropped connections) use up a healthy run's attempts.
+  const countAttempt = job.afterOutage !== true;
+  if (countAttempt && found.attempts >= r.maxRunAttempts) {
+    // Crashed this many times: end it honestly instead of picking it up forever.
+    const error = `Research run abandoned after ${found.attempts} attempts`;
+    await failRun(r, found, { error, step: position?.step ?? 'unknown' }, log);
+    return null;
   }
+  const state = position ? STEP_STATE[position.step] : 'synthesizing';
+  if (!(await transitionRun(r.db, runId, state, { started: true, countAttempt }))) return null;
+  const run = await findRunById(r.db, runId);
+  if (!run) return null;
+  log.info(checkpoint.done.length > 0 || checkpoint.round > 1 ? 'research run resumed' : 'research run started', {
+    step: position?.step ?? null,
+    round: position?.round ?? null,
+    rounds: checkpoint.rounds,
+    attempt: run.attempts,
+  });
+  const budget = runBudgetOf(run);
+  const deadline = (run.started_at ?? run.created_at).getTime() + budget.max_research_duration_seconds * 1000;
+  return { run, checkpoint, budget, seq: run.checkpoint_seq, deadline, inState: true, job, log };
 }
 
-type StepOutcome<T> =
-  { kind: 'ok'; value: T } | { kind: 'aborted'; reason: AbortReason } | { kind: 'error'; error: unknown };
+/** Why the run must not take its next step: shutdown, duration budget, cancellation or another worker. */
+async function stopBeforeStep(r: Runner, p: PickUp, position: StepPosition): Promise<StopReason | null> {
+  if (p.job.signal.aborted) return 'shutdown';
+  if (r.now() >= p.deadline) return 'budget';
+  if (!p.inState && !(await transitionRun(r.db, p.run.id, STEP_STATE[position.step]))) return 'cancelled';
+  p.inState = false;
+  const fresh = await findRunById(r.db, p.run.id);
+  if (!fresh || fresh.is_hidden || !isRunning(fresh.state)) return 'cancelled';
+  if (fresh.checkpoint_seq !== p.seq) return 'superseded';
+  p.run = fresh;
+  return null;
+}
 
-const MAX_ERROR_LENGTH = 2000;
-
-/** The exception text stored as the run's `error` (SPEC 3), without secrets. */
-function errorText(error: unknown): string {
-  const text = error instanceof Error ? error.message || error.name : String(error);
-  return (
-    redactText(text)
-      .replace(/\u0000/g, '')
-      .slice(0, MAX_ERROR_LENGTH) || 'Pipeline failed'
+/** Runs one step under its guard and commits it with the checkpoint, or says why it stopped. */
+async function takeStep(r: Runner, p: PickUp, position: StepPosition): Promise<StepResult> {
+  const stop = await stopBeforeStep(r, p, position);
+  if (stop) return stop;
+  const { run, seq } = p;
+  const snapshot = await readSnapshot(r.db, run);
+  const deferred = deferMetrics(r.metrics);
+  const events = [...(p.checkpoint.notes ?? [])];
+  const budget = p.budget.forStep();
+  const started = r.now();
+  const stepLog = p.log.child({ step: position.step, round: position.round });
+  const ctx: Omit<StepContext, 'signal'> = {
+    run,
+    budget,
+    round: position.round,
+    rounds: p.checkpoint.rounds,
+    logger: stepLog,
+    metrics: deferred.metrics,
+    services: r.services,
+    usage: budget.usage,
+    events,
+    record: (event) => void events.push(event),
+  };
+  const guard = { ...r, runId: run.id, expectedSeq: seq, deadline: p.deadline, jobSignal: p.job.signal };
+  const outcome = await guardStep(guard, (signal) =>
+    computeStep(r.steps, position, { ...ctx, signal }, snapshot, new Date(r.now())),
   );
+  if (outcome.kind === 'aborted') {
+    deferred.discard();
+    return outcome.reason;
+  }
+  if (outcome.kind === 'error') {
+    // SPEC 3: an exception in the pipeline fails the run with its text; the plan stays readable (the failed
+    // step's metrics are counted with the failure).
+    await failRun(r, run, { error: errorText(outcome.error), step: position.step }, p.log, deferred);
+    return 'done';
+  }
+  const last = isLastStep(p.checkpoint, position);
+  const checkpoint = checkpointAfter(p.checkpoint, position, events);
+  if (!(await commitStep(r, { run, budget, seq, snapshot, computed: outcome.value, checkpoint, last, deferred }))) {
+    deferred.discard();
+    return whyNotCommitted(r.db, run.id);
+  }
+  p.seq = seq + 1;
+  p.budget = budget;
+  p.checkpoint = checkpoint;
+  stepLog.info('step committed', { duration_ms: r.now() - started, state: STEP_STATE[position.step] });
+  if (!last) return 'next';
+  p.log.info('research run completed', { sources: snapshot.sources.length, claims: snapshot.claims.length });
+  return 'done';
 }
 
-function readBudget(stored: unknown, depth: keyof typeof DEPTH_BUDGETS): Budget {
-  const budget: Budget = { ...DEPTH_BUDGETS[depth] };
-  if (stored && typeof stored === 'object') {
-    for (const key of Object.keys(budget) as Array<keyof Budget>) {
-      const value = (stored as Record<string, unknown>)[key];
-      if (typeof value === 'number' && Number.isFinite(value) && value >= 1) budget[key] = Math.floor(value);
+/** The one place a run stops short of its end: hand it back, fail it for its duration, or leave it. */
+async function stopRun(
+  r: Runner,
+  p: PickUp,
+  position: StepPosition,
+  reason: StopReason,
+  lockLost: AbortSignal | undefined,
+): Promise<RunnerOutcome> {
+  switch (reason) {
+    case 'shutdown':
+      return handBack(r, p.run.id, p.log, position, lockLost);
+    case 'budget':
+      await failRun(
+        r,
+        p.run,
+        { error: durationExceeded(p.budget.max_research_duration_seconds), step: position.step },
+        p.log,
+      );
+      return 'done';
+    case 'superseded':
+      p.log.info('another worker advanced this run; stopping', { step: position.step });
+      return 'done';
+    case 'cancelled':
+      p.log.info('research run was cancelled; its step output is discarded', { step: position.step });
+      return 'done';
+  }
+}
+
+/**
+ * One pick-up of a run: a loop over the steps still to do, each committed with the checkpoint before the
+ * next; every way of stopping short goes through stopRun.
+ */
+async function execute(
+  r: Runner,
+  runId: string,
+  log: Logger,
+  job: RunnerJob,
+  lockLost: AbortSignal | undefined,
+): Promise<RunnerOutcome> {
+  const found = await findRunById(r.db, runId);
+  if (!found || found.is_hidden || !isRunning(found.state)) return 'done';
+  const stored = readCheckpoint(found.checkpoint, runBudgetOf(found).rounds);
+  let position = nextStep(stored);
+  let p: PickUp | null = null;
+  try {
+    p = await beginPickUp(r, found, stored, job, log);
+    if (!p) return 'done';
+    for (; position; position = nextStep(p.checkpoint)) {
+      const result = await takeStep(r, p, position);
+      if (result === 'done') return 'done';
+      if (result !== 'next') return await stopRun(r, p, position, result, lockLost);
     }
+    // Every step was committed but the run is still live (written by an older version): complete it.
+    const run = p.run;
+    await endRun(r, runId, { state: 'completed' }, () => r.metrics.researchFinished('completed', secondsSince(r, run)));
+    return 'done';
+  } catch (error) {
+    const at = {
+      runId,
+      run: p?.run ?? found,
+      step: position?.step ?? 'unknown',
+      lastAttempt: job.attempt >= job.maxAttempts,
+    };
+    return endPickUpOnError(r, error, at, log);
   }
-  return budget;
-}
-
-function readUsage(stored: unknown): Record<string, number> {
-  const usage: Record<string, number> = {};
-  if (stored && typeof stored === 'object') {
-    for (const [key, value] of Object.entries(stored))
-      if (typeof value === 'number' && Number.isFinite(value)) usage[key] = value;
-  }
-  return usage;
 }
 
 /**
@@ -159,402 +280,57 @@ function readUsage(stored: unknown): Record<string, number> {
  *
  * Rounds: planning happens once; each round then searches, fetches, analyzes, compares and synthesizes.
  * The report is stored only by the last round's synthesis, in the transaction that completes the run,
- * so a report exists exactly for completed runs; earlier rounds' syntheses are the engine's interim
- * review (it sees ctx.round < ctx.rounds) and are not stored.
+ * so a report exists exactly for completed runs; earlier rounds' syntheses are interim reviews (the step
+ * sees ctx.round < ctx.rounds) and are not stored.
  */
 export function createResearchRunner(options: ResearchRunnerOptions): ResearchRunner {
-  const { db, engine, metrics, logger } = options;
-  const now = options.clock ?? Date.now;
-  const pollIntervalMs = options.pollIntervalMs ?? 500;
-  const maxRunAttempts = options.maxRunAttempts ?? 5;
-  const publishMetrics = options.publishMetrics ?? (async () => undefined);
-
-  function secondsSince(run: RunRow): number {
-    const start = (run.started_at ?? run.created_at).getTime();
-    return Math.max(0, (now() - start) / 1000);
-  }
-
-  /**
-   * Ends a live run: the metrics of its end (and `counted`, the failed step's) are recorded and published
-   * before the commit that makes the end visible. (A COMMIT that fails after that point, the connection
-   * lost at that very moment, leaves them counted: the one window where a count can be one too high.)
-   */
-  async function endRun(runId: string, outcome: Parameters<typeof finishRun>[2], count: () => void): Promise<boolean> {
-    return db.transaction().execute(async (trx) => {
-      if (!(await finishRun(trx, runId, outcome))) return false;
-      count();
-      await publishMetrics();
-      return true;
-    });
-  }
-
-  async function failRun(
-    run: RunRow,
-    error: string,
-    step: string,
-    log: Logger,
-    counted?: DeferredMetrics,
-  ): Promise<boolean> {
-    const ended = await endRun(run.id, { state: 'failed', error, failedStep: step }, () => {
-      counted?.flush();
-      metrics.researchFinished('failed', secondsSince(run));
-    });
-    if (ended) log.warn('research run failed', { failed_step: step, error });
-    return ended;
-  }
-
-  async function readSnapshot(runId: string, run: RunRow): Promise<RunSnapshot> {
-    const [searchResults, sources, claims, evidence] = await Promise.all([
-      listSearchResults(db, runId),
-      listSources(db, runId),
-      listClaims(db, runId),
-      listEvidence(db, runId),
-    ]);
-    const plan = run.plan ? planSchema.safeParse(run.plan) : null;
-    return { plan: plan?.success ? plan.data : null, searchResults, sources, claims, evidence };
-  }
-
-  /** Runs one engine call with an abort signal for cancellation, the duration budget and shutdown. */
-  async function runStep<T>(
-    runId: string,
-    expectedSeq: number,
-    deadline: number,
-    jobSignal: AbortSignal,
-    call: (signal: AbortSignal) => Promise<T>,
-  ): Promise<StepOutcome<T>> {
-    const controller = new AbortController();
-    const abort = (reason: AbortReason) => {
-      if (!controller.signal.aborted) controller.abort(new StepAbort(reason));
-    };
-    // Listened to before anything can abort: an abort event is never replayed to a late listener, and a step
-    // that saw its signal aborted (the crawler refuses every page then) returns an empty, committable result.
-    const aborted = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-    });
-    aborted.catch(() => undefined);
-    const onShutdown = () => abort('shutdown');
-    jobSignal.addEventListener('abort', onShutdown, { once: true });
-    // The shutdown may have come while the runner read the snapshot, after the loop's own check.
-    if (jobSignal.aborted) abort('shutdown');
-    const budgetTimer = setTimeout(() => abort('budget'), Math.min(Math.max(0, deadline - now()), 2 ** 31 - 1));
-    let polling = false;
-    const poller = setInterval(() => {
-      if (polling) return;
-      polling = true;
-      findRunProgress(db, runId)
-        .then((progress) => {
-          if (!progress || progress.is_hidden || !isRunning(progress.state)) abort('cancelled');
-          else if (progress.checkpoint_seq !== expectedSeq) abort('superseded');
-        })
-        // A failed poll is no cancellation; the commit's conditions still protect the run.
-        .catch(() => undefined)
-        .finally(() => {
-          polling = false;
-        });
-    }, pollIntervalMs);
-    try {
-      if (controller.signal.aborted) throw controller.signal.reason;
-      const work = call(controller.signal);
-      // A step that ignores its signal is left behind; its late result or error is dropped.
-      work.catch(() => undefined);
-      const value = await Promise.race([work, aborted]);
-      // Whatever a step returns once its signal was aborted may be partial: it is never committed.
-      if (controller.signal.aborted) throw controller.signal.reason;
-      return { kind: 'ok', value };
-    } catch (error) {
-      if (controller.signal.aborted) {
-        const reason = controller.signal.reason;
-        return { kind: 'aborted', reason: reason instanceof StepAbort ? reason.reason : 'cancelled' };
-      }
-      return { kind: 'error', error };
-    } finally {
-      clearTimeout(budgetTimer);
-      clearInterval(poller);
-      jobSignal.removeEventListener('abort', onShutdown);
-    }
-  }
-
-  /** Computes one step with the engine and returns the function that writes its records in the transaction. */
-  async function computeStep(
-    position: StepPosition,
-    ctx: StepContext,
-    snapshot: RunSnapshot,
-  ): Promise<{
-    write: (trx: Parameters<typeof writeSources>[0]) => Promise<void>;
-    plan?: Record<string, unknown>;
-  }> {
-    const { run } = ctx;
-    switch (position.step) {
-      case 'plan': {
-        const plan = planSchema.parse(await engine.plan(ctx));
-        return { write: async () => undefined, plan: cleanJson(plan) };
-      }
-      case 'search': {
-        const rows = searchResultRows(run, position.round, await engine.search(ctx, snapshot), snapshot);
-        return { write: (trx) => writeSearchResults(trx, rows) };
-      }
-      case 'fetch': {
-        const rows = sourceRows(
-          run,
-          position.round,
-          await engine.fetch(ctx, snapshot),
-          snapshot,
-          ctx.budget,
-          new Date(now()),
-        );
-        return { write: (trx) => writeSources(trx, rows) };
-      }
-      case 'analyze': {
-        const rows = claimRows(run, position.round, await engine.analyze(ctx, snapshot), snapshot);
-        return { write: (trx) => writeClaims(trx, rows) };
-      }
-      case 'compare': {
-        const rows = evidenceRows(run, await engine.compare(ctx, snapshot), snapshot);
-        return { write: (trx) => writeEvidence(trx, run.id, rows) };
-      }
-      case 'synthesize': {
-        const body = await engine.synthesize(ctx, snapshot);
-        if (position.round < ctx.rounds) return { write: async () => undefined };
-        const record = reportRecord(run, body, snapshot, new Date(now()));
-        return { write: (trx) => writeReport(trx, run.id, record) };
-      }
-    }
-  }
-
-  async function execute(
-    runId: string,
-    log: Logger,
-    job: RunnerJob,
-    lockLost: AbortSignal | undefined,
-  ): Promise<RunnerOutcome> {
-    let run = await findRunById(db, runId);
-    if (!run || run.is_hidden || !isRunning(run.state)) return 'done';
-    const depth = isDepth(run.depth) ? run.depth : 'normal';
-    const budget = readBudget(run.budget, depth);
-    let checkpoint: PipelineCheckpoint = readCheckpoint(run.checkpoint, ROUNDS_BY_DEPTH[depth]);
-    let position = nextStep(checkpoint);
-    let currentStep: string = position?.step ?? 'unknown';
-    // A pick-up after an outage goes on with the attempt the outage interrupted: counting it would let a
-    // few outages (or dropped connections) use up a healthy run's attempts.
-    const countsAttempt = job.afterOutage !== true;
-    try {
-      if (countsAttempt && run.attempts >= maxRunAttempts) {
-        // Crashed this many times: end it honestly instead of picking it up forever.
-        await failRun(run, `Research run abandoned after ${run.attempts} attempts`, currentStep, log);
-        return 'done';
-      }
-      const firstState = position ? STEP_STATE[position.step] : 'synthesizing';
-      if (!(await transitionRun(db, runId, firstState, { started: true, countAttempt: countsAttempt }))) return 'done';
-      run = await findRunById(db, runId);
-      if (!run) return 'done';
-      let seq = run.checkpoint_seq;
-      let usage = readUsage(run.usage);
-      const deadline = (run.started_at ?? run.created_at).getTime() + budget.max_research_duration_seconds * 1000;
-      log.info(checkpoint.done.length > 0 || checkpoint.round > 1 ? 'research run resumed' : 'research run started', {
-        step: position?.step ?? null,
-        round: position?.round ?? null,
-        rounds: checkpoint.rounds,
-        attempt: run.attempts,
-      });
-      let transitioned = true;
-
-      while (position) {
-        currentStep = position.step;
-        if (job.signal.aborted) return await handBack(runId, log, position, lockLost);
-        if (now() >= deadline) {
-          await failRun(
-            run,
-            `Research duration budget of ${budget.max_research_duration_seconds} s exceeded`,
-            position.step,
-            log,
-          );
-          return 'done';
-        }
-        if (!transitioned && !(await transitionRun(db, runId, STEP_STATE[position.step]))) {
-          log.info('research run was cancelled; stopping', { step: position.step });
-          return 'done';
-        }
-        transitioned = false;
-        const fresh = await findRunById(db, runId);
-        if (!fresh || fresh.is_hidden || !isRunning(fresh.state)) {
-          log.info('research run was cancelled; stopping', { step: position.step });
-          return 'done';
-        }
-        if (fresh.checkpoint_seq !== seq) {
-          log.info('another worker advanced this run; stopping', { step: position.step });
-          return 'done';
-        }
-        run = fresh;
-        const snapshot = await readSnapshot(runId, run);
-        const deferred = deferMetrics(metrics);
-        const stepLog = log.child({ step: position.step, round: position.round });
-        const notes = [...(checkpoint.notes ?? [])];
-        const stepUsage = { ...usage };
-        const pos = position;
-        const stepRun = run;
-        const started = now();
-        const outcome = await runStep(runId, seq, deadline, job.signal, (signal) =>
-          computeStep(
-            pos,
-            {
-              run: stepRun,
-              budget,
-              round: pos.round,
-              rounds: checkpoint.rounds,
-              signal,
-              logger: stepLog,
-              metrics: deferred.metrics,
-              usage: stepUsage,
-              notes,
-            },
-            snapshot,
-          ),
-        );
-
-        if (outcome.kind === 'aborted') {
-          deferred.discard();
-          switch (outcome.reason) {
-            case 'shutdown':
-              return await handBack(runId, log, position, lockLost);
-            case 'budget':
-              await failRun(
-                run,
-                `Research duration budget of ${budget.max_research_duration_seconds} s exceeded`,
-                position.step,
-                log,
-              );
-              return 'done';
-            case 'superseded':
-              log.info('another worker advanced this run; stopping', { step: position.step });
-              return 'done';
-            case 'cancelled':
-              log.info('research run was cancelled during a step; its output is discarded', { step: position.step });
-              return 'done';
-          }
-        }
-        if (outcome.kind === 'error') {
-          // SPEC 3: an exception in the pipeline fails the run with its text; the plan stays readable.
-          await failRun(run, errorText(outcome.error), position.step, log, deferred);
-          return 'done';
-        }
-
-        const last = isLastStep(checkpoint, position);
-        const nextCheckpoint = checkpointAfter(checkpoint, position, notes);
-        const { write, plan } = outcome.value;
-        const committed = await db.transaction().execute(async (trx) => {
-          // The checkpoint first: it takes the run's row lock, so a concurrent cancel waits for this commit
-          // or wins before it (then nothing below is written).
-          const advanced = await advanceCheckpoint(trx, runId, seq, nextCheckpoint, {
-            ...(plan ? { plan } : {}),
-            usage: stepUsage,
-          });
-          if (!advanced) return false;
-          await write(trx);
-          await refreshRunCounts(trx, runId);
-          if (last) await finishRun(trx, runId, { state: 'completed' });
-          // Counted before the commit makes the step (or the run's end) visible; see endRun.
-          deferred.flush();
-          if (last) {
-            metrics.sourcesFetched(snapshot.sources.length);
-            metrics.claimsExtracted(snapshot.claims.length);
-            metrics.researchFinished('completed', secondsSince(stepRun));
-          }
-          await publishMetrics();
-          return true;
-        });
-        if (!committed) {
-          deferred.discard();
-          const progress = await findRunProgress(db, runId);
-          const cancelled = !progress || progress.is_hidden || !isRunning(progress.state);
-          log.info(
-            cancelled
-              ? 'research run was cancelled; step output discarded'
-              : 'another worker advanced this run; stopping',
-            {
-              step: position.step,
-            },
-          );
-          return 'done';
-        }
-        seq += 1;
-        usage = stepUsage;
-        checkpoint = nextCheckpoint;
-        stepLog.info('step committed', { duration_ms: now() - started, state: STEP_STATE[position.step] });
-        if (last) {
-          log.info('research run completed', { sources: snapshot.sources.length, claims: snapshot.claims.length });
-          return 'done';
-        }
-        position = nextStep(checkpoint);
-      }
-      // Every step was committed but the run is still live (written by an older version): complete it.
-      const finished = run;
-      await endRun(runId, { state: 'completed' }, () => metrics.researchFinished('completed', secondsSince(finished)));
-      return 'done';
-    } catch (error) {
-      // An unreachable database or Redis is nothing wrong with the run: the queue tries again once they are
-      // back, without spending an attempt. Other errors are retried by the queue from the checkpoint; on the
-      // last attempt the run is ended honestly instead of being left to spin.
-      if (job.attempt >= job.maxAttempts && !isDependencyUnavailable(error)) {
-        log.error('research job failed on its last attempt', { error, step: currentStep });
-        const latest = (await findRunById(db, runId).catch(() => undefined)) ?? run;
-        if (latest) await failRun(latest, errorText(error), currentStep, log).catch(() => undefined);
-        return 'done';
-      }
-      throw error;
-    }
-  }
-
-  async function handBack(
-    runId: string,
-    log: Logger,
-    position: StepPosition,
-    lockLost: AbortSignal | undefined,
-  ): Promise<RunnerOutcome> {
-    // A lost lock ends the pick-up as an outage (runResearchJob logs it).
-    if (lockLost?.aborted) throw lockLostError(lockLost);
-    // A shutdown is no failed attempt: give back the attempt this pick-up (or the pick-up before the outage it
-    // continues) counted. When the database does not answer, the count stays one higher.
-    await releaseRunAttempt(db, runId).catch(() => undefined);
-    log.info('handing the research run back for another worker', { step: position.step, round: position.round });
-    return 'handed_back';
-  }
-
+  const r: Runner = {
+    db: options.db,
+    metrics: options.metrics,
+    now: options.clock ?? Date.now,
+    maxRunAttempts: options.maxRunAttempts ?? 5,
+    publishMetrics: options.publishMetrics ?? (async () => undefined),
+    steps: { ...RESEARCH_STEPS, ...options.steps },
+    services: options.services,
+    pollIntervalMs: options.pollIntervalMs ?? 500,
+  };
   return async function runResearchJob(payload, job) {
     const runId = payload.research_id;
     const log =
-      job.logger ?? logger.child({ research_id: runId, job_id: job.id, request_id: payload.request_id ?? null });
-    const run = await findRunById(db, runId);
+      job.logger ??
+      options.logger.child({ research_id: runId, job_id: job.id, request_id: payload.request_id ?? null });
+    const run = await findRunById(r.db, runId);
     if (!run || run.is_hidden || !isRunning(run.state)) {
       log.info('research run needs no work', { state: run?.state ?? null, hidden: run?.is_hidden ?? null });
       return 'done';
     }
-    let lock: Awaited<ReturnType<typeof tryLockRun>> = null;
-    if (options.lockDb) {
-      lock = await tryLockRun(options.lockDb, runId);
-      if (!lock) return 'busy';
-    }
+    if (!options.lockDb) return execute(r, runId, log, job, undefined);
+    const lock = await tryLockRun(options.lockDb, runId);
+    if (!lock) return 'busy';
     try {
-      if (!lock) return await execute(runId, log, job, undefined);
       // A lost run lock stops the run as a shutdown does: another worker may hold the run by now.
-      const work = execute(runId, log, { ...job, signal: AbortSignal.any([job.signal, lock.lost]) }, lock.lost);
-      // The lock usually goes with the whole connection to the database: a query of this pick-up may wait on
-      // it for minutes (TCP keepalive). The pick-up ends at once; the run's conditional writes keep whatever
-      // it still does when that query returns from counting (it stops at its next check).
-      work.catch(() => undefined);
-      const lost = lock.lost;
-      const stopped = new Promise<never>((_, reject) => {
-        const stop = () => {
-          log.warn('run lock lost with its database connection; handing the research run back', {
-            error: lost.reason,
-          });
-          reject(lockLostError(lost));
-        };
-        if (lost.aborted) stop();
-        else lost.addEventListener('abort', stop, { once: true });
-      });
-      return await Promise.race([work, stopped]);
+      const work = execute(r, runId, log, { ...job, signal: AbortSignal.any([job.signal, lock.lost]) }, lock.lost);
+      return await Promise.race([work, whenLost(lock.lost, work, log)]);
     } finally {
-      await lock?.release();
+      await lock.release();
     }
   };
+}
+
+/**
+ * Rejects as an outage when the run lock is lost. The lock usually goes with the whole connection to the
+ * database: a query of this pick-up may wait on it for minutes (TCP keepalive). The pick-up ends at once;
+ * the run's conditional writes keep whatever it still does when that query returns from counting (it stops
+ * at its next check).
+ */
+function whenLost(lost: AbortSignal, work: Promise<unknown>, log: Logger): Promise<never> {
+  work.catch(() => undefined);
+  return new Promise<never>((_, reject) => {
+    const stop = () => {
+      log.warn('run lock lost with its database connection; handing the research run back', { error: lost.reason });
+      reject(lockLostError(lost));
+    };
+    if (lost.aborted) stop();
+    else lost.addEventListener('abort', stop, { once: true });
+  });
 }

@@ -1,19 +1,27 @@
-import type {
-  Budget,
-  ClaimDraft,
-  EvidenceDraft,
-  Plan,
-  ReportBody,
-  SearchResultDraft,
-  SourceDraft,
-} from '@research/core';
+import type { ClaimDraft, EvidenceDraft, Plan, ReportBody, SearchResultDraft, SourceDraft } from '@research/core';
+import type { Crawler } from '@research/crawler';
 import type { ClaimRow, EvidenceRow, RunRow, SearchResultRow, SourceRow } from '@research/database';
+import type { LlmClient, RunEvent } from '@research/engine';
 import type { Logger, Metrics } from '@research/observability';
+import type { SearchProvider } from '@research/search';
+import type { RunBudget } from './budget';
+
+/** The outside world a run's steps reach, built once per process (packages/runtime/src/engine.ts). */
+export interface ResearchServices {
+  /** The process's LLM client; null: every step works extractively. */
+  readonly llm: LlmClient | null;
+  readonly searchProvider: SearchProvider;
+  /** The guarded, budgeted crawler (only its run-budgeted collection is used by the steps). */
+  readonly crawler: Pick<Crawler, 'fetchSources'>;
+  /** Where `local:` hits are read from (LOCAL_CORPUS_DIR); undefined: none. */
+  readonly localCorpusDir: string | undefined;
+}
 
 /** What every step sees of the run it works on. */
 export interface StepContext {
   readonly run: RunRow;
-  readonly budget: Budget;
+  /** The run's limits and usage; steps ask it what they may still spend and count what they spent. */
+  readonly budget: RunBudget;
   /** 1-based research round; depth gives 1, 2 or 3 rounds. */
   readonly round: number;
   readonly rounds: number;
@@ -21,10 +29,13 @@ export interface StepContext {
   readonly signal: AbortSignal;
   readonly logger: Logger;
   readonly metrics: Metrics;
-  /** Usage counters kept on the run (LLM requests and tokens, queries, bytes); steps add to them. */
+  readonly services: ResearchServices;
+  /** The budget's usage counters (budget.usage), where the LLM client counts its requests and tokens. */
   readonly usage: Record<string, number>;
-  /** Notes for the report's methodology and uncertainties (fallbacks used, budgets that ran out). */
-  readonly notes: string[];
+  /** What happened in the run so far (earlier steps' events and this step's own). */
+  readonly events: readonly RunEvent[];
+  /** Appends an event for the report's methodology and uncertainties (fallbacks used, budgets that ran out). */
+  record(event: RunEvent): void;
 }
 
 /** Everything already committed for the run, read back from Postgres before each step. */
@@ -36,25 +47,27 @@ export interface RunSnapshot {
   evidence: EvidenceRow[];
 }
 
+/** One step of the pipeline: what is committed so far and the step's context in, the step's output out. */
+export type Step<T> = (snapshot: RunSnapshot, ctx: StepContext) => Promise<T>;
+
 /**
  * The six steps of the pipeline. Steps compute; the orchestrator persists what they return together
  * with the run's checkpoint, in one transaction, so a step either happened entirely or not at all.
  */
-export interface ResearchEngine {
-  readonly name: string;
-  plan(ctx: StepContext): Promise<Plan>;
-  /** New search hits for this round (the orchestrator enforces the query budget it is told). */
-  search(ctx: StepContext, snapshot: RunSnapshot): Promise<SearchResultDraft[]>;
+export interface PipelineSteps {
+  plan: Step<Plan>;
+  /** New search hits for this round. */
+  search: Step<SearchResultDraft[]>;
   /** New sources for this round from the search hits not fetched yet. */
-  fetch(ctx: StepContext, snapshot: RunSnapshot): Promise<SourceDraft[]>;
+  fetch: Step<SourceDraft[]>;
   /** New claims from the sources added this round. */
-  analyze(ctx: StepContext, snapshot: RunSnapshot): Promise<ClaimDraft[]>;
+  analyze: Step<ClaimDraft[]>;
   /** One evidence score per claim of the whole run (recomputed every round). */
-  compare(ctx: StepContext, snapshot: RunSnapshot): Promise<EvidenceDraft[]>;
+  compare: Step<EvidenceDraft[]>;
   /**
    * The report from the whole run's evidence. Called in every round (CONTRACT 4's states repeat per
-   * round); only the last round's report (ctx.round === ctx.rounds) is stored, so an engine may make the
-   * earlier calls cheap interim reviews.
+   * round); only the last round's report (ctx.round === ctx.rounds) is stored, so earlier calls are
+   * cheap interim reviews.
    */
-  synthesize(ctx: StepContext, snapshot: RunSnapshot): Promise<ReportBody>;
+  synthesize: Step<ReportBody>;
 }

@@ -1,35 +1,33 @@
 import { deleteExpiredPages } from '@research/crawler';
-import { createEvidenceEngine } from '@research/engine';
-import type { ResearchEngine } from '@research/pipeline';
+import type { ResearchServices } from '@research/pipeline';
 import { createSearchProvider } from '@research/search';
 import type { Services } from './services';
-import { createLiveWebAccess } from './web-access';
 
-/** The research engine of a process, with the resources it holds (extraction threads, corpus index). */
 const PAGE_CACHE_SWEEP_MS = 60 * 60 * 1000;
 
+/** What the pipeline's steps reach in a process, with the resources it holds (search provider, cache sweeper). */
 export interface ProcessEngine {
-  readonly engine: ResearchEngine;
+  readonly services: ResearchServices;
   /** Removes expired pages from the crawler's cache now (also done hourly). */
   sweepPageCache(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * One engine per process: the evidence engine (with the configured LLM, or extractive without one) over
- * the configured search provider and the process's guarded crawler. The LLM client is the process's
- * runs' client, so LLM_MAX_CONCURRENCY holds across all runs it works on (the mounted routes have their own).
+ * The research services of a process: the configured search provider, the process's guarded crawler and
+ * LLM client (extractive without LLM_BASE_URL), and the local corpus folder. The LLM client is the
+ * process's runs' client, so LLM_MAX_CONCURRENCY holds across all runs it works on (the mounted routes
+ * have their own).
  */
 export function createProcessEngine(services: Services): ProcessEngine {
-  const { config, logger, metrics, db } = services;
-  const provider = createSearchProvider(config, { logger });
-  const engine = createEvidenceEngine({
-    config,
-    logger,
-    metrics,
+  const { config, logger, db } = services;
+  const searchProvider = createSearchProvider(config, { logger });
+  const research: ResearchServices = {
     llm: services.llm(),
-    web: createLiveWebAccess({ config, provider, crawler: services.crawler(), logger }),
-  });
+    searchProvider,
+    crawler: services.crawler(),
+    localCorpusDir: config.search.localCorpusDir,
+  };
   // Expired cached pages are never read again; drop them hourly so the cache table stays small.
   const sweep = () =>
     deleteExpiredPages(db, new Date()).then(
@@ -39,14 +37,14 @@ export function createProcessEngine(services: Services): ProcessEngine {
   const sweeper = setInterval(() => void sweep(), PAGE_CACHE_SWEEP_MS);
   sweeper.unref();
   return {
-    engine,
+    services: research,
     sweepPageCache: async () => {
       await sweep();
     },
     async close() {
       // The crawler and the LLM client are the process's (Services), closed with it.
       clearInterval(sweeper);
-      await provider.close?.();
+      await searchProvider.close?.();
     },
   };
 }

@@ -8,4 +8,3 @@ export * from './signals';
 export * from './worker';
 export * from './standalone';
 export * from './engine';
-export * from './web-access';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { withTimeout, type AppConfig } from '@research/core';
 import { connectRunLockPool, type DatabaseHandle } from '@research/database';
 import type { Logger } from '@research/observability';
-import { createResearchRunner, type ResearchEngine } from '@research/pipeline';
+import { createResearchRunner, type ResearchServices } from '@research/pipeline';
 import { createProcessEngine, type ProcessEngine } from './engine';
 import {
   createBullResearchQueue,
@@ -58,14 +58,14 @@ export interface QueueWorker {
 }
 
 /** Starts executing research jobs from Redis in this process (start:worker, and `npm start` with REDIS_URL). */
-export function startQueueWorker(services: Services, options: { engine?: ResearchEngine } = {}): QueueWorker {
+export function startQueueWorker(services: Services, options: { research?: ResearchServices } = {}): QueueWorker {
   const { config, logger, metrics, db } = services;
   if (!config.redisUrl) throw new Error('A queue worker needs REDIS_URL');
   const locks = services.databaseKind === 'postgres' ? openLockPool(config, services.role) : undefined;
   let owned: ProcessEngine | undefined;
   const runner = createResearchRunner({
     db,
-    engine: options.engine ?? (owned = createProcessEngine(services)).engine,
+    services: options.research ?? (owned = createProcessEngine(services)).services,
     metrics,
     logger,
     ...(locks ? { lockDb: locks.db } : {}),
@@ -112,7 +112,7 @@ export function startQueueWorker(services: Services, options: { engine?: Researc
 /** `npm run start:worker`: executes research jobs from Redis. Needs DATABASE_URL and REDIS_URL. */
 export async function startWorkerRuntime(
   config: AppConfig,
-  options: { engine?: ResearchEngine } = {},
+  options: { research?: ResearchServices } = {},
 ): Promise<WorkerRuntime> {
   const missing = [!config.databaseUrl && 'DATABASE_URL', !config.redisUrl && 'REDIS_URL'].filter(Boolean);
   if (missing.length > 0) {
@@ -150,7 +150,10 @@ export interface InProcessWorker {
  * The worker half of `npm start` without REDIS_URL: research jobs run in this process on an in-process
  * queue, and a reconciler picks up every unfinished run (also those left by the previous start).
  */
-export function startInProcessWorker(services: Services, options: { engine?: ResearchEngine } = {}): InProcessWorker {
+export function startInProcessWorker(
+  services: Services,
+  options: { research?: ResearchServices } = {},
+): InProcessWorker {
   const { config, db, metrics, logger } = services;
   // Embedded PGlite is one process by construction; with a Postgres server, several all-in-one
   // processes may share the database, and run locks keep each run on one of them.
@@ -158,7 +161,7 @@ export function startInProcessWorker(services: Services, options: { engine?: Res
   let owned: ProcessEngine | undefined;
   const runner = createResearchRunner({
     db,
-    engine: options.engine ?? (owned = createProcessEngine(services)).engine,
+    services: options.research ?? (owned = createProcessEngine(services)).services,
     metrics,
     logger,
     ...(locks ? { lockDb: locks.db } : {}),

@@ -2,6 +2,7 @@ import { planSchema, type Plan } from '@research/core';
 import { LlmFailure, type LlmCallContext, type LlmClient, type LlmFailureKind } from '../llm/llm-client';
 import * as planPrompt from '../prompts/plan.v1';
 import { extractivePlan } from './extractive-planner';
+import { dedupeQueries } from './queries';
 
 export interface PlanResearchInput {
   query: string;
@@ -20,16 +21,6 @@ export interface PlanResearchResult {
   fallback?: LlmFailureKind;
   /** The LLM failure's message, for the log (never shown to clients). */
   fallbackReason?: string;
-}
-
-function dedupeQueries(queries: Array<{ query: string; dimension: string }>) {
-  const seen = new Set<string>();
-  return queries.filter((q) => {
-    const key = q.query.trim().toLowerCase();
-    if (!key || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 /**

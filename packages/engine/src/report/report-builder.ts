@@ -2,10 +2,10 @@ import type { EvidenceDraft, Finding, Plan, ReportBody } from '@research/core';
 import { NEGATION_FIRST } from '../compare/contradiction';
 import { claimStrength } from '../compare/evidence-scores';
 import type { Cluster, EvidenceGraph } from '../compare/evidence-graph';
-import { parseNotes } from '../notes';
+import { summarizeEvents, type ParsedNotes, type RunEvent } from '../notes';
 import type { Gaps } from '../rounds/gap-analysis';
 import { contentTerms, overlapCount, round2, termSet } from '../text/tokens';
-import { englishFallback, hasReportText, reportText } from './report-text';
+import { englishFallback, hasReportText, reportText, type ReportText } from './report-text';
 
 /** Findings a report lists at most, and how many of them the summary states. */
 export const MAX_FINDINGS = 10;
@@ -18,7 +18,8 @@ export interface ReportInput {
   graph: EvidenceGraph;
   evidence: EvidenceDraft[];
   gaps: Gaps | null;
-  notes: readonly string[];
+  /** What happened during the run (read, never changed). */
+  events: readonly RunEvent[];
   rounds: number;
   /** Search queries sent over the run (usage.search_queries). */
   queriesSent: number;
@@ -76,42 +77,40 @@ export function rankFindings(input: Pick<ReportInput, 'query' | 'plan' | 'graph'
     .map(({ cluster, finding, claimTexts }) => ({ cluster, finding, claimTexts }));
 }
 
-/**
- * The extractive report (SPEC 2.6): findings from the ranked propositions, a summary whose every
- * sentence cites the findings it states, disagreements from the contradictions with one position per
- * source, uncertainties (single-source findings, unanswered fields and sub-questions, budgets, fallbacks)
- * and statistics and methodology from the run's records and notes.
- */
-export function buildReport(input: ReportInput, ranked = rankFindings(input)): ReportBody {
-  const t = reportText(input.language);
-  const { graph } = input;
-  const claims = new Map(graph.claims.map((c) => [c.id, c]));
-  const findingNumber = new Map(ranked.map((r, i) => [r.cluster.index, i + 1]));
+type ClaimOf = Map<string, EvidenceGraph['claims'][number]>;
 
-  const summarySentences = ranked.slice(0, SUMMARY_FINDINGS).map((r, i) => cite(r.finding.text, [i + 1]));
-  const disputedFindings = graph.contradictions
+/** The summary: one cited sentence per leading finding, and one about the disagreements among them. */
+function summaryOf(ranked: RankedFinding[], graph: EvidenceGraph, findingNumber: Map<number, number>, t: ReportText) {
+  const sentences = ranked.slice(0, SUMMARY_FINDINGS).map((r, i) => cite(r.finding.text, [i + 1]));
+  const disputed = graph.contradictions
     .flatMap((c) => [findingNumber.get(c.a.index), findingNumber.get(c.b.index)])
     .filter((n): n is number => n !== undefined);
-  if (disputedFindings.length > 0) {
-    const topic = contentTerms(ranked[disputedFindings[0]! - 1]!.finding.text)
+  if (disputed.length > 0) {
+    const topic = contentTerms(ranked[disputed[0]! - 1]!.finding.text)
       .filter((w) => !/^\p{N}+$/u.test(w))
       .slice(0, 4)
       .join(' ');
-    const cites = [...new Set(disputedFindings)]
+    const cites = [...new Set(disputed)]
       .slice(0, 4)
       .map((n) => `[${n}]`)
       .join('');
-    summarySentences.push(t.disagreementSentence(`"${topic}"`, cites));
+    sentences.push(t.disagreementSentence(`"${topic}"`, cites));
   }
-  const summary = summarySentences.length ? summarySentences.join(' ') : t.noFindings;
+  return sentences.length ? sentences.join(' ') : t.noFindings;
+}
 
-  const disagreements = graph.contradictions.slice(0, 10).map((c) => {
+/** The contradictions, each with one position per source (up to 3 a side) and the findings it touches. */
+function disagreementsOf(graph: EvidenceGraph, claims: ClaimOf, findingNumber: Map<number, number>, t: ReportText) {
+  return graph.contradictions.slice(0, 10).map((c) => {
     const positions = [c.a, c.b].flatMap((cluster) =>
       cluster.sourceIds.slice(0, 3).map((sourceId) => {
         const claim = cluster.claimIds.map((id) => claims.get(id)!).find((x) => x.source_id === sourceId)!;
         const source = graph.sources.get(sourceId)!;
         return { source: source.url || source.title || sourceId, source_id: sourceId, view: claim.claim_text };
       }),
+    );
+    const findings = [findingNumber.get(c.a.index), findingNumber.get(c.b.index)].filter(
+      (n): n is number => n !== undefined,
     );
     return {
       claim: claims.get(c.claimA)!.claim_text,
@@ -122,29 +121,17 @@ export function buildReport(input: ReportInput, ranked = rankFindings(input)): R
           ? t.negationDetail(c.contradiction.detail === NEGATION_FIRST)
           : c.contradiction.detail,
       positions,
-      ...(findingNumber.has(c.a.index) || findingNumber.has(c.b.index)
-        ? {
-            findings: [findingNumber.get(c.a.index), findingNumber.get(c.b.index)].filter(
-              (n): n is number => n !== undefined,
-            ),
-          }
-        : {}),
+      ...(findings.length > 0 ? { findings } : {}),
     };
   });
+}
 
-  const notes = parseNotes(input.notes);
-  const uncertainties: string[] = [];
-  if (graph.sources.size === 0) uncertainties.push(t.noSources);
-  ranked.forEach((r, i) => {
-    if (r.cluster.groups <= 1) uncertainties.push(t.singleSource(i + 1));
-  });
-  for (const f of input.gaps?.unansweredFields ?? [])
-    uncertainties.push(t.unansweredField(f.startsWith('about:') ? f.slice(6) : (t.fieldNames[f] ?? f)));
-  for (const q of input.gaps?.unsupportedSubQuestions ?? []) uncertainties.push(t.unsupportedSubQuestion(q));
-  if (graph.contradictions.length > 0) uncertainties.push(t.contradictions(graph.contradictions.length));
-  if (notes.searchBudget) uncertainties.push(t.searchBudget(notes.searchBudget.max, notes.searchBudget.dropped));
-  if (notes.downloadBudget !== null) uncertainties.push(t.downloadBudget(notes.downloadBudget));
-  for (const f of notes.searchFailures) uncertainties.push(t.searchFailures(f.round, f.failed, f.total));
+/** Budgets that ran out, failed searches, LLM fallbacks and dropped claims, as the events tell them. */
+function eventUncertainties(notes: ParsedNotes, t: ReportText): string[] {
+  const out: string[] = [];
+  if (notes.searchBudget) out.push(t.searchBudget(notes.searchBudget.max, notes.searchBudget.dropped));
+  if (notes.downloadBudget !== null) out.push(t.downloadBudget(notes.downloadBudget));
+  for (const f of notes.searchFailures) out.push(t.searchFailures(f.round, f.failed, f.total));
   const fallbackByStep = new Map<string, { step: string; round: number; kind: string; count: number }>();
   for (const f of notes.fallbacks) {
     const key = `${f.step}:${f.round}:${f.kind}`;
@@ -152,12 +139,33 @@ export function buildReport(input: ReportInput, ranked = rankFindings(input)): R
     fallbackByStep.set(key, { ...f, count: (prev?.count ?? 0) + f.count });
   }
   for (const f of fallbackByStep.values())
-    uncertainties.push(t.llmFallback(t.steps[f.step] ?? f.step, f.round, t.reasons[f.kind] ?? f.kind, f.count));
-  if (notes.ungrounded > 0) uncertainties.push(t.ungrounded(notes.ungrounded));
-  // Notes written by other parts as plain sentences pass through as they are.
-  uncertainties.push(...notes.other);
-  if (!hasReportText(input.language)) uncertainties.push(englishFallback(input.language));
+    out.push(t.llmFallback(t.steps[f.step] ?? f.step, f.round, t.reasons[f.kind] ?? f.kind, f.count));
+  if (notes.ungrounded > 0) out.push(t.ungrounded(notes.ungrounded));
+  // Remarks in words pass through as they are.
+  out.push(...notes.other);
+  return out;
+}
 
+/** Everything a reader should weigh the findings against. */
+function uncertaintiesOf(input: ReportInput, ranked: RankedFinding[], notes: ParsedNotes, t: ReportText): string[] {
+  const { graph } = input;
+  const out: string[] = [];
+  if (graph.sources.size === 0) out.push(t.noSources);
+  ranked.forEach((r, i) => {
+    if (r.cluster.groups <= 1) out.push(t.singleSource(i + 1));
+  });
+  for (const f of input.gaps?.unansweredFields ?? [])
+    out.push(t.unansweredField(f.startsWith('about:') ? f.slice(6) : (t.fieldNames[f] ?? f)));
+  for (const q of input.gaps?.unsupportedSubQuestions ?? []) out.push(t.unsupportedSubQuestion(q));
+  if (graph.contradictions.length > 0) out.push(t.contradictions(graph.contradictions.length));
+  out.push(...eventUncertainties(notes, t));
+  if (!hasReportText(input.language)) out.push(englishFallback(input.language));
+  return [...new Set(out)];
+}
+
+/** Counts of the run's sources by type, domain, primary or secondary, and cited. */
+function sourceStatisticsOf(input: ReportInput, ranked: RankedFinding[], claims: ClaimOf, rejected: number) {
+  const { graph } = input;
   const sources = [...graph.sources.values()];
   const byType: Record<string, number> = {};
   for (const s of sources) byType[s.source_type ?? 'other'] = (byType[s.source_type ?? 'other'] ?? 0) + 1;
@@ -169,15 +177,21 @@ export function buildReport(input: ReportInput, ranked = rankFindings(input)): R
     if (claim && e.evidence_type === 'primary_report') primaryClaimsBySource.set(claim.source_id, true);
   }
   const primary = sources.filter((s) => primaryClaimsBySource.get(s.id)).length;
-  const citedSources = new Set(ranked.flatMap((r) => r.finding.source_ids));
+  return {
+    total_sources: sources.length,
+    primary_sources: primary,
+    secondary_sources: sources.length - primary,
+    cited_sources: new Set(ranked.flatMap((r) => r.finding.source_ids)).size,
+    independent_groups: new Set(graph.groupOf.values()).size,
+    by_type: byType,
+    domains,
+    sources_rejected: rejected,
+  };
+}
 
-  const fetched = notes.fetches.reduce((n, f) => n + f.accepted, 0);
-  const rejected = notes.fetches.reduce((n, f) => n + Math.max(0, f.candidates - f.accepted), 0);
-  const perRound = notes.searches
-    .sort((a, b) => a.round - b.round)
-    .map((s) => `${t.round(s.round)}: ${s.sent}`)
-    .join(', ');
-  const engines = ['plan', 'analyze', 'compare', 'synthesize']
+/** Which engine each step ran with ("Planning: LLM; …"), per round when it changed. */
+function enginesOf(notes: ParsedNotes, t: ReportText): string {
+  return ['plan', 'analyze', 'compare', 'synthesize']
     .map((step) => {
       const used = notes.engines.filter((e) => e.step === step).sort((a, b) => a.round - b.round);
       if (used.length === 0) return null;
@@ -190,35 +204,49 @@ export function buildReport(input: ReportInput, ranked = rankFindings(input)): R
     })
     .filter(Boolean)
     .join('; ');
-  const methodology = t.methodology({
+}
+
+/** How the run searched, read and compared, in the run's language. */
+function methodologyOf(input: ReportInput, notes: ParsedNotes, rejected: number, t: ReportText): string {
+  const { graph } = input;
+  const fetched = notes.fetches.reduce((n, f) => n + f.accepted, 0);
+  const perRound = [...notes.searches]
+    .sort((a, b) => a.round - b.round)
+    .map((s) => `${t.round(s.round)}: ${s.sent}`)
+    .join(', ');
+  return t.methodology({
     rounds: input.rounds,
     queries: input.queriesSent,
     perRound: perRound || '-',
-    fetched: fetched || sources.length,
+    fetched: fetched || graph.sources.size,
     rejected,
     claims: graph.claims.length,
     clusters: graph.clusters.length,
     multiSource: graph.clusters.filter((c) => c.groups > 1).length,
     contradictions: graph.contradictions.length,
-    engines: engines || '-',
+    engines: enginesOf(notes, t) || '-',
   });
+}
 
+/**
+ * The extractive report (SPEC 2.6): findings from the ranked propositions, a summary whose every
+ * sentence cites the findings it states, disagreements from the contradictions with one position per
+ * source, uncertainties (single-source findings, unanswered fields and sub-questions, budgets, fallbacks)
+ * and statistics and methodology from the run's records and events.
+ */
+export function buildReport(input: ReportInput, ranked = rankFindings(input)): ReportBody {
+  const t = reportText(input.language);
+  const claims: ClaimOf = new Map(input.graph.claims.map((c) => [c.id, c]));
+  const findingNumber = new Map(ranked.map((r, i) => [r.cluster.index, i + 1]));
+  const notes = summarizeEvents(input.events);
+  const rejected = notes.fetches.reduce((n, f) => n + Math.max(0, f.candidates - f.accepted), 0);
   return {
-    summary,
+    summary: summaryOf(ranked, input.graph, findingNumber, t),
     findings: ranked.map((r) => r.finding),
-    disagreements,
-    uncertainties: [...new Set(uncertainties)],
-    source_statistics: {
-      total_sources: sources.length,
-      primary_sources: primary,
-      secondary_sources: sources.length - primary,
-      cited_sources: citedSources.size,
-      independent_groups: new Set(graph.groupOf.values()).size,
-      by_type: byType,
-      domains,
-      sources_rejected: rejected,
-    },
-    methodology,
+    disagreements: disagreementsOf(input.graph, claims, findingNumber, t),
+    uncertainties: uncertaintiesOf(input, ranked, notes, t),
+    source_statistics: sourceStatisticsOf(input, ranked, claims, rejected),
+    methodology: methodologyOf(input, notes, rejected, t),
     generated_at: input.generatedAt.toISOString(),
   };
 }

@@ -1,7 +1,7 @@
 import type { EvidenceDraft, Plan, ReportBody } from '@research/core';
 import type { EvidenceGraph } from '../compare/evidence-graph';
 import { LlmFailure, type LlmCallContext, type LlmClient } from '../llm/llm-client';
-import { note } from '../notes';
+import type { RunEvent } from '../notes';
 import { findGaps } from '../rounds/gap-analysis';
 import { llmReport } from './llm-report';
 import { buildReport, rankFindings } from './report-builder';
@@ -32,11 +32,17 @@ export interface SynthesizeReportInput {
   rounds: number;
   /** Search queries sent over the run (usage.search_queries). */
   queriesSent: number;
-  /** The run's notes; the engine adds which writer produced the report. */
-  notes: string[];
+  /** What happened during the run so far (read, never changed). */
+  events: readonly RunEvent[];
   generatedAt: Date;
   /** Only a final report is worded by the LLM; interim reviews stay extractive and leave no note. */
   final: boolean;
+}
+
+export interface SynthesizedReport {
+  body: ReportBody;
+  /** What writing the report added to the run's events (which writer, and an LLM failure). */
+  events: RunEvent[];
 }
 
 /**
@@ -49,8 +55,8 @@ export async function synthesizeReport(
   llm: LlmClient | null,
   ctx: LlmCallContext & { logger?: { warn(message: string, meta?: object): unknown } },
   input: SynthesizeReportInput,
-): Promise<ReportBody> {
-  const { graph, notes, round } = input;
+): Promise<SynthesizedReport> {
+  const { graph, round } = input;
   const gaps = input.plan ? findGaps(input.plan, input.query, graph) : null;
   const base = {
     query: input.query,
@@ -64,21 +70,25 @@ export async function synthesizeReport(
     generatedAt: input.generatedAt,
   };
   const ranked = rankFindings(base);
-  if (!input.final) return buildReport({ ...base, notes }, ranked);
-  if (!llm || ranked.length === 0) {
-    notes.push(note.engine('synthesize', round, 'extractive'));
-    return buildReport({ ...base, notes }, ranked);
-  }
-  const draft = buildReport({ ...base, notes }, ranked);
+  const extractive = (added: RunEvent[]): SynthesizedReport => ({
+    body: buildReport({ ...base, events: [...input.events, ...added] }, ranked),
+    events: added,
+  });
+  if (!input.final) return extractive([]);
+  const extractiveWriter: RunEvent = { kind: 'engine', step: 'synthesize', round, mode: 'extractive' };
+  if (!llm || ranked.length === 0) return extractive([extractiveWriter]);
+  const draft = buildReport({ ...base, events: input.events }, ranked);
   try {
     const written = await llmReport(llm, ctx, { query: input.query, language: input.language, ranked, base: draft });
-    notes.push(note.engine('synthesize', round, 'llm'));
-    const body = buildReport({ ...base, notes }, ranked);
-    return { ...body, summary: written.summary, findings: written.findings };
+    const added: RunEvent[] = [{ kind: 'engine', step: 'synthesize', round, mode: 'llm' }];
+    const body = buildReport({ ...base, events: [...input.events, ...added] }, ranked);
+    return { body: { ...body, summary: written.summary, findings: written.findings }, events: added };
   } catch (error) {
     if (ctx.signal.aborted || !(error instanceof LlmFailure)) throw error;
     ctx.logger?.warn('LLM report writing failed; using the extractive report', { reason: error.message });
-    notes.push(note.fallback('synthesize', round, error.kind), note.engine('synthesize', round, 'extractive'));
-    return buildReport({ ...base, notes }, ranked);
+    return extractive([
+      { kind: 'fallback', step: 'synthesize', round, reason: error.kind, count: 1 },
+      extractiveWriter,
+    ]);
   }
 }

@@ -2,7 +2,7 @@ import type { Plan } from '@research/core';
 import type { EvidenceGraph } from '../compare/evidence-graph';
 import { languageProfile } from '../text/language';
 import { contentTerms, overlapCount, quantities, termSet, years } from '../text/tokens';
-import type { PlannedQuery } from '../web/web-access';
+import type { PlannedQuery } from '../plan/queries';
 
 export interface Gaps {
   /** Required fields no claim answers. */

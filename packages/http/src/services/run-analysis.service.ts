@@ -11,7 +11,6 @@ import {
   isRunning,
   planSchema,
   type Plan,
-  type ReportBody,
 } from '@research/core';
 import type { Principal } from '@research/auth';
 import { classifySourceType, normalizeUrl, registrableDomain, toSourceDraft } from '@research/crawler';
@@ -50,7 +49,7 @@ import {
   analyzeSources,
   compareEvidence,
   evidenceDraftsOf,
-  parseNotes,
+  readRunEvents,
   planTerms,
   stableId,
   synthesizeReport,
@@ -400,13 +399,12 @@ export async function synthesizeRunReport(
   ]);
   const checkpoint = (run.checkpoint ?? {}) as StoredCheckpoint;
   const rounds = checkpoint.rounds ?? ROUNDS_BY_DEPTH[isDepth(run.depth) ? run.depth : 'normal'];
-  const notes = Array.isArray(checkpoint.notes)
-    ? checkpoint.notes.filter((n): n is string => typeof n === 'string')
-    : [];
   const generatedAt = new Date();
-  // The pipeline's notes say which engines ran; this call's own note replaces the old synthesize note.
-  const callNotes = notes.filter((n) => !n.startsWith('engine:synthesize:') && !n.startsWith('fallback:synthesize:'));
-  const body: ReportBody = await synthesizeReport(tools.llm(), callContext(run, signal, scope), {
+  // The pipeline's events say which engines ran; this call's own events replace the old synthesize ones.
+  const events = readRunEvents(checkpoint.notes).filter(
+    (e) => !((e.kind === 'engine' || e.kind === 'fallback') && e.step === 'synthesize'),
+  );
+  const { body, events: written } = await synthesizeReport(tools.llm(), callContext(run, signal, scope), {
     query: run.query,
     language: run.language,
     plan: planOf(run),
@@ -415,16 +413,15 @@ export async function synthesizeRunReport(
     round: rounds,
     rounds,
     queriesSent: run.usage?.search_queries ?? 0,
-    notes: callNotes,
+    events,
     generatedAt,
     final: true,
   });
   await inEditTransaction(ctx, id, scope.actor, (trx) => upsertReport(trx, run.id, body, generatedAt));
-  const written = parseNotes(callNotes);
-  const engine = written.engines.find((e) => e.step === 'synthesize')?.mode === 'llm' ? 'llm' : 'extractive';
-  const fallbacks = written.fallbacks
-    .filter((f) => f.step === 'synthesize')
-    .map((f) => ({ reason: f.kind as LlmFailureKind, count: f.count }));
+  const engine = written.some((e) => e.kind === 'engine' && e.mode === 'llm') ? 'llm' : 'extractive';
+  const fallbacks = written.flatMap((e) =>
+    e.kind === 'fallback' ? [{ reason: e.reason as LlmFailureKind, count: e.count }] : [],
+  );
   return { run, row: { run_id: run.id, report: body, generated_at: generatedAt }, engine, fallbacks };
 }
 

@@ -1,15 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEPTH_BUDGETS, loadConfig } from '@research/core';
+import { DEPTH_BUDGETS, loadConfig, type Budget } from '@research/core';
 import { createCrawler, type Crawler } from '@research/crawler';
 import type { SearchResultRow, SourceRow } from '@research/database';
 import { createMetrics, createSilentLogger } from '@research/observability';
-import type { StepContext } from '@research/pipeline';
-import { createLiveWebAccess } from '@research/runtime';
-import { createSearchProvider } from '@research/search';
+import type { RunEvent } from '@research/engine';
+import { fetchStep, runBudgetOf, type RunSnapshot, type StepContext } from '@research/pipeline';
 
-// The pipeline's fetch step over the real crawler: budgets carried in the run's usage, notes for the report.
-describe('live web access', () => {
+// The pipeline's fetch step over the real crawler: budgets carried in the run's usage, events for the report.
+describe('the fetch step', () => {
   let server: http.Server;
   let origin: string;
   let crawler: Crawler;
@@ -39,37 +38,45 @@ describe('live web access', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  function context(budget: Partial<StepContext['budget']>): StepContext {
+  function context(limits: Partial<Budget>): StepContext & { events: RunEvent[] } {
+    const events: RunEvent[] = [];
+    const budget = runBudgetOf({ depth: 'quick', budget: { ...DEPTH_BUDGETS.quick, ...limits } });
     return {
       run: { id: 'run', language: 'en' } as StepContext['run'],
-      budget: { ...DEPTH_BUDGETS.quick, ...budget },
+      budget,
       round: 1,
       rounds: 1,
       signal: new AbortController().signal,
       logger: createSilentLogger(),
       metrics: createMetrics({ defaultMetrics: false }),
-      usage: {},
-      notes: [],
+      services: { llm: null, searchProvider: null as never, crawler, localCorpusDir: undefined },
+      usage: budget.usage,
+      events,
+      record: (event) => void events.push(event),
     };
   }
   const hits = (paths: string[]) =>
-    paths.map((p, i) => ({ url: `${origin}${p}`, title: p, published_at: null, rank: i + 1 }) as SearchResultRow);
+    paths.map(
+      (p, i) => ({ url: `${origin}${p}`, title: p, published_at: null, rank: i + 1, round: 1 }) as SearchResultRow,
+    );
+  const snapshot = (searchResults: SearchResultRow[], sources: SourceRow[]): RunSnapshot => ({
+    plan: null,
+    searchResults,
+    sources,
+    claims: [],
+    evidence: [],
+  });
+  const budgetEvents = (ctx: StepContext) => ctx.events.filter((e) => e.kind === 'budget');
 
   it('keeps the download budget across calls and tells the report when it ran out', async () => {
-    const web = createLiveWebAccess({
-      config,
-      provider: createSearchProvider(config, { logger: createSilentLogger() }),
-      crawler,
-      logger: createSilentLogger(),
-    });
     const ctx = context({ max_total_download_bytes: 9_000, max_pages_per_domain: 10 });
-    const first = await web.fetch(ctx, hits(['/a', '/b']), []);
+    const first = await fetchStep(snapshot(hits(['/a', '/b']), []), ctx);
     expect(first).toHaveLength(2);
     expect(ctx.usage.download_bytes).toBeGreaterThan(0);
-    expect(ctx.notes).toEqual([]);
-    const second = await web.fetch(ctx, hits(['/c', '/d', '/e']), first as unknown as SourceRow[]);
+    expect(budgetEvents(ctx)).toEqual([]);
+    const second = await fetchStep(snapshot(hits(['/c', '/d', '/e']), first as unknown as SourceRow[]), ctx);
     expect(ctx.usage.download_bytes).toBeLessThanOrEqual(9_000);
     expect(first.length + second.length).toBeLessThan(5);
-    expect(ctx.notes).toContain('budget:download_bytes:9000');
+    expect(budgetEvents(ctx)).toEqual([{ kind: 'budget', resource: 'download_bytes', max: 9000, dropped: 0 }]);
   });
 });

@@ -1,0 +1,131 @@
+import { planSchema } from '@research/core';
+import {
+  advanceCheckpoint,
+  finishRun,
+  listClaims,
+  listEvidence,
+  listSearchResults,
+  listSources,
+  refreshRunCounts,
+  type Database,
+  type RunRow,
+} from '@research/database';
+import type { RunBudget } from './budget';
+import type { PipelineCheckpoint, StepPosition } from './checkpoint';
+import { secondsSince, type RunnerDeps } from './run-lifecycle';
+import type { DeferredMetrics } from './step-metrics';
+import {
+  claimRows,
+  cleanJson,
+  evidenceRows,
+  reportRecord,
+  searchResultRows,
+  sourceRows,
+  writeClaims,
+  writeEvidence,
+  writeReport,
+  writeSearchResults,
+  writeSources,
+} from './step-records';
+import type { PipelineSteps, RunSnapshot, StepContext } from './steps';
+
+type Trx = Parameters<typeof writeSources>[0];
+
+/** A computed step: the records it writes in its transaction, and the plan when it planned. */
+export interface ComputedStep {
+  write: (trx: Trx) => Promise<void>;
+  plan?: Record<string, unknown>;
+}
+
+/** Everything committed for the run, read back from Postgres before each step. */
+export async function readSnapshot(db: Database, run: { id: string; plan: unknown }): Promise<RunSnapshot> {
+  const [searchResults, sources, claims, evidence] = await Promise.all([
+    listSearchResults(db, run.id),
+    listSources(db, run.id),
+    listClaims(db, run.id),
+    listEvidence(db, run.id),
+  ]);
+  const plan = run.plan ? planSchema.safeParse(run.plan) : null;
+  return { plan: plan?.success ? plan.data : null, searchResults, sources, claims, evidence };
+}
+
+/** Runs the registered step for `position` and turns its output into the records its commit writes. */
+export async function computeStep(
+  steps: PipelineSteps,
+  position: StepPosition,
+  ctx: StepContext,
+  snapshot: RunSnapshot,
+  now: Date,
+): Promise<ComputedStep> {
+  const { run } = ctx;
+  switch (position.step) {
+    case 'plan':
+      return { write: async () => undefined, plan: cleanJson(planSchema.parse(await steps.plan(snapshot, ctx))) };
+    case 'search': {
+      const rows = searchResultRows(run, position.round, await steps.search(snapshot, ctx), snapshot);
+      return { write: (trx) => writeSearchResults(trx, rows) };
+    }
+    case 'fetch': {
+      const rows = sourceRows(run, position.round, await steps.fetch(snapshot, ctx), snapshot, ctx.budget, now);
+      return { write: (trx) => writeSources(trx, rows) };
+    }
+    case 'analyze': {
+      const rows = claimRows(run, position.round, await steps.analyze(snapshot, ctx), snapshot);
+      return { write: (trx) => writeClaims(trx, rows) };
+    }
+    case 'compare': {
+      const rows = evidenceRows(run, await steps.compare(snapshot, ctx), snapshot);
+      return { write: (trx) => writeEvidence(trx, run.id, rows) };
+    }
+    case 'synthesize': {
+      const body = await steps.synthesize(snapshot, ctx);
+      if (position.round < ctx.rounds) return { write: async () => undefined };
+      const record = reportRecord(run, body, snapshot, now);
+      return { write: (trx) => writeReport(trx, run.id, record) };
+    }
+  }
+}
+
+export interface StepCommit {
+  run: RunRow;
+  /** The step's budget: its usage is stored with the checkpoint. */
+  budget: RunBudget;
+  seq: number;
+  snapshot: RunSnapshot;
+  computed: ComputedStep;
+  checkpoint: PipelineCheckpoint;
+  /** True when this commit completes the run. */
+  last: boolean;
+  deferred: DeferredMetrics;
+}
+
+/**
+ * Commits a step in one transaction: the checkpoint (optimistic on checkpoint_seq, only while the run is
+ * live), the step's records, the run's counters and usage, and on the last step the run's completion. The
+ * step's metrics are counted and published before the commit makes the step visible. False: the run was
+ * cancelled or advanced by another worker, and nothing was written.
+ */
+export async function commitStep(deps: RunnerDeps, c: StepCommit): Promise<boolean> {
+  const runId = c.run.id;
+  const { plan, write } = c.computed;
+  return deps.db.transaction().execute(async (trx) => {
+    // The checkpoint first: it takes the run's row lock, so a concurrent cancel waits for this commit or
+    // wins before it (then nothing below is written).
+    const advanced = await advanceCheckpoint(trx, runId, c.seq, c.checkpoint, {
+      ...(plan ? { plan } : {}),
+      usage: c.budget.usage,
+    });
+    if (!advanced) return false;
+    await write(trx);
+    await refreshRunCounts(trx, runId);
+    if (c.last) await finishRun(trx, runId, { state: 'completed' });
+    c.deferred.flush();
+    if (c.last) {
+      deps.metrics.sourcesFetched(c.snapshot.sources.length);
+      deps.metrics.claimsExtracted(c.snapshot.claims.length);
+      deps.metrics.researchFinished('completed', secondsSince(deps, c.run));
+    }
+    await deps.publishMetrics();
+    return true;
+  });
+}
