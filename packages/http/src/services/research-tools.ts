@@ -1,13 +1,9 @@
-import { AppError, Semaphore, type AppConfig } from '@research/core';
+import { AppError, Semaphore, type AppConfig, type SearchProviderName } from '@research/core';
 import { createCrawler, type Crawler } from '@research/crawler';
 import type { Database } from '@research/database';
 import { createLlmClient, type LlmClient } from '@research/engine';
 import type { Logger, Metrics } from '@research/observability';
-import { createSearchProvider, type SearchProvider } from '@research/search';
-
-/** The search providers the service knows (SEARCH_PROVIDER's values). */
-export const SEARCH_PROVIDERS = ['wikipedia', 'searxng', 'brave', 'tavily', 'local'] as const;
-export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number];
+import { createSearchProvider, isSearchProviderConfigured, type SearchProvider } from '@research/search';
 
 /** Outbound work (crawler fetches, vision, audio) one caller may have in flight at once. */
 export const OUTBOUND_PER_CALLER = 4;
@@ -125,32 +121,16 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
     };
   }
 
-  function isSearchProviderConfigured(name: SearchProviderName): boolean {
-    const s = config.search;
-    switch (name) {
-      case 'wikipedia':
-        return true;
-      case 'searxng':
-        return Boolean(s.searxngUrl);
-      case 'brave':
-        return Boolean(s.braveApiKey);
-      case 'tavily':
-        return Boolean(s.tavilyApiKey);
-      case 'local':
-        return Boolean(s.localCorpusDir);
-    }
-  }
-
   return {
-    isSearchProviderConfigured,
+    isSearchProviderConfigured: (name) => isSearchProviderConfigured(config.search, name),
     searchProvider(name = config.search.provider) {
       const existing = providers.get(name);
       if (existing) return existing;
-      if (!isSearchProviderConfigured(name)) {
+      if (!isSearchProviderConfigured(config.search, name)) {
         throw new AppError('validation', `provider: ${name} is not configured on this service`);
       }
       // The same factory the worker uses, with only the provider's name changed.
-      const provider = createSearchProvider({ ...config, search: { ...config.search, provider: name } }, { logger });
+      const provider = createSearchProvider(config, { logger }, name);
       providers.set(name, provider);
       return provider;
     },
