@@ -1,7 +1,7 @@
 import { AppError, Semaphore, type AppConfig, type SearchProviderName } from '@research/core';
 import { createCrawler, type Crawler } from '@research/crawler';
 import type { Database } from '@research/database';
-import { createLlmClient, type LlmClient } from '@research/engine';
+import type { LlmClient } from '@research/engine';
 import type { Logger, Metrics } from '@research/observability';
 import { createSearchProvider, isSearchProviderConfigured, type SearchProvider } from '@research/search';
 
@@ -11,9 +11,9 @@ export const OUTBOUND_PER_CALLER = 4;
 export const OUTBOUND_PER_PROCESS = 16;
 
 /**
- * The pipeline's own parts, for the mounted routes: the search providers, the guarded crawler and the
- * LLM client, built lazily from the same config and factories the worker uses, so a route calls the
- * same code as the pipeline. `close()` releases what was built.
+ * The pipeline's own parts, for the mounted routes: the search providers and the guarded crawler, built
+ * lazily from the same config and factories the worker uses, so a route calls the same code as the
+ * pipeline, and the process's LLM clients for the routes. `close()` releases what was built.
  */
 export interface ResearchTools {
   /** The provider `name` (default SEARCH_PROVIDER); 422 when that provider has no settings here. */
@@ -57,10 +57,14 @@ export interface ResearchToolsDeps {
   /**
    * Parts the process shares with its worker (the crawler: one extraction pool, one politeness state), or
    * that tests build: called on first use instead of building them, and left for their owner to close.
-   * Without `llm` the tools build the routes' own client (LLM_ROUTES_MAX_CONCURRENCY).
    */
   crawler?: () => Crawler;
-  llm?: () => LlmClient | null;
+  /**
+   * The process's LLM clients for the routes (its Services build them once: createLlmClients), never
+   * built here; null means no LLM (the extractive engine) and no vision.
+   */
+  llm: () => LlmClient | null;
+  vision: () => LlmClient | null;
 }
 
 /** The 429 of a caller over its share of the process's outbound work. */
@@ -72,19 +76,12 @@ function tooManyRequests(): AppError {
   );
 }
 
-/** The LLM settings of the mounted routes: the process's LLM with the routes' own concurrency. */
-function routesLlmConfig(config: AppConfig): AppConfig['llm'] {
-  return { ...config.llm, maxConcurrency: config.llm.routesMaxConcurrency };
-}
-
 /** Builds the route's tools over a process's config; nothing opens until a route first needs it. */
 export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
   const { config, logger, metrics } = deps;
   const providers = new Map<SearchProviderName, SearchProvider>();
   let crawler: Crawler | undefined;
   let ownCrawler: Crawler | undefined;
-  let llm: LlmClient | null | undefined;
-  let vision: LlmClient | null | undefined;
   const perCaller = new Map<string, number>();
   const outbound = new Semaphore(OUTBOUND_PER_PROCESS);
 
@@ -140,31 +137,8 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
         : (ownCrawler = createCrawler({ config, logger, metrics, db: deps.db }));
       return crawler;
     },
-    llm() {
-      if (llm === undefined) {
-        llm = deps.llm
-          ? deps.llm()
-          : config.llm.baseUrl
-            ? createLlmClient({ config: routesLlmConfig(config), metrics, logger })
-            : null;
-      }
-      return llm;
-    },
-    vision() {
-      if (vision === undefined) {
-        const { baseUrl, model, apiKey } = config.vision;
-        vision =
-          baseUrl && model
-            ? createLlmClient({
-                // A route-only model: the routes' concurrency, its own endpoint, model and key.
-                config: { ...routesLlmConfig(config), baseUrl, model, apiKey },
-                metrics,
-                logger: logger.child({ subsystem: 'vision' }),
-              })
-            : null;
-      }
-      return vision;
-    },
+    llm: deps.llm,
+    vision: deps.vision,
     reserveOutbound,
     async limitOutbound(callerId, task) {
       const lease = reserveOutbound(callerId);
