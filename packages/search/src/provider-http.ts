@@ -43,10 +43,14 @@ export interface ProviderRequest {
   followRedirects?: boolean;
 }
 
-/** A non-2xx answer as a provider understands it; undefined leaves it to the generic rules. */
+/**
+ * A non-2xx answer as a provider understands it; undefined leaves it to the generic rules. `detail` is the
+ * body's error text (errorTextOf), already safe to quote (safeText, the provider's key scrubbed).
+ */
 export type ErrorDescriber = (
   status: number,
   body: unknown,
+  detail: string | undefined,
 ) => { kind: SearchFailureKind; cause: string; retry?: boolean } | undefined;
 
 export interface ProviderHttpOptions {
@@ -191,7 +195,9 @@ function httpFailure(response: AxiosResponse, options: ProviderHttpOptions): Fai
   if (status === 429) {
     return { kind: 'rate_limited', cause: 'HTTP 429', retry: true, status, waitMs: retryAfterMs(response.headers) };
   }
-  const described = options.describeError?.(status, body);
+  const detail = errorTextOf(body);
+  const quoted = detail ? safeText(detail, options.secrets) : undefined;
+  const described = options.describeError?.(status, body, quoted);
   if (described) return { ...described, retry: described.retry ?? false, status };
   if (isRetryableStatus(status)) {
     return {
@@ -203,10 +209,9 @@ function httpFailure(response: AxiosResponse, options: ProviderHttpOptions): Fai
     };
   }
   if (status === 401 || status === 403) return { kind: 'auth', cause: `HTTP ${status}`, retry: false, status };
-  const detail = errorTextOf(body);
   return {
     kind: 'rejected',
-    cause: detail ? `HTTP ${status}: ${safeText(detail, options.secrets)}` : `HTTP ${status}`,
+    cause: quoted !== undefined ? `HTTP ${status}: ${quoted}` : `HTTP ${status}`,
     retry: false,
     status,
   };

@@ -1,9 +1,8 @@
-import { errorTextOf, safeText } from '../provider-http';
 import { languageWithRegion, primaryLanguage } from '../language';
 import type { SearchProvider } from '../search-provider';
 import {
   clampLimit,
-  createRemoteProvider,
+  createKeyedProvider,
   hitsOf,
   type KeyedProviderOptions,
   type SearchProviderRegistration,
@@ -87,19 +86,15 @@ export type BraveProviderOptions = KeyedProviderOptions;
  * else `age` when it is an absolute date. On 429 Brave's X-RateLimit-Reset says how long to wait.
  */
 export function createBraveProvider(options: BraveProviderOptions): SearchProvider {
-  const secrets = [options.apiKey];
-  return createRemoteProvider({
+  return createKeyedProvider(options, {
     name: PROVIDER,
-    deps: options,
-    secrets,
-    describeError: (status, body) => {
+    describeError: (status, body, detail) => {
       const code = (body as { error?: { code?: unknown } })?.error?.code;
-      const detail = errorTextOf(body);
       if (status === 401 || status === 403 || (typeof code === 'string' && /TOKEN|AUTH/i.test(code))) {
         return { kind: 'auth', cause: `HTTP ${status}${typeof code === 'string' ? ` ${code}` : ''}` };
       }
       if (typeof code === 'string' && /QUOTA|PLAN|SUBSCRIPTION/i.test(code) && status !== 429) {
-        return { kind: 'quota', cause: `HTTP ${status} ${code}${detail ? `: ${safeText(detail, secrets)}` : ''}` };
+        return { kind: 'quota', cause: `HTTP ${status} ${code}${detail !== undefined ? `: ${detail}` : ''}` };
       }
       return undefined;
     },
@@ -108,7 +103,6 @@ export function createBraveProvider(options: BraveProviderOptions): SearchProvid
       url: options.apiUrl ?? BRAVE_API_URL,
       params: { q: query, count: clampLimit(limit, 20), search_lang: braveSearchLanguage(language) },
       headers: { 'X-Subscription-Token': options.apiKey, 'Accept-Encoding': 'gzip' },
-      followRedirects: false,
     }),
     parse: (body) => {
       if (!body || typeof body !== 'object') throw new Error('not an object');

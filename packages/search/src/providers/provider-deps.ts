@@ -73,6 +73,22 @@ export function createRemoteProvider(spec: RemoteProviderSpec): SearchProvider {
   };
 }
 
+/**
+ * A remote provider that sends a key: the key is scrubbed from every error and log, and redirects are not
+ * followed (they would carry the key's header to another host).
+ */
+export function createKeyedProvider(
+  options: KeyedProviderOptions,
+  spec: Omit<RemoteProviderSpec, 'deps' | 'secrets'>,
+): SearchProvider {
+  return createRemoteProvider({
+    ...spec,
+    deps: options,
+    secrets: [options.apiKey],
+    request: (query, search) => ({ ...spec.request(query, search), followRedirects: false }),
+  });
+}
+
 /** A provider's result entry as the common JSON APIs give it. */
 export type RawResult = Record<string, unknown> | null | undefined;
 

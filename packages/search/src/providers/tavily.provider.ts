@@ -1,8 +1,7 @@
-import { errorTextOf, safeText } from '../provider-http';
 import type { SearchProvider } from '../search-provider';
 import {
   clampLimit,
-  createRemoteProvider,
+  createKeyedProvider,
   hitsOf,
   type KeyedProviderOptions,
   type SearchProviderRegistration,
@@ -20,21 +19,12 @@ export type TavilyProviderOptions = KeyedProviderOptions;
  * Tavily takes no language parameter; the query's own language steers it.
  */
 export function createTavilyProvider(options: TavilyProviderOptions): SearchProvider {
-  const secrets = [options.apiKey];
-  return createRemoteProvider({
+  return createKeyedProvider(options, {
     name: PROVIDER,
-    deps: options,
-    secrets,
-    describeError: (status, body) => {
-      const detail = errorTextOf(body);
-      if (status === 432 || status === 433) {
-        return {
-          kind: 'quota',
-          cause: `HTTP ${status}: ${detail ? safeText(detail, secrets) : 'usage limit exceeded'}`,
-        };
-      }
-      return undefined;
-    },
+    describeError: (status, _body, detail) =>
+      status === 432 || status === 433
+        ? { kind: 'quota', cause: `HTTP ${status}: ${detail ?? 'usage limit exceeded'}` }
+        : undefined,
     request: (query, { limit }) => ({
       method: 'POST',
       url: options.apiUrl ?? TAVILY_API_URL,
@@ -48,7 +38,6 @@ export function createTavilyProvider(options: TavilyProviderOptions): SearchProv
         include_images: false,
         include_raw_content: false,
       },
-      followRedirects: false,
     }),
     parse: (body) => {
       const results = (body as { results?: unknown })?.results;
