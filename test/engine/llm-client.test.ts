@@ -100,6 +100,21 @@ describe('LLM client (OpenAI-compatible chat completions)', () => {
     await expect(client().client.complete(context(), request)).rejects.toBeInstanceOf(LlmFailure);
   });
 
+  it('retries 408 like every other timeout, and gives up at once on other 4xx', async () => {
+    llm.script.push({ kind: 'status', status: 408 }, { kind: 'json', content: { answer: 'again', score: 0.2 } });
+    const ctx = context();
+    await expect(client().client.complete(ctx, request)).resolves.toMatchObject({ answer: 'again' });
+    expect(ctx.usage.llm_requests).toBe(2);
+
+    llm.script.push({ kind: 'status', status: 400 });
+    const refused = context();
+    await expect(client().client.complete(refused, request)).rejects.toMatchObject({
+      kind: 'http',
+      message: 'LLM server answered HTTP 400',
+    });
+    expect(refused.usage.llm_requests).toBe(1);
+  });
+
   it('times out a slow answer after LLM_TIMEOUT_MS', async () => {
     llm.script.push({ kind: 'hang' }, { kind: 'hang' }, { kind: 'hang' });
     const started = Date.now();

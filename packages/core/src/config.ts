@@ -22,6 +22,15 @@ const urlText = (protocols: string[]) =>
     `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
   );
 
+/**
+ * The search providers SEARCH_PROVIDER may name. The list lives here, not in @research/search, so the config
+ * check at start still names an unknown provider beside every other problem before anything connects (core
+ * cannot import search). The search package's registry is typed against it: a name without a factory, or a
+ * factory without a name, does not compile.
+ */
+export const SEARCH_PROVIDER_NAMES = ['wikipedia', 'searxng', 'brave', 'tavily', 'local'] as const;
+export type SearchProviderName = (typeof SEARCH_PROVIDER_NAMES)[number];
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
@@ -45,7 +54,7 @@ const envSchema = z.object({
   VISION_MAX_IMAGE_BYTES: positiveInt(5 * 1024 * 1024),
   AUDIO_MAX_BYTES: positiveInt(25 * 1024 * 1024),
   AUDIO_MAX_DURATION_SECONDS: positiveInt(600),
-  SEARCH_PROVIDER: z.enum(['wikipedia', 'searxng', 'brave', 'tavily', 'local']).default('wikipedia'),
+  SEARCH_PROVIDER: z.enum(SEARCH_PROVIDER_NAMES).default('wikipedia'),
   SEARXNG_URL: urlText(['http', 'https']),
   BRAVE_API_KEY: optionalText,
   TAVILY_API_KEY: optionalText,
@@ -150,7 +159,7 @@ export interface AppConfig {
     readonly maxDurationSeconds: number;
   };
   readonly search: {
-    readonly provider: Env['SEARCH_PROVIDER'];
+    readonly provider: SearchProviderName;
     readonly searxngUrl: string | undefined;
     readonly braveApiKey: string | undefined;
     readonly tavilyApiKey: string | undefined;

@@ -7,3 +7,4 @@ export * from './semaphore';
 export * from './time-slice';
 export * from './pdf-limits';
 export * from './timeout';
+export * from './retry';

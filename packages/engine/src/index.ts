@@ -9,6 +9,7 @@ export {
   type LlmFailureKind,
   type LlmRequest,
 } from './llm/llm-client';
+export { createLlmClients, type LlmClients } from './llm/llm-clients';
 export { jsonSchemaOf } from './llm/json-schema';
 export { extractivePlan, namedEntities, type PlannerInput } from './plan/extractive-planner';
 export { extractClaims, claimTypeOf, planTerms } from './claims/extractive-claims';

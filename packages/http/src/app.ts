@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { createLlmClients } from '@research/engine';
 import type { AppContext } from './context';
 import { corsPolicy } from './middleware/cors';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
@@ -9,7 +10,17 @@ import { createDocsRouter } from './routes/docs.routes';
 import { createMountedRouter } from './routes/mounted.routes';
 import { createResearchRouter } from './routes/research.routes';
 import { createSystemRouter } from './routes/system.routes';
-import { createResearchTools } from './services/research-tools';
+import { createResearchTools, type ResearchTools } from './services/research-tools';
+
+/**
+ * The mounted routes' tools of an app given none (tests of the other route groups), from the same factories
+ * a process's Services use; a process hands in its own (runtime's buildAppContext), so its LLM clients are
+ * built once.
+ */
+function toolsOfConfig(ctx: AppContext): ResearchTools {
+  const llms = createLlmClients(ctx.config, ctx);
+  return createResearchTools({ ...ctx, llm: llms.routes, vision: llms.vision });
+}
 
 /**
  * The HTTP application over a context of real parts. No side effects until the caller listens:
@@ -30,7 +41,7 @@ export function createApp(ctx: AppContext): Express {
   app.use('/v1/research', createResearchRouter(ctx, quotas.runs));
   app.use('/v1/admin', createAdminRouter(ctx));
   // SPEC 1.8 / 4.14: search, crawler, planner, run analysis, vision and audio, each under its prefix.
-  app.use(createMountedRouter(ctx, ctx.tools ?? createResearchTools(ctx), quotas));
+  app.use(createMountedRouter(ctx, ctx.tools ?? toolsOfConfig(ctx), quotas));
 
   // Public: system endpoints and, under DEBUG only, the API description.
   app.use(createSystemRouter(ctx));

@@ -29,8 +29,9 @@ export interface AppContext {
   /** Called after a run is committed and could not be enqueued: the reconciler will pick it up. */
   readonly onEnqueueFailed?: (researchId: string, error: unknown) => void;
   /**
-   * Search providers, crawler and LLM clients of the mounted route groups. The runtime passes them (and
-   * closes them at stop); without them createApp builds them lazily from config on first use.
+   * Search providers, crawler and LLM clients of the mounted route groups. The runtime passes them, with its
+   * Services' LLM clients (and closes them at stop); without them createApp builds them lazily from config
+   * on first use.
    */
   readonly tools?: ResearchTools;
 }

@@ -14,8 +14,6 @@ export {
   createResearchTools,
   OUTBOUND_PER_CALLER,
   OUTBOUND_PER_PROCESS,
-  SEARCH_PROVIDERS,
   type ResearchTools,
   type ResearchToolsDeps,
-  type SearchProviderName,
 } from './services/research-tools';

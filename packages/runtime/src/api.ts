@@ -41,14 +41,16 @@ export function buildAppContext(services: Services, queue: ResearchQueue): AppCo
     metrics: services.metrics,
     logger: services.logger,
     passwords: services.passwords,
-    // The mounted route groups' tools: the crawler is the process's, shared with its worker; the tools build
-    // their own LLM client (LLM_ROUTES_MAX_CONCURRENCY), so route traffic cannot hold the runs' limit.
+    // The mounted route groups' tools: the crawler is the process's, shared with its worker; the LLM is the
+    // routes' own client (LLM_ROUTES_MAX_CONCURRENCY), so route traffic cannot hold the runs' limit.
     tools: createResearchTools({
       config,
       logger: services.logger,
       metrics: services.metrics,
       db: services.db,
       crawler: () => services.crawler(),
+      llm: services.routesLlm,
+      vision: services.visionLlm,
     }),
     // This process's counts join the totals first, so every API process serves the same, current numbers.
     fleetMetrics: fleet

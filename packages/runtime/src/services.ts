@@ -5,7 +5,7 @@ import type { AppConfig } from '@research/core';
 import { PasswordHasher } from '@research/auth';
 import { createCrawler, type Crawler } from '@research/crawler';
 import { connectPostgres, countRunningRuns, migrateToLatest, openEmbedded, type Database } from '@research/database';
-import { createLlmClient, type LlmClient } from '@research/engine';
+import { createLlmClients, type LlmClient } from '@research/engine';
 import {
   createLogger,
   createMetrics,
@@ -43,10 +43,13 @@ export interface Services {
   crawler(): Crawler;
   /**
    * The research runs' LLM client (null without LLM_BASE_URL), built on first use: one per process, so
-   * LLM_MAX_CONCURRENCY holds across every run the process works on. The mounted routes have their own
-   * (ResearchTools.llm, LLM_ROUTES_MAX_CONCURRENCY).
+   * LLM_MAX_CONCURRENCY holds across every run the process works on.
    */
   llm(): LlmClient | null;
+  /** The mounted routes' LLM client: the same LLM under LLM_ROUTES_MAX_CONCURRENCY, or null. */
+  routesLlm(): LlmClient | null;
+  /** The mounted routes' vision model (VISION_MODEL), or null when not configured. */
+  visionLlm(): LlmClient | null;
   close(): Promise<void>;
 }
 
@@ -94,7 +97,8 @@ export async function openServices(
         })
       : undefined;
   let crawler: Crawler | undefined;
-  let llm: LlmClient | null | undefined;
+  // Every LLM client of the process is built here, once: the runs', the routes' and the vision model's.
+  const llms = createLlmClients(config, { metrics, logger });
   return {
     config,
     role,
@@ -110,10 +114,9 @@ export async function openServices(
       crawler ??= createCrawler({ config, logger, metrics, db });
       return crawler;
     },
-    llm() {
-      if (llm === undefined) llm = config.llm.baseUrl ? createLlmClient({ config: config.llm, metrics, logger }) : null;
-      return llm;
-    },
+    llm: llms.runs,
+    routesLlm: llms.routes,
+    visionLlm: llms.vision,
     async close() {
       // The crawler's page cache writes to the database: it stops first.
       await crawler?.close();

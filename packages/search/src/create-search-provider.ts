@@ -1,12 +1,8 @@
-import { existsSync, statSync } from 'node:fs';
-import { AppError, type AppConfig } from '@research/core';
+import { AppError, type AppConfig, type SearchProviderName } from '@research/core';
 import type { Logger } from '@research/observability';
 import type { RetryPolicy } from './provider-http';
-import { createBraveProvider } from './providers/brave.provider';
-import { createLocalProvider } from './providers/local.provider';
-import { createSearxngProvider } from './providers/searxng.provider';
-import { createTavilyProvider } from './providers/tavily.provider';
-import { createWikipediaProvider } from './providers/wikipedia.provider';
+import { SEARCH_PROVIDER_REGISTRY } from './providers';
+import type { SearchSettings } from './providers/provider-deps';
 import type { SearchProvider } from './search-provider';
 
 export interface SearchProviderDeps {
@@ -15,42 +11,30 @@ export interface SearchProviderDeps {
   policy?: Partial<RetryPolicy>;
 }
 
-function missing(provider: string, variable: string): AppError {
-  return new AppError('internal', `SEARCH_PROVIDER=${provider} needs ${variable} to be set`);
+/** Whether the configuration has what provider `name` needs (URL, key, folder). */
+export function isSearchProviderConfigured(search: SearchSettings, name: SearchProviderName): boolean {
+  return SEARCH_PROVIDER_REGISTRY[name].missingSetting(search) === undefined;
 }
 
 /**
- * The search provider chosen by SEARCH_PROVIDER. Fails at once, with the variable to set, when the
- * chosen provider lacks its setting (so a misconfigured process stops at start, not at the first run).
+ * The search provider chosen by SEARCH_PROVIDER, or `name` when given (POST /search's `provider`). Fails at
+ * once, with the variable to set, when the provider lacks its setting (so a misconfigured process stops at
+ * start, not at the first run).
  */
-export function createSearchProvider(config: AppConfig, deps: SearchProviderDeps): SearchProvider {
+export function createSearchProvider(
+  config: AppConfig,
+  deps: SearchProviderDeps,
+  name: SearchProviderName = config.search.provider,
+): SearchProvider {
   const search = config.search;
-  const logger = deps.logger.child({ subsystem: 'search', provider: search.provider });
+  const registration = SEARCH_PROVIDER_REGISTRY[name];
+  const missing = registration.missingSetting(search);
+  if (missing) throw new AppError('internal', `SEARCH_PROVIDER=${name} needs ${missing} to be set`);
   const policy: Partial<RetryPolicy> = {
     timeoutMs: search.timeoutMs,
     retries: search.maxRetries,
     baseDelayMs: search.retryBaseMs,
     ...deps.policy,
   };
-  switch (search.provider) {
-    case 'wikipedia':
-      return createWikipediaProvider({ apiUrl: search.wikipediaApiUrl, logger, policy });
-    case 'searxng':
-      if (!search.searxngUrl) throw missing('searxng', 'SEARXNG_URL');
-      return createSearxngProvider({ baseUrl: search.searxngUrl, logger, policy });
-    case 'brave':
-      if (!search.braveApiKey) throw missing('brave', 'BRAVE_API_KEY');
-      return createBraveProvider({ apiKey: search.braveApiKey, apiUrl: search.braveApiUrl, logger, policy });
-    case 'tavily':
-      if (!search.tavilyApiKey) throw missing('tavily', 'TAVILY_API_KEY');
-      return createTavilyProvider({ apiKey: search.tavilyApiKey, apiUrl: search.tavilyApiUrl, logger, policy });
-    case 'local': {
-      const dir = search.localCorpusDir;
-      if (!dir) throw missing('local', 'LOCAL_CORPUS_DIR');
-      if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-        throw new AppError('internal', `LOCAL_CORPUS_DIR is not a readable folder: ${dir}`);
-      }
-      return createLocalProvider({ corpusDir: dir, logger, pollIntervalMs: search.localCorpusPollMs });
-    }
-  }
+  return registration.create(search, { logger: deps.logger.child({ subsystem: 'search', provider: name }), policy });
 }

@@ -2,7 +2,9 @@ export * from './search-provider';
 export { DEFAULT_RETRY_POLICY, retryAfterMs, type RetryPolicy } from './provider-http';
 export { normalizeUrl } from './normalize-url';
 export { htmlToText, plainSnippet, isoDate } from './html-text';
-export { createSearchProvider, type SearchProviderDeps } from './create-search-provider';
+export { createSearchProvider, isSearchProviderConfigured, type SearchProviderDeps } from './create-search-provider';
+export { SEARCH_PROVIDER_REGISTRY } from './providers';
+export type { SearchProviderRegistration, SearchSettings } from './providers/provider-deps';
 export {
   runSearches,
   type QueryBudget,

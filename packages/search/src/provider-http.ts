@@ -1,5 +1,12 @@
 import axios, { type AxiosResponse } from 'axios';
-import { networkFailureKind, VERSION, type NetworkFailureKind } from '@research/core';
+import {
+  isRetryableStatus,
+  networkFailureKind,
+  parseRetryAfter,
+  VERSION,
+  withRetries,
+  type NetworkFailureKind,
+} from '@research/core';
 import { redactText, type Logger } from '@research/observability';
 import { SearchProviderError, type SearchFailureKind } from './search-provider';
 
@@ -36,10 +43,14 @@ export interface ProviderRequest {
   followRedirects?: boolean;
 }
 
-/** A non-2xx answer as a provider understands it; undefined leaves it to the generic rules. */
+/**
+ * A non-2xx answer as a provider understands it; undefined leaves it to the generic rules. `detail` is the
+ * body's error text (errorTextOf), already safe to quote (safeText, the provider's key scrubbed).
+ */
 export type ErrorDescriber = (
   status: number,
   body: unknown,
+  detail: string | undefined,
 ) => { kind: SearchFailureKind; cause: string; retry?: boolean } | undefined;
 
 export interface ProviderHttpOptions {
@@ -60,6 +71,13 @@ interface Failure {
   waitMs?: number;
 }
 
+/** Carries a failed attempt's Failure through the retry loop to the final SearchProviderError. */
+class AttemptFailure extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.cause);
+  }
+}
+
 /** Thrown by a response parser to ask for another attempt (e.g. MediaWiki's maxlag). */
 export class RetryableResponseError extends Error {
   constructor(readonly reason: string) {
@@ -69,25 +87,14 @@ export class RetryableResponseError extends Error {
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-function backoffMs(policy: RetryPolicy, attempt: number): number {
-  // "Equal jitter": half the exponential step fixed, half random, so parallel clients spread out
-  // while every retry still waits a real minimum.
-  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-  return Math.round(step / 2 + Math.random() * (step / 2));
-}
-
 /** Milliseconds a 429/503 asks us to wait: Retry-After (seconds or HTTP date) or Brave's X-RateLimit-Reset. */
 export function retryAfterMs(headers: Record<string, unknown>, now = Date.now()): number | undefined {
   const header = (name: string) => {
     const value = headers[name];
     return typeof value === 'string' ? value.trim() : Array.isArray(value) ? String(value[0]).trim() : undefined;
   };
-  const retryAfter = header('retry-after');
-  if (retryAfter) {
-    if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.round(Number(retryAfter) * 1000);
-    const at = Date.parse(retryAfter);
-    if (Number.isFinite(at)) return Math.max(0, at - now);
-  }
+  const retryAfter = parseRetryAfter(header('retry-after'), now);
+  if (retryAfter !== undefined) return retryAfter;
   // Brave: "X-RateLimit-Reset: 1, 1419704" = seconds until each window (per second, per month) resets.
   // Only the windows that are spent matter; X-RateLimit-Remaining lists what is left in the same order.
   const reset = header('x-ratelimit-reset');
@@ -101,21 +108,6 @@ export function retryAfterMs(headers: Record<string, unknown>, now = Date.now())
     if (waits.length > 0) return Math.round(Math.max(...waits) * 1000);
   }
   return undefined;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** Provider-supplied text made safe for messages: no secrets, no credentials, bounded length. */
@@ -203,9 +195,11 @@ function httpFailure(response: AxiosResponse, options: ProviderHttpOptions): Fai
   if (status === 429) {
     return { kind: 'rate_limited', cause: 'HTTP 429', retry: true, status, waitMs: retryAfterMs(response.headers) };
   }
-  const described = options.describeError?.(status, body);
+  const detail = errorTextOf(body);
+  const quoted = detail ? safeText(detail, options.secrets) : undefined;
+  const described = options.describeError?.(status, body, quoted);
   if (described) return { ...described, retry: described.retry ?? false, status };
-  if (status === 408 || status >= 500) {
+  if (isRetryableStatus(status)) {
     return {
       kind: 'unavailable',
       cause: `HTTP ${status}`,
@@ -215,10 +209,9 @@ function httpFailure(response: AxiosResponse, options: ProviderHttpOptions): Fai
     };
   }
   if (status === 401 || status === 403) return { kind: 'auth', cause: `HTTP ${status}`, retry: false, status };
-  const detail = errorTextOf(body);
   return {
     kind: 'rejected',
-    cause: detail ? `HTTP ${status}: ${safeText(detail, options.secrets)}` : `HTTP ${status}`,
+    cause: quoted !== undefined ? `HTTP ${status}: ${quoted}` : `HTTP ${status}`,
     retry: false,
     status,
   };
@@ -249,11 +242,73 @@ function finalError(provider: string, failure: Failure, attempts: number, extraW
   return new SearchProviderError(provider, failure.kind, text, failure.status);
 }
 
+/** The answer of a 2xx response through `parse`; anything else is the attempt's AttemptFailure. */
+function answerOf<T>(response: AxiosResponse<string>, options: ProviderHttpOptions, parse: (body: unknown) => T): T {
+  if (response.status < 200 || response.status >= 300) throw new AttemptFailure(httpFailure(response, options));
+  const parsed = parseJson(response.data);
+  if (!parsed.ok) {
+    throw new AttemptFailure({ kind: 'bad_response', cause: 'answered with malformed JSON', retry: false });
+  }
+  try {
+    return parse(parsed.value);
+  } catch (error) {
+    if (error instanceof SearchProviderError) throw error;
+    throw new AttemptFailure(
+      error instanceof RetryableResponseError
+        ? { kind: 'unavailable', cause: safeText(error.reason, options.secrets), retry: true }
+        : { kind: 'bad_response', cause: 'answered in an unexpected shape', retry: false },
+    );
+  }
+}
+
+/** One attempt: the request under the per-attempt timeout, its answer through `parse`. */
+async function attemptRequest<T>(
+  options: ProviderHttpOptions,
+  request: ProviderRequest,
+  signal: AbortSignal | undefined,
+  parse: (body: unknown) => T,
+): Promise<T> {
+  const { timeoutMs } = options.policy;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error('timeout'));
+  }, timeoutMs);
+  const onAbort = () => controller.abort(signal!.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let response: AxiosResponse<string>;
+  try {
+    response = await axios.request<string>({
+      method: request.method,
+      url: request.url,
+      params: request.params,
+      data: request.body,
+      headers: { 'User-Agent': USER_AGENT, Accept: 'application/json', ...request.headers },
+      signal: controller.signal,
+      responseType: 'text',
+      transformResponse: [(data: unknown) => data],
+      validateStatus: () => true,
+      maxRedirects: request.followRedirects === false ? 0 : 3,
+      maxContentLength: MAX_BODY_BYTES,
+      maxBodyLength: MAX_BODY_BYTES,
+      proxy: false,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason ?? error;
+    throw new AttemptFailure(networkCause(error, timedOut, timeoutMs));
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+  return answerOf(response, options, parse);
+}
+
 /**
- * Sends one provider request with a per-attempt timeout and retries (exponential backoff with jitter;
- * Retry-After honoured) on 429, 408, 5xx, timeouts and transient network errors, then hands the JSON body to
- * `parse`. Ends in a SearchProviderError naming the provider; aborting `signal` rejects with its reason.
- * Nothing here logs or throws the request URL, headers or body, which may carry the key.
+ * Sends one provider request with a per-attempt timeout and retries (core's withRetries: exponential backoff
+ * with jitter, Retry-After honoured) on 429, 408, 5xx, timeouts and transient network errors, then hands the
+ * JSON body to `parse`. Ends in a SearchProviderError naming the provider; aborting `signal` rejects with its
+ * reason. Nothing here logs or throws the request URL, headers or body, which may carry the key.
  */
 export async function requestProviderJson<T>(
   options: ProviderHttpOptions,
@@ -262,80 +317,36 @@ export async function requestProviderJson<T>(
   parse: (body: unknown) => T,
 ): Promise<T> {
   const { policy, provider, logger } = options;
-  const attempts = policy.retries + 1;
-  for (let attempt = 0; ; attempt++) {
-    signal?.throwIfAborted();
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error('timeout'));
-    }, policy.timeoutMs);
-    const onAbort = () => controller.abort(signal!.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-
-    let failure: Failure | undefined;
-    try {
-      const response = await axios.request<string>({
-        method: request.method,
-        url: request.url,
-        params: request.params,
-        data: request.body,
-        headers: { 'User-Agent': USER_AGENT, Accept: 'application/json', ...request.headers },
-        signal: controller.signal,
-        responseType: 'text',
-        transformResponse: [(data: unknown) => data],
-        validateStatus: () => true,
-        maxRedirects: request.followRedirects === false ? 0 : 3,
-        maxContentLength: MAX_BODY_BYTES,
-        maxBodyLength: MAX_BODY_BYTES,
-        proxy: false,
-      });
-      if (response.status >= 200 && response.status < 300) {
-        const parsed = parseJson(response.data);
-        if (!parsed.ok) {
-          failure = { kind: 'bad_response', cause: 'answered with malformed JSON', retry: false };
-        } else {
-          try {
-            return parse(parsed.value);
-          } catch (error) {
-            if (error instanceof RetryableResponseError) {
-              failure = { kind: 'unavailable', cause: safeText(error.reason, options.secrets), retry: true };
-            } else if (error instanceof SearchProviderError) {
-              throw error;
-            } else {
-              failure = { kind: 'bad_response', cause: 'answered in an unexpected shape', retry: false };
-            }
-          }
-        }
-      } else {
-        failure = httpFailure(response, options);
-      }
-    } catch (error) {
-      if (error instanceof SearchProviderError) throw error;
-      if (signal?.aborted) throw signal.reason ?? error;
-      failure = networkCause(error, timedOut, policy.timeoutMs);
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    }
-
-    const last = attempt + 1 >= attempts;
-    if (failure.waitMs !== undefined && failure.waitMs > policy.maxRetryAfterMs) {
-      throw finalError(provider, failure, attempt + 1, failure.waitMs);
-    }
-    if (!failure.retry || last) throw finalError(provider, failure, attempt + 1);
-    const delayMs =
-      failure.waitMs !== undefined
-        ? failure.waitMs + Math.round(Math.random() * Math.min(1000, failure.waitMs * 0.1))
-        : backoffMs(policy, attempt);
-    logger.warn('search provider request failed; retrying', {
-      provider,
-      attempt: attempt + 1,
-      cause: failure.cause,
-      status: failure.status,
-      delay_ms: delayMs,
-    });
-    await sleep(delayMs, signal);
+  let attempts = 0;
+  try {
+    return await withRetries(
+      (attempt) => {
+        attempts = attempt;
+        return attemptRequest(options, request, signal, parse);
+      },
+      {
+        policy: { ...policy, attempts: policy.retries + 1 },
+        signal,
+        classify: (error) =>
+          error instanceof AttemptFailure
+            ? { retry: error.failure.retry, afterMs: error.failure.waitMs }
+            : { retry: false },
+        onRetry: ({ attempt, error, delayMs }) => {
+          const { cause, status } = (error as AttemptFailure).failure;
+          logger.warn('search provider request failed; retrying', {
+            provider,
+            attempt,
+            cause,
+            status,
+            delay_ms: delayMs,
+          });
+        },
+      },
+    );
+  } catch (error) {
+    if (!(error instanceof AttemptFailure)) throw error;
+    const { failure } = error;
+    const tooLong = failure.waitMs !== undefined && failure.waitMs > policy.maxRetryAfterMs;
+    throw finalError(provider, failure, attempts, tooLong ? failure.waitMs : undefined);
   }
 }

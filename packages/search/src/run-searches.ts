@@ -1,7 +1,7 @@
 import type { SearchResultDraft } from '@research/core';
 import type { Metrics } from '@research/observability';
 import { normalizeUrl } from './normalize-url';
-import type { SearchProvider } from './search-provider';
+import type { SearchHit, SearchProvider } from './search-provider';
 
 export interface QueryBudget {
   /** The run's max_search_queries. */
@@ -61,33 +61,16 @@ export interface RunSearchesResult {
  */
 export async function runSearches(input: RunSearchesInput): Promise<RunSearchesResult> {
   const { provider, budget, metrics } = input;
-  const seen = new Set<string>();
-  for (const url of input.knownUrls ?? []) {
-    const key = normalizeUrl(url);
-    if (key) seen.add(key);
-  }
-  const distinct: string[] = [];
-  const queryKeys = new Set<string>();
-  for (const raw of input.queries) {
-    const query = raw.replace(/\s+/g, ' ').trim();
-    const key = query.toLowerCase();
-    if (query === '' || queryKeys.has(key)) continue;
-    queryKeys.add(key);
-    distinct.push(query);
-  }
+  const distinct = distinctQueries(input.queries);
   const allowance = Math.max(0, Math.floor(budget.maxQueries) - Math.max(0, Math.floor(budget.used)));
   const toSend = distinct.slice(0, allowance);
   const skippedQueries = distinct.slice(allowance);
 
-  const hits: SearchResultDraft[] = [];
+  const tally: HitTally = { seen: urlKeys(input.knownUrls ?? []), hits: [], duplicates: 0, invalid: 0 };
   const failures: QueryFailure[] = [];
-  let duplicates = 0;
-  let invalid = 0;
-  let sent = 0;
   let lastError: unknown = null;
   for (const query of toSend) {
     input.signal?.throwIfAborted();
-    sent++;
     metrics?.searchQueries(provider.name);
     try {
       const found = await provider.search(query, {
@@ -95,44 +78,72 @@ export async function runSearches(input: RunSearchesInput): Promise<RunSearchesR
         limit: input.limit,
         signal: input.signal,
       });
-      for (const hit of found) {
-        const key = normalizeUrl(hit.url);
-        if (!key) {
-          invalid++;
-          continue;
-        }
-        if (seen.has(key)) {
-          duplicates++;
-          continue;
-        }
-        seen.add(key);
-        hits.push({
-          query,
-          url: hit.url,
-          title: hit.title || null,
-          snippet: hit.snippet || null,
-          published_at: hit.published_at,
-          provider: hit.provider,
-          rank: hit.rank,
-        });
-      }
+      addHits(tally, query, found);
     } catch (error) {
       if (input.signal?.aborted) throw input.signal.reason ?? error;
       lastError = error;
       failures.push({ query, message: error instanceof Error ? error.message : String(error) });
     }
   }
-  metrics?.sourcesDiscovered(hits.length);
-  metrics?.duplicateSources(duplicates);
+  metrics?.sourcesDiscovered(tally.hits.length);
+  metrics?.duplicateSources(tally.duplicates);
   return {
-    hits,
-    queriesSent: sent,
+    hits: tally.hits,
+    queriesSent: toSend.length,
     budgetExhausted: skippedQueries.length > 0,
     skippedQueries,
-    duplicates,
-    invalid,
+    duplicates: tally.duplicates,
+    invalid: tally.invalid,
     failures,
-    allFailed: sent > 0 && failures.length === sent,
+    allFailed: toSend.length > 0 && failures.length === toSend.length,
     lastError,
   };
+}
+
+/** The round's queries with blanks and repeats (case- and space-insensitive) left out, in order. */
+function distinctQueries(queries: readonly string[]): string[] {
+  const distinct = new Map<string, string>();
+  for (const raw of queries) {
+    const query = raw.replace(/\s+/g, ' ').trim();
+    const key = query.toLowerCase();
+    if (query !== '' && !distinct.has(key)) distinct.set(key, query);
+  }
+  return [...distinct.values()];
+}
+
+function urlKeys(urls: Iterable<string>): Set<string> {
+  const keys = new Set<string>();
+  for (const url of urls) {
+    const key = normalizeUrl(url);
+    if (key) keys.add(key);
+  }
+  return keys;
+}
+
+/** The round's hits so far, and the normalised URLs they and the run's earlier sources hold. */
+interface HitTally {
+  seen: Set<string>;
+  hits: SearchResultDraft[];
+  duplicates: number;
+  invalid: number;
+}
+
+function addHits(tally: HitTally, query: string, found: readonly SearchHit[]): void {
+  for (const hit of found) {
+    const key = normalizeUrl(hit.url);
+    if (!key) tally.invalid++;
+    else if (tally.seen.has(key)) tally.duplicates++;
+    else {
+      tally.seen.add(key);
+      tally.hits.push({
+        query,
+        url: hit.url,
+        title: hit.title || null,
+        snippet: hit.snippet || null,
+        published_at: hit.published_at,
+        provider: hit.provider,
+        rank: hit.rank,
+      });
+    }
+  }
 }

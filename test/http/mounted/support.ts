@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { AppConfig } from '@research/core';
-import type { LlmClient } from '@research/engine';
+import { createLlmClients, type LlmClient } from '@research/engine';
 import type { Metrics } from '@research/observability';
 import { createCrawler, type CrawlerOptions } from '@research/crawler';
 import { createApp, createResearchTools, type ResearchTools } from '@research/http';
@@ -22,7 +22,7 @@ export interface MountedTestApp {
 export async function buildMountedApp(
   label: string,
   options: TestAppOptions & {
-    /** The LLM client the tools use (e.g. with short retry waits); default: built from the config. */
+    /** The LLM client the tools use (e.g. with short retry waits); default: the routes' client of the config. */
     llm?: (config: AppConfig, metrics: Metrics) => LlmClient | null;
     /** Crawler options beside the defaults below (e.g. a resolver playing DNS). */
     crawlerOptions?: CrawlerOptions;
@@ -36,14 +36,17 @@ export async function buildMountedApp(
     db: t.db,
     options: { extraction: { threads: 1 }, politenessDelayMs: 0, robotsTtlMs: 1000, ...options.crawlerOptions },
   });
-  const makeLlm = options.llm;
+  const ownLlm = options.llm?.(t.ctx.config, t.ctx.metrics);
+  // The clients a process's Services would build from the same config.
+  const llms = createLlmClients(t.ctx.config, { metrics: t.ctx.metrics, logger: t.ctx.logger });
   const tools = createResearchTools({
     config: t.ctx.config,
     logger: t.ctx.logger,
     metrics: t.ctx.metrics,
     db: t.db,
     crawler: () => crawler,
-    ...(makeLlm ? { llm: () => makeLlm(t.ctx.config, t.ctx.metrics) } : {}),
+    llm: ownLlm !== undefined ? () => ownLlm : llms.routes,
+    vision: llms.vision,
   });
   const app = createApp({ ...t.ctx, tools });
   return {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { SEARCH_PROVIDER_NAMES } from '@research/core';
 import { boundedText } from '../validation';
-import { SEARCH_PROVIDERS } from '../services/research-tools';
 
 /** POST /search. */
 export const searchBodySchema = z
@@ -10,7 +10,7 @@ export const searchBodySchema = z
       example: 'Homeoffice Produktivität Studie',
     }),
     provider: z
-      .enum(SEARCH_PROVIDERS, { error: `must be one of ${SEARCH_PROVIDERS.join(', ')}` })
+      .enum(SEARCH_PROVIDER_NAMES, { error: `must be one of ${SEARCH_PROVIDER_NAMES.join(', ')}` })
       .optional()
       .meta({ description: 'A configured provider; default SEARCH_PROVIDER.', example: 'wikipedia' }),
     language: boundedText(1, 64).default('de').meta({ description: 'Language of the results.', example: 'de' }),

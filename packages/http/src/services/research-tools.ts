@@ -1,13 +1,9 @@
-import { AppError, Semaphore, type AppConfig } from '@research/core';
+import { AppError, Semaphore, type AppConfig, type SearchProviderName } from '@research/core';
 import { createCrawler, type Crawler } from '@research/crawler';
 import type { Database } from '@research/database';
-import { createLlmClient, type LlmClient } from '@research/engine';
+import type { LlmClient } from '@research/engine';
 import type { Logger, Metrics } from '@research/observability';
-import { createSearchProvider, type SearchProvider } from '@research/search';
-
-/** The search providers the service knows (SEARCH_PROVIDER's values). */
-export const SEARCH_PROVIDERS = ['wikipedia', 'searxng', 'brave', 'tavily', 'local'] as const;
-export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number];
+import { createSearchProvider, isSearchProviderConfigured, type SearchProvider } from '@research/search';
 
 /** Outbound work (crawler fetches, vision, audio) one caller may have in flight at once. */
 export const OUTBOUND_PER_CALLER = 4;
@@ -15,9 +11,9 @@ export const OUTBOUND_PER_CALLER = 4;
 export const OUTBOUND_PER_PROCESS = 16;
 
 /**
- * The pipeline's own parts, for the mounted routes: the search providers, the guarded crawler and the
- * LLM client, built lazily from the same config and factories the worker uses, so a route calls the
- * same code as the pipeline. `close()` releases what was built.
+ * The pipeline's own parts, for the mounted routes: the search providers and the guarded crawler, built
+ * lazily from the same config and factories the worker uses, so a route calls the same code as the
+ * pipeline, and the process's LLM clients for the routes. `close()` releases what was built.
  */
 export interface ResearchTools {
   /** The provider `name` (default SEARCH_PROVIDER); 422 when that provider has no settings here. */
@@ -61,10 +57,14 @@ export interface ResearchToolsDeps {
   /**
    * Parts the process shares with its worker (the crawler: one extraction pool, one politeness state), or
    * that tests build: called on first use instead of building them, and left for their owner to close.
-   * Without `llm` the tools build the routes' own client (LLM_ROUTES_MAX_CONCURRENCY).
    */
   crawler?: () => Crawler;
-  llm?: () => LlmClient | null;
+  /**
+   * The process's LLM clients for the routes (its Services build them once: createLlmClients), never
+   * built here; null means no LLM (the extractive engine) and no vision.
+   */
+  llm: () => LlmClient | null;
+  vision: () => LlmClient | null;
 }
 
 /** The 429 of a caller over its share of the process's outbound work. */
@@ -76,19 +76,12 @@ function tooManyRequests(): AppError {
   );
 }
 
-/** The LLM settings of the mounted routes: the process's LLM with the routes' own concurrency. */
-function routesLlmConfig(config: AppConfig): AppConfig['llm'] {
-  return { ...config.llm, maxConcurrency: config.llm.routesMaxConcurrency };
-}
-
 /** Builds the route's tools over a process's config; nothing opens until a route first needs it. */
 export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
   const { config, logger, metrics } = deps;
   const providers = new Map<SearchProviderName, SearchProvider>();
   let crawler: Crawler | undefined;
   let ownCrawler: Crawler | undefined;
-  let llm: LlmClient | null | undefined;
-  let vision: LlmClient | null | undefined;
   const perCaller = new Map<string, number>();
   const outbound = new Semaphore(OUTBOUND_PER_PROCESS);
 
@@ -125,32 +118,16 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
     };
   }
 
-  function isSearchProviderConfigured(name: SearchProviderName): boolean {
-    const s = config.search;
-    switch (name) {
-      case 'wikipedia':
-        return true;
-      case 'searxng':
-        return Boolean(s.searxngUrl);
-      case 'brave':
-        return Boolean(s.braveApiKey);
-      case 'tavily':
-        return Boolean(s.tavilyApiKey);
-      case 'local':
-        return Boolean(s.localCorpusDir);
-    }
-  }
-
   return {
-    isSearchProviderConfigured,
+    isSearchProviderConfigured: (name) => isSearchProviderConfigured(config.search, name),
     searchProvider(name = config.search.provider) {
       const existing = providers.get(name);
       if (existing) return existing;
-      if (!isSearchProviderConfigured(name)) {
+      if (!isSearchProviderConfigured(config.search, name)) {
         throw new AppError('validation', `provider: ${name} is not configured on this service`);
       }
       // The same factory the worker uses, with only the provider's name changed.
-      const provider = createSearchProvider({ ...config, search: { ...config.search, provider: name } }, { logger });
+      const provider = createSearchProvider(config, { logger }, name);
       providers.set(name, provider);
       return provider;
     },
@@ -160,31 +137,8 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
         : (ownCrawler = createCrawler({ config, logger, metrics, db: deps.db }));
       return crawler;
     },
-    llm() {
-      if (llm === undefined) {
-        llm = deps.llm
-          ? deps.llm()
-          : config.llm.baseUrl
-            ? createLlmClient({ config: routesLlmConfig(config), metrics, logger })
-            : null;
-      }
-      return llm;
-    },
-    vision() {
-      if (vision === undefined) {
-        const { baseUrl, model, apiKey } = config.vision;
-        vision =
-          baseUrl && model
-            ? createLlmClient({
-                // A route-only model: the routes' concurrency, its own endpoint, model and key.
-                config: { ...routesLlmConfig(config), baseUrl, model, apiKey },
-                metrics,
-                logger: logger.child({ subsystem: 'vision' }),
-              })
-            : null;
-      }
-      return vision;
-    },
+    llm: deps.llm,
+    vision: deps.vision,
     reserveOutbound,
     async limitOutbound(callerId, task) {
       const lease = reserveOutbound(callerId);

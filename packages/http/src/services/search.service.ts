@@ -1,7 +1,7 @@
-import type { SearchResultDraft } from '@research/core';
+import type { SearchProviderName, SearchResultDraft } from '@research/core';
 import type { Metrics } from '@research/observability';
 import { runSearches } from '@research/search';
-import type { ResearchTools, SearchProviderName } from './research-tools';
+import type { ResearchTools } from './research-tools';
 
 export interface SearchInput {
   query: string;

@@ -1,8 +1,12 @@
-import { errorTextOf, requestProviderJson, safeText } from '../provider-http';
-import { isoDate, plainSnippet } from '../html-text';
 import { languageWithRegion, primaryLanguage } from '../language';
-import type { SearchHit, SearchProvider } from '../search-provider';
-import { clampLimit, retryPolicy, type RemoteProviderDeps } from './provider-deps';
+import type { SearchProvider } from '../search-provider';
+import {
+  clampLimit,
+  createKeyedProvider,
+  hitsOf,
+  type KeyedProviderOptions,
+  type SearchProviderRegistration,
+} from './provider-deps';
 
 const PROVIDER = 'brave';
 
@@ -74,17 +78,7 @@ export function braveSearchLanguage(language: string): string | undefined {
   return BRAVE_LANGUAGES.has(primary) ? primary : undefined;
 }
 
-interface BraveBody {
-  web?: {
-    results?: Array<{ url?: unknown; title?: unknown; description?: unknown; page_age?: unknown; age?: unknown }>;
-  };
-}
-
-export interface BraveProviderOptions extends RemoteProviderDeps {
-  apiKey: string;
-  /** BRAVE_API_URL: the web search endpoint (tests point it at a loopback fake). */
-  apiUrl?: string;
-}
+export type BraveProviderOptions = KeyedProviderOptions;
 
 /**
  * Brave Web Search API (`GET /res/v1/web/search`, key in `X-Subscription-Token`). Descriptions carry
@@ -92,61 +86,36 @@ export interface BraveProviderOptions extends RemoteProviderDeps {
  * else `age` when it is an absolute date. On 429 Brave's X-RateLimit-Reset says how long to wait.
  */
 export function createBraveProvider(options: BraveProviderOptions): SearchProvider {
-  const policy = retryPolicy(options.policy);
-  const secrets = [options.apiKey];
-  return {
+  return createKeyedProvider(options, {
     name: PROVIDER,
-    async search(query, { language, limit, signal }) {
-      return requestProviderJson(
-        {
-          provider: PROVIDER,
-          policy,
-          logger: options.logger,
-          secrets,
-          describeError: (status, body) => {
-            const code = (body as { error?: { code?: unknown } })?.error?.code;
-            const detail = errorTextOf(body);
-            if (status === 401 || status === 403 || (typeof code === 'string' && /TOKEN|AUTH/i.test(code))) {
-              return { kind: 'auth', cause: `HTTP ${status}${typeof code === 'string' ? ` ${code}` : ''}` };
-            }
-            if (typeof code === 'string' && /QUOTA|PLAN|SUBSCRIPTION/i.test(code) && status !== 429) {
-              return {
-                kind: 'quota',
-                cause: `HTTP ${status} ${code}${detail ? `: ${safeText(detail, secrets)}` : ''}`,
-              };
-            }
-            return undefined;
-          },
-        },
-        {
-          method: 'GET',
-          url: options.apiUrl ?? BRAVE_API_URL,
-          params: { q: query, count: clampLimit(limit, 20), search_lang: braveSearchLanguage(language) },
-          headers: { 'X-Subscription-Token': options.apiKey, 'Accept-Encoding': 'gzip' },
-          followRedirects: false,
-        },
-        signal,
-        (body): SearchHit[] => {
-          const data = body as BraveBody;
-          if (!data || typeof data !== 'object') throw new Error('not an object');
-          // A query Brave has no web results for comes back without the `web` section.
-          const results = data.web?.results ?? [];
-          if (!Array.isArray(results)) throw new Error('web.results is not a list');
-          return results
-            .filter(
-              (r): r is { url: string; title?: unknown; description?: unknown; page_age?: unknown; age?: unknown } =>
-                typeof r?.url === 'string' && r.url !== '',
-            )
-            .map((r, i) => ({
-              url: r.url,
-              title: plainSnippet(r.title) || r.url,
-              snippet: plainSnippet(r.description),
-              published_at: isoDate(r.page_age) ?? isoDate(r.age),
-              provider: PROVIDER,
-              rank: i + 1,
-            }));
-        },
-      );
+    describeError: (status, body, detail) => {
+      const code = (body as { error?: { code?: unknown } })?.error?.code;
+      if (status === 401 || status === 403 || (typeof code === 'string' && /TOKEN|AUTH/i.test(code))) {
+        return { kind: 'auth', cause: `HTTP ${status}${typeof code === 'string' ? ` ${code}` : ''}` };
+      }
+      if (typeof code === 'string' && /QUOTA|PLAN|SUBSCRIPTION/i.test(code) && status !== 429) {
+        return { kind: 'quota', cause: `HTTP ${status} ${code}${detail !== undefined ? `: ${detail}` : ''}` };
+      }
+      return undefined;
     },
-  };
+    request: (query, { language, limit }) => ({
+      method: 'GET',
+      url: options.apiUrl ?? BRAVE_API_URL,
+      params: { q: query, count: clampLimit(limit, 20), search_lang: braveSearchLanguage(language) },
+      headers: { 'X-Subscription-Token': options.apiKey, 'Accept-Encoding': 'gzip' },
+    }),
+    parse: (body) => {
+      if (!body || typeof body !== 'object') throw new Error('not an object');
+      // A query Brave has no web results for comes back without the `web` section.
+      const results = (body as { web?: { results?: unknown } }).web?.results ?? [];
+      if (!Array.isArray(results)) throw new Error('web.results is not a list');
+      return hitsOf(PROVIDER, results, { snippet: 'description', dates: ['page_age', 'age'] });
+    },
+  });
 }
+
+/** SEARCH_PROVIDER=brave: BRAVE_API_KEY, and BRAVE_API_URL for another endpoint. */
+export const braveRegistration: SearchProviderRegistration = {
+  missingSetting: (search) => (search.braveApiKey ? undefined : 'BRAVE_API_KEY'),
+  create: (search, deps) => createBraveProvider({ apiKey: search.braveApiKey!, apiUrl: search.braveApiUrl, ...deps }),
+};

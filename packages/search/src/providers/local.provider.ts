@@ -1,11 +1,13 @@
-import { promises as fs, watch, type FSWatcher } from 'node:fs';
+import { existsSync, promises as fs, statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import MiniSearch from 'minisearch';
+import { AppError } from '@research/core';
 import type { Logger } from '@research/observability';
 import { localContentType, readDocumentText } from '../local/local-documents';
 import { readLocalDocument, toLocalUrl, type LocalDocument } from '../local/local-url';
 import { PdfTextExtractor } from '../local/pdf-text';
 import { SearchProviderError, type SearchHit, type SearchOptions, type SearchProvider } from '../search-provider';
+import type { SearchProviderRegistration } from './provider-deps';
 
 const PROVIDER = 'local';
 
@@ -317,3 +319,15 @@ export class LocalSearchProvider implements SearchProvider {
 export function createLocalProvider(options: LocalProviderOptions): LocalSearchProvider {
   return new LocalSearchProvider(options);
 }
+
+/** SEARCH_PROVIDER=local: LOCAL_CORPUS_DIR, a folder that must exist at start. */
+export const localRegistration: SearchProviderRegistration = {
+  missingSetting: (search) => (search.localCorpusDir ? undefined : 'LOCAL_CORPUS_DIR'),
+  create: (search, { logger }) => {
+    const dir = search.localCorpusDir!;
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+      throw new AppError('internal', `LOCAL_CORPUS_DIR is not a readable folder: ${dir}`);
+    }
+    return createLocalProvider({ corpusDir: dir, logger, pollIntervalMs: search.localCorpusPollMs });
+  },
+};

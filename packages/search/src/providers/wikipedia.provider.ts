@@ -1,8 +1,13 @@
-import { requestProviderJson, RetryableResponseError } from '../provider-http';
+import { RetryableResponseError } from '../provider-http';
 import { isoDate, plainSnippet } from '../html-text';
 import { primaryLanguage } from '../language';
 import { SearchProviderError, type SearchHit, type SearchProvider } from '../search-provider';
-import { clampLimit, retryPolicy, type RemoteProviderDeps } from './provider-deps';
+import {
+  clampLimit,
+  createRemoteProvider,
+  type RemoteProviderDeps,
+  type SearchProviderRegistration,
+} from './provider-deps';
 
 const PROVIDER = 'wikipedia';
 
@@ -61,57 +66,59 @@ export interface WikipediaProviderOptions extends RemoteProviderDeps {
  * which is the date of the text the fetch step will read.
  */
 export function createWikipediaProvider(options: WikipediaProviderOptions): SearchProvider {
-  const policy = retryPolicy(options.policy);
-  return {
+  return createRemoteProvider({
     name: PROVIDER,
-    async search(query, { language, limit, signal }) {
-      const apiUrl = wikipediaApiUrl(options.apiUrl, language);
-      return requestProviderJson(
-        { provider: PROVIDER, policy, logger: options.logger },
-        {
-          method: 'GET',
-          url: apiUrl,
-          params: {
-            action: 'query',
-            list: 'search',
-            srsearch: query,
-            srlimit: clampLimit(limit, 50),
-            srprop: 'snippet|timestamp',
-            format: 'json',
-            utf8: 1,
-          },
-        },
-        signal,
-        (body): SearchHit[] => {
-          const data = body as MediaWikiSearchBody;
-          if (!data || typeof data !== 'object') throw new Error('not an object');
-          if (data.error) {
-            const code = String(data.error.code ?? 'unknown');
-            const info = typeof data.error.info === 'string' ? data.error.info : code;
-            if (TRANSIENT_API_ERRORS.has(code)) throw new RetryableResponseError(`API error ${code}`);
-            throw new SearchProviderError(
-              PROVIDER,
-              'rejected',
-              `refused the request (API error ${code}: ${info.slice(0, 160)})`,
-            );
-          }
-          const results = data.query?.search;
-          if (!Array.isArray(results)) throw new Error('no query.search');
-          return results
-            .filter(
-              (r): r is { title: string; snippet?: unknown; timestamp?: unknown } =>
-                typeof r?.title === 'string' && r.title !== '',
-            )
-            .map((r, i) => ({
-              url: wikipediaArticleUrl(apiUrl, r.title),
-              title: r.title,
-              snippet: plainSnippet(r.snippet),
-              published_at: isoDate(r.timestamp),
-              provider: PROVIDER,
-              rank: i + 1,
-            }));
-        },
-      );
+    deps: options,
+    request: (query, { language, limit }) => ({
+      method: 'GET',
+      url: wikipediaApiUrl(options.apiUrl, language),
+      params: {
+        action: 'query',
+        list: 'search',
+        srsearch: query,
+        srlimit: clampLimit(limit, 50),
+        srprop: 'snippet|timestamp',
+        format: 'json',
+        utf8: 1,
+      },
+    }),
+    parse: (body, request): SearchHit[] => {
+      const data = body as MediaWikiSearchBody;
+      if (!data || typeof data !== 'object') throw new Error('not an object');
+      if (data.error) throw apiError(data.error);
+      const results = data.query?.search;
+      if (!Array.isArray(results)) throw new Error('no query.search');
+      return results
+        .filter(
+          (r): r is { title: string; snippet?: unknown; timestamp?: unknown } =>
+            typeof r?.title === 'string' && r.title !== '',
+        )
+        .map((r, i) => ({
+          url: wikipediaArticleUrl(request.url, r.title),
+          title: r.title,
+          snippet: plainSnippet(r.snippet),
+          published_at: isoDate(r.timestamp),
+          provider: PROVIDER,
+          rank: i + 1,
+        }));
     },
-  };
+  });
 }
+
+/** A MediaWiki API error: retried when it goes away by itself, otherwise the provider's refusal. */
+function apiError(error: NonNullable<MediaWikiSearchBody['error']>): Error {
+  const code = String(error.code ?? 'unknown');
+  const info = typeof error.info === 'string' ? error.info : code;
+  if (TRANSIENT_API_ERRORS.has(code)) return new RetryableResponseError(`API error ${code}`);
+  return new SearchProviderError(
+    PROVIDER,
+    'rejected',
+    `refused the request (API error ${code}: ${info.slice(0, 160)})`,
+  );
+}
+
+/** SEARCH_PROVIDER=wikipedia (the default): needs nothing; WIKIPEDIA_API_URL for another wiki. */
+export const wikipediaRegistration: SearchProviderRegistration = {
+  missingSetting: () => undefined,
+  create: (search, deps) => createWikipediaProvider({ apiUrl: search.wikipediaApiUrl, ...deps }),
+};
