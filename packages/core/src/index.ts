@@ -6,4 +6,5 @@ export { VERSION } from './version';
 export * from './semaphore';
 export * from './time-slice';
 export * from './pdf-limits';
+export * from './registrable-domain';
 export * from './timeout';

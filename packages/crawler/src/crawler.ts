@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { AppConfig, SourceDraft } from '@research/core';
+import { registrableDomain, type AppConfig, type SourceDraft } from '@research/core';
 import type { DB } from '@research/database';
 import type { Logger, Metrics } from '@research/observability';
 import { CrawlError, isCrawlError, type CrawlErrorReason } from './crawl-error';
@@ -12,7 +12,7 @@ import { findCachedPage, upsertCachedPage } from './page-cache.repository';
 import { createPoliteness } from './politeness';
 import { CRAWLER_USER_AGENT, MAX_ROBOTS_BYTES, assertRobotsAllow, createRobotsCache } from './robots';
 import { createGuardedAgents, resolveCheckedAddresses, systemResolver, type Resolver } from './safe-agent';
-import { classifySourceType, registrableDomain } from './source-type';
+import { classifySourceType } from './source-type';
 import { bareHostname, createAddressPolicy, normalizeUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
 
 /** What a run has already used of its crawl budgets (carried across rounds by the caller). */

@@ -10,11 +10,12 @@ import {
   isDepth,
   isRunning,
   planSchema,
+  registrableDomain,
   type Plan,
   type ReportBody,
 } from '@research/core';
 import type { Principal } from '@research/auth';
-import { classifySourceType, normalizeUrl, registrableDomain, toSourceDraft } from '@research/crawler';
+import { classifySourceType, normalizeUrl, toSourceDraft } from '@research/crawler';
 import {
   countClaimRelations,
   countClaimsBySource,
