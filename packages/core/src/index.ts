@@ -7,4 +7,5 @@ export * from './semaphore';
 export * from './time-slice';
 export * from './pdf-limits';
 export * from './registrable-domain';
+export * from './url';
 export * from './timeout';

@@ -13,7 +13,7 @@ import { createPoliteness } from './politeness';
 import { CRAWLER_USER_AGENT, MAX_ROBOTS_BYTES, assertRobotsAllow, createRobotsCache } from './robots';
 import { createGuardedAgents, resolveCheckedAddresses, systemResolver, type Resolver } from './safe-agent';
 import { classifySourceType } from './source-type';
-import { bareHostname, createAddressPolicy, normalizeUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
+import { bareHostname, createAddressPolicy, normalizeCrawlUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
 
 /** What a run has already used of its crawl budgets (carried across rounds by the caller). */
 export interface CrawlUsage {
@@ -294,7 +294,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
   }
 
   async function readDocument(url: string, fetchOptions: FetchDocumentOptions): Promise<FetchedDocument> {
-    const requestedUrl = normalizeUrl(url);
+    const requestedUrl = normalizeCrawlUrl(url);
     // A fetch makes the checks of assertMayFetch itself (the guarded agent, robots.txt per hop), so they
     // run here only without one: before serving a cached page, and before a cache-only miss is refused
     // (a refused address is reported as such, not as a want of budget).
@@ -326,7 +326,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
   async function validateUrl(url: string, validateOptions: ValidateUrlOptions = {}): Promise<UrlValidation> {
     let normalized: string | null = null;
     try {
-      normalized = normalizeUrl(url);
+      normalized = normalizeCrawlUrl(url);
       await assertMayFetch(normalized, validateOptions.robots === true);
       return { allowed: true, normalized_url: normalized };
     } catch (error) {
@@ -363,7 +363,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
   }
 
   async function fetchMedia(url: string, mediaOptions: FetchMediaOptions): Promise<FetchedMedia> {
-    const requestedUrl = normalizeUrl(url);
+    const requestedUrl = normalizeCrawlUrl(url);
     const page = await politeFetch(requestedUrl, {
       maxBytes: mediaOptions.maxBytes ?? maxPageBytes,
       signal: mediaOptions.signal,
@@ -402,7 +402,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
     urls.forEach((raw, index) => {
       let url: string;
       try {
-        url = normalizeUrl(raw);
+        url = normalizeCrawlUrl(raw);
       } catch (error) {
         reject(String(raw), isCrawlError(error) ? error.reason : 'invalid_url');
         return;
@@ -531,7 +531,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
 
 function safeNormalize(url: string): string | null {
   try {
-    return normalizeUrl(url);
+    return normalizeCrawlUrl(url);
   } catch {
     return null;
   }

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import axios, { type AxiosResponse } from 'axios';
 import { CrawlError, isCrawlError, unresolvableHost } from './crawl-error';
 import { checkLiteralHost, type GuardedAgents } from './safe-agent';
-import { bareHostname, isForbiddenHostname, normalizeUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
+import { bareHostname, isForbiddenHostname, normalizeCrawlUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
 
 /**
  * Content kinds the crawler reads; anything else is refused before its body is downloaded. `image` and
@@ -155,7 +155,7 @@ export async function fetchPage(rawUrl: string, options: FetchPageOptions): Prom
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_PAGE_BYTES;
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   const accept = options.accept ?? (['html', 'pdf', 'text'] as const);
-  const requestedUrl = normalizeUrl(rawUrl);
+  const requestedUrl = normalizeCrawlUrl(rawUrl);
   const timeout = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -212,7 +212,7 @@ export async function fetchPage(rawUrl: string, options: FetchPageOptions): Prom
           throw new CrawlError('invalid_url', 'The redirect target cannot be parsed.');
         }
         redirects.push(current);
-        current = normalizeUrl(next);
+        current = normalizeCrawlUrl(next);
         continue;
       }
       if ((status < 200 || status >= 300) && !options.allowErrorStatus) {

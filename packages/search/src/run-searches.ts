@@ -1,6 +1,6 @@
 import type { SearchResultDraft } from '@research/core';
 import type { Metrics } from '@research/observability';
-import { normalizeUrl } from './normalize-url';
+import { hitUrlKey } from './hit-url-key';
 import type { SearchProvider } from './search-provider';
 
 export interface QueryBudget {
@@ -63,7 +63,7 @@ export async function runSearches(input: RunSearchesInput): Promise<RunSearchesR
   const { provider, budget, metrics } = input;
   const seen = new Set<string>();
   for (const url of input.knownUrls ?? []) {
-    const key = normalizeUrl(url);
+    const key = hitUrlKey(url);
     if (key) seen.add(key);
   }
   const distinct: string[] = [];
@@ -96,7 +96,7 @@ export async function runSearches(input: RunSearchesInput): Promise<RunSearchesR
         signal: input.signal,
       });
       for (const hit of found) {
-        const key = normalizeUrl(hit.url);
+        const key = hitUrlKey(hit.url);
         if (!key) {
           invalid++;
           continue;

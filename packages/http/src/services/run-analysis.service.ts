@@ -15,7 +15,7 @@ import {
   type ReportBody,
 } from '@research/core';
 import type { Principal } from '@research/auth';
-import { classifySourceType, normalizeUrl, toSourceDraft } from '@research/crawler';
+import { classifySourceType, normalizeCrawlUrl, toSourceDraft } from '@research/crawler';
 import {
   countClaimRelations,
   countClaimsBySource,
@@ -161,7 +161,7 @@ async function sourceOfPage(
 ): Promise<{ source: SourceRow; isNew: boolean }> {
   let url: string;
   try {
-    url = normalizeUrl(input.fetch_url);
+    url = normalizeCrawlUrl(input.fetch_url);
   } catch {
     throw new AppError('validation', 'url: must be an http or https URL');
   }
@@ -218,7 +218,7 @@ export async function extractRunClaims(
   } else {
     let url: string;
     try {
-      url = normalizeUrl(input.url);
+      url = normalizeCrawlUrl(input.url);
     } catch {
       throw new AppError('validation', 'url: must be an http or https URL');
     }
