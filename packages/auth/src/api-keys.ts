@@ -8,6 +8,7 @@ import {
   upsertUser,
   type ApiKeyCredentialRow,
   type Database,
+  type Db,
   type DB,
 } from '@research/database';
 
@@ -44,7 +45,7 @@ export function parseApiKey(raw: string): { id: string; secret: string } | undef
 
 /** Creates the user if new and a key for them; returns the key in clear exactly once. */
 export async function createApiKey(
-  db: Database | Transaction<DB>,
+  db: Db,
   params: { username: string; name?: string | null; expiresInDays?: number | null },
 ): Promise<{ id: string; username: string; key: string; expires_at: Date | null }> {
   const generated = generateApiKey();

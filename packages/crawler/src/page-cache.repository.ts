@@ -1,5 +1,5 @@
-import type { Kysely, Transaction, ColumnType } from 'kysely';
-import type { DB } from '@research/database';
+import type { ColumnType } from 'kysely';
+import type { Db } from '@research/database';
 import type { ExtractedDocument } from './extract/document';
 
 /**
@@ -15,8 +15,6 @@ export interface PageCacheTable {
   fetched_at: ColumnType<Date, Date | string | undefined, Date | string>;
   expires_at: ColumnType<Date, Date | string, Date | string>;
 }
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 function pageCache(db: Db) {
   return db.withTables<{ page_cache: PageCacheTable }>();

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 
 // Timestamps are read as Date (pg's default parser, and PGlite's) and written as Date or ISO text.
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -162,6 +162,9 @@ export interface DB {
   deletion_audit: DeletionAuditTable;
   visible_run_counter: VisibleRunCounterTable;
 }
+
+/** A database handle or an open transaction: what every repository function takes first. */
+export type Db = Kysely<DB> | Transaction<DB>;
 
 export type UserRow = Selectable<UsersTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;

@@ -1,10 +1,8 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { DependencyUnavailableError, TimeoutError, withTimeout } from '@research/core';
 import { connectPostgres, type DatabaseHandle } from '../connection';
 import { poolOf } from '../prepared';
-import type { DB, RunRow } from '../schema';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import type { DB, Db, RunRow } from '../schema';
 
 const END_STATES = ['completed', 'failed', 'cancelled'];
 

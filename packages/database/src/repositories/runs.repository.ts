@@ -1,8 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { preparedQuery, runPreparedQuery } from '../prepared';
-import type { DB, NewRun, RunCheckpoint, RunRow } from '../schema';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import type { Db, NewRun, RunCheckpoint, RunRow } from '../schema';
 
 const END_STATES = ['completed', 'failed', 'cancelled'];
 

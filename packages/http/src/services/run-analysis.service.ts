@@ -41,6 +41,7 @@ import {
   type ClaimRelationRow,
   type ClaimRow,
   type Database,
+  type Db,
   type EvidenceRow,
   type ReportRow,
   type RunRow,
@@ -64,8 +65,6 @@ import { fetchOne } from './crawler.service';
 import type { ResearchTools } from './research-tools';
 
 type Ctx = { db: Database };
-/** A connection or a transaction (what the repositories take). */
-type Db = Parameters<typeof findRunForEdit>[0];
 
 /** The 409 of a write to a run the pipeline still works on. */
 export function runStillRunning(id: string): AppError {
