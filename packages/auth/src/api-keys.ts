@@ -25,6 +25,11 @@ export interface Principal {
   keyId: string;
 }
 
+/** Whether a caller may change a run: an administrator, or the user who owns it (an ownerless run: no one else). */
+export function mayManage(ownerUserId: string | null, actor: Principal): boolean {
+  return actor.isAdmin || (ownerUserId !== null && ownerUserId === actor.userId);
+}
+
 function hashSecret(salt: string, secret: string): string {
   return crypto.createHmac('sha256', Buffer.from(salt, 'hex')).update(secret).digest('hex');
 }

@@ -14,7 +14,7 @@ import {
   type Plan,
   type ReportBody,
 } from '@research/core';
-import type { Principal } from '@research/auth';
+import { mayManage, type Principal } from '@research/auth';
 import { classifySourceType, normalizeCrawlUrl, toSourceDraft } from '@research/crawler';
 import {
   countClaimRelations,
@@ -72,10 +72,6 @@ export function runStillRunning(id: string): AppError {
     'conflict',
     `Research run ${id} is still running; its claims, evidence and report can be changed once it has ended.`,
   );
-}
-
-function mayManage(managerUserId: string | null, actor: Principal): boolean {
-  return actor.isAdmin || (managerUserId !== null && managerUserId === actor.userId);
 }
 
 /**
