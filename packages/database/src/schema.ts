@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { SearchResultDraft } from '@research/core';
 
 // Timestamps are read as Date (pg's default parser, and PGlite's) and written as Date or ISO text.
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -65,18 +66,12 @@ export interface ResearchRunsTable {
   usage: GeneratedJson<Record<string, number>>;
 }
 
-export interface SearchResultsTable {
+/** A search hit as the search step records it (core's SearchResultDraft), placed in its run. */
+export interface SearchResultsTable extends SearchResultDraft {
   id: string;
   run_id: string;
   round: number;
   position: number;
-  query: string;
-  url: string;
-  title: string | null;
-  snippet: string | null;
-  published_at: string | null;
-  provider: string;
-  rank: number;
 }
 
 export interface SourcesTable {
