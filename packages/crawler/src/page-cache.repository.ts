@@ -51,18 +51,7 @@ export async function findCachedPage(db: Db, url: string, now: Date): Promise<Ca
 }
 
 /** Stores (or refreshes) the cached page of a normalised URL. */
-export async function upsertCachedPage(
-  db: Db,
-  page: {
-    url: string;
-    finalUrl: string;
-    contentType: string;
-    document: ExtractedDocument;
-    byteSize: number;
-    fetchedAt: Date;
-    expiresAt: Date;
-  },
-): Promise<void> {
+export async function upsertCachedPage(db: Db, page: CachedPage & { expiresAt: Date }): Promise<void> {
   const values = {
     url: page.url,
     final_url: page.finalUrl,
