@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
-import type { SearchResultDraft } from '@research/core';
+import type { EvidenceScores, SearchResultDraft } from '@research/core';
 
 // Timestamps are read as Date (pg's default parser, and PGlite's) and written as Date or ISO text.
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -101,16 +101,10 @@ export interface ClaimsTable {
   confidence: number;
 }
 
-export interface EvidenceScoresTable {
+export interface EvidenceScoresTable extends EvidenceScores {
   claim_id: string;
   run_id: string;
   evidence_type: string;
-  source_independence_score: number;
-  primary_source_proximity: number;
-  cross_source_support: number;
-  contradiction_level: number;
-  evidence_directness: number;
-  date_relevance_score: number;
 }
 
 export interface ReportsTable {

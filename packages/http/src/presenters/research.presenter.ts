@@ -1,4 +1,4 @@
-import { isRunning, reportBodySchema, Details } from '@research/core';
+import { evidenceScoresOf, isRunning, reportBodySchema, Details } from '@research/core';
 import type { ClaimRow, EvidenceRow, ReportRow, RunListItem, VisibleRunRead } from '@research/database';
 import type {
   ClaimsResponse,
@@ -109,12 +109,7 @@ export function presentEvidence(runId: string, evidence: EvidenceRow[]): Evidenc
       claim_id: e.claim_id,
       research_run_id: runId,
       evidence_type: e.evidence_type,
-      source_independence_score: e.source_independence_score,
-      primary_source_proximity: e.primary_source_proximity,
-      cross_source_support: e.cross_source_support,
-      contradiction_level: e.contradiction_level,
-      evidence_directness: e.evidence_directness,
-      date_relevance_score: e.date_relevance_score,
+      ...evidenceScoresOf(e),
     })),
     total: evidence.length,
   };
