@@ -1,4 +1,4 @@
-import { normalizeWhitespace } from '@research/core';
+import { normalizeWhitespace, registrableDomain } from '@research/core';
 import {
   buildEvidenceGraph,
   chunkText,
@@ -6,7 +6,6 @@ import {
   extractivePlan,
   groundSpan,
   planTerms,
-  registrableDomain,
   scoreEvidence,
   sentences,
   type ClaimInput,
@@ -210,6 +209,35 @@ describe('evidence scores', () => {
     expect(byId.get('claim-d')!.contradiction_level).toBeGreaterThan(byId.get('claim-a')!.contradiction_level);
     expect(byId.get('claim-d')!.cross_source_support).toBe(0);
     expect(buildEvidenceGraph(claims, sources).contradictions).toHaveLength(1);
+  });
+
+  it('counts companies under a public suffix such as ltd.uk as different owners, and their subdomains as one', () => {
+    const source = (id: string, host: string, content: string): SourceInput => ({
+      id,
+      url: `https://${host}/report`,
+      title: id,
+      domain: host,
+      source_type: 'organization',
+      content,
+      published_at: null,
+    });
+    const owners = [
+      source('acme', 'acme.ltd.uk', 'Acme shipped 400 turbines to Norway in 2023.'),
+      source('acme-news', 'news.acme.ltd.uk', 'The Leeds factory doubled its output during the winter months.'),
+      source('bolt', 'bolt.ltd.uk', 'Bolt opened a research centre in Glasgow with ninety engineers.'),
+    ];
+    const ownerClaims: ClaimInput[] = owners.map((s, i) => ({
+      ...claims[0]!,
+      id: `claim-${s.id}`,
+      source_id: s.id,
+      claim_text: s.content,
+      evidence_span: s.content,
+      position: i,
+    }));
+    const { groupOf } = buildEvidenceGraph(ownerClaims, owners);
+    expect(registrableDomain('news.acme.ltd.uk')).toBe('acme.ltd.uk');
+    expect(groupOf.get('acme-news')).toBe(groupOf.get('acme'));
+    expect(groupOf.get('bolt')).not.toBe(groupOf.get('acme'));
   });
 
   it('never depends on depth: the same evidence gives identical scores whatever the run budget', async () => {

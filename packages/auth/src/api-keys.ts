@@ -8,6 +8,7 @@ import {
   upsertUser,
   type ApiKeyCredentialRow,
   type Database,
+  type Db,
   type DB,
 } from '@research/database';
 
@@ -22,6 +23,11 @@ export interface Principal {
   username: string;
   isAdmin: boolean;
   keyId: string;
+}
+
+/** Whether a caller may change a run: an administrator, or the user who owns it (an ownerless run: no one else). */
+export function mayManage(ownerUserId: string | null, actor: Principal): boolean {
+  return actor.isAdmin || (ownerUserId !== null && ownerUserId === actor.userId);
 }
 
 function hashSecret(salt: string, secret: string): string {
@@ -44,7 +50,7 @@ export function parseApiKey(raw: string): { id: string; secret: string } | undef
 
 /** Creates the user if new and a key for them; returns the key in clear exactly once. */
 export async function createApiKey(
-  db: Database | Transaction<DB>,
+  db: Db,
   params: { username: string; name?: string | null; expiresInDays?: number | null },
 ): Promise<{ id: string; username: string; key: string; expires_at: Date | null }> {
   const generated = generateApiKey();

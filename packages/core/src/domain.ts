@@ -232,14 +232,30 @@ export interface ClaimDraft {
   confidence: number;
 }
 
-/** One evidence score per claim (SPEC 2.4); every score in [0, 1]. */
-export interface EvidenceDraft {
-  claim_id: string;
-  evidence_type: EvidenceType;
+/** The six scores of a claim's evidence (SPEC 2.4), each in [0, 1]. */
+export interface EvidenceScores {
   source_independence_score: number;
   primary_source_proximity: number;
   cross_source_support: number;
   contradiction_level: number;
   evidence_directness: number;
   date_relevance_score: number;
+}
+
+/** One evidence score per claim (SPEC 2.4); every score in [0, 1]. */
+export interface EvidenceDraft extends EvidenceScores {
+  claim_id: string;
+  evidence_type: EvidenceType;
+}
+
+/** Just the six scores of an evidence record, in SPEC order (a row or draft holds more). */
+export function evidenceScoresOf(evidence: EvidenceScores): EvidenceScores {
+  return {
+    source_independence_score: evidence.source_independence_score,
+    primary_source_proximity: evidence.primary_source_proximity,
+    cross_source_support: evidence.cross_source_support,
+    contradiction_level: evidence.contradiction_level,
+    evidence_directness: evidence.evidence_directness,
+    date_relevance_score: evidence.date_relevance_score,
+  };
 }

@@ -6,5 +6,8 @@ export { VERSION } from './version';
 export * from './semaphore';
 export * from './time-slice';
 export * from './pdf-limits';
+export * from './pdf-text';
+export * from './registrable-domain';
+export * from './url';
 export * from './timeout';
 export * from './retry';

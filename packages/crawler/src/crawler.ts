@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { AppConfig } from '@research/core';
+import { registrableDomain, type AppConfig } from '@research/core';
 import type { DB } from '@research/database';
 import type { Logger, Metrics } from '@research/observability';
 import { CrawlError, isCrawlError } from './crawl-error';
@@ -16,8 +16,8 @@ import { findCachedPage, upsertCachedPage } from './page-cache.repository';
 import { createPoliteness } from './politeness';
 import { CRAWLER_USER_AGENT, MAX_ROBOTS_BYTES, assertRobotsAllow, createRobotsCache } from './robots';
 import { createGuardedAgents, resolveCheckedAddresses, systemResolver, type Resolver } from './safe-agent';
-import { classifySourceType, registrableDomain } from './source-type';
-import { bareHostname, createAddressPolicy, normalizeUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
+import { classifySourceType } from './source-type';
+import { bareHostname, createAddressPolicy, normalizeCrawlUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
 
 /** One fetched and extracted page. */
 export interface FetchedDocument extends ExtractedDocument {
@@ -188,7 +188,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
   }
 
   async function readDocument(url: string, fetchOptions: FetchDocumentOptions): Promise<FetchedDocument> {
-    const requestedUrl = normalizeUrl(url);
+    const requestedUrl = normalizeCrawlUrl(url);
     // A fetch makes the checks of assertMayFetch itself (the guarded agent, robots.txt per hop), so they
     // run here only without one: before serving a cached page, and before a cache-only miss is refused
     // (a refused address is reported as such, not as a want of budget).
@@ -220,7 +220,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
   async function validateUrl(url: string, validateOptions: ValidateUrlOptions = {}): Promise<UrlValidation> {
     let normalized: string | null = null;
     try {
-      normalized = normalizeUrl(url);
+      normalized = normalizeCrawlUrl(url);
       await assertMayFetch(normalized, validateOptions.robots === true);
       return { allowed: true, normalized_url: normalized };
     } catch (error) {
@@ -257,7 +257,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
   }
 
   async function fetchMedia(url: string, mediaOptions: FetchMediaOptions): Promise<FetchedMedia> {
-    const requestedUrl = normalizeUrl(url);
+    const requestedUrl = normalizeCrawlUrl(url);
     const page = await politeFetch(requestedUrl, {
       maxBytes: mediaOptions.maxBytes ?? maxPageBytes,
       signal: mediaOptions.signal,

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import axios, { type AxiosResponse } from 'axios';
 import { CrawlError, isCrawlError, unresolvableHost } from './crawl-error';
 import { checkLiteralHost, type GuardedAgents } from './safe-agent';
-import { bareHostname, isForbiddenHostname, normalizeUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
+import { bareHostname, isForbiddenHostname, normalizeCrawlUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
 
 /**
  * Content kinds the crawler reads; anything else is refused before its body is downloaded. `image` and
@@ -171,7 +171,7 @@ type Deadline = ReturnType<typeof startDeadline>;
  */
 export async function fetchPage(rawUrl: string, options: FetchPageOptions): Promise<FetchedPage> {
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-  const requestedUrl = normalizeUrl(rawUrl);
+  const requestedUrl = normalizeCrawlUrl(rawUrl);
   const deadline = startDeadline(options);
   const redirects: string[] = [];
   let current = requestedUrl;
@@ -251,7 +251,7 @@ function redirectTarget(
   } catch {
     throw new CrawlError('invalid_url', 'The redirect target cannot be parsed.');
   }
-  return normalizeUrl(next);
+  return normalizeCrawlUrl(next);
 }
 
 /** Reads the final answer's body, refusing a status, type or size the caller does not accept. */

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { SourceDraft } from '@research/core';
+import { registrableDomain, type SourceDraft } from '@research/core';
 import type { Logger, Metrics } from '@research/observability';
 import { isCrawlError, type CrawlErrorReason } from './crawl-error';
 import type { FetchDocumentOptions, FetchedDocument } from './crawler';
 import { createSourceDeduper, type KeptText, type SourceDeduper } from './dedupe';
-import { registrableDomain } from './source-type';
-import { normalizeUrl } from './url-policy';
+import { normalizeCrawlUrl } from './url-policy';
 
 /** What a run has already used of its crawl budgets (carried across rounds by the caller). */
 export interface CrawlUsage {
@@ -113,7 +112,7 @@ function createRound(
     urls.forEach((raw, index) => {
       let url: string;
       try {
-        url = normalizeUrl(raw);
+        url = normalizeCrawlUrl(raw);
       } catch (error) {
         reject(String(raw), isCrawlError(error) ? error.reason : 'invalid_url');
         return;
@@ -262,7 +261,7 @@ function inFlightCounter() {
 
 function safeNormalize(url: string): string | null {
   try {
-    return normalizeUrl(url);
+    return normalizeCrawlUrl(url);
   } catch {
     return null;
   }

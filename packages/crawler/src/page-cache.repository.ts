@@ -1,5 +1,5 @@
-import type { Kysely, Transaction, ColumnType } from 'kysely';
-import type { DB } from '@research/database';
+import type { ColumnType } from 'kysely';
+import type { Db } from '@research/database';
 import type { ExtractedDocument } from './extract/document';
 
 /**
@@ -15,8 +15,6 @@ export interface PageCacheTable {
   fetched_at: ColumnType<Date, Date | string | undefined, Date | string>;
   expires_at: ColumnType<Date, Date | string, Date | string>;
 }
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 function pageCache(db: Db) {
   return db.withTables<{ page_cache: PageCacheTable }>();
@@ -53,18 +51,7 @@ export async function findCachedPage(db: Db, url: string, now: Date): Promise<Ca
 }
 
 /** Stores (or refreshes) the cached page of a normalised URL. */
-export async function upsertCachedPage(
-  db: Db,
-  page: {
-    url: string;
-    finalUrl: string;
-    contentType: string;
-    document: ExtractedDocument;
-    byteSize: number;
-    fetchedAt: Date;
-    expiresAt: Date;
-  },
-): Promise<void> {
+export async function upsertCachedPage(db: Db, page: CachedPage & { expiresAt: Date }): Promise<void> {
   const values = {
     url: page.url,
     final_url: page.finalUrl,

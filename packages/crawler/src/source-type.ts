@@ -298,14 +298,3 @@ function typeBySuffix(suffix: string): SourceType {
     return 'organization';
   return 'other';
 }
-
-/** The registrable domain of a URL (`news.bbc.co.uk` -> `bbc.co.uk`); the host itself for IPs and local names. */
-export function registrableDomain(url: string): string {
-  try {
-    const host = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '');
-    const info = parseDomain(host);
-    return info.isIp || !info.domain ? host : info.domain;
-  } catch {
-    return '';
-  }
-}

@@ -1,10 +1,7 @@
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { normalizeUrl } from '@research/core';
 import { CrawlError } from './crawl-error';
-
-/** Query parameters that only track a visit; dropped so one page has one normalised URL. */
-const TRACKING_PARAMS =
-  /^(utm_[a-z_]+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|igshid|_ga|_hsenc|_hsmi|yclid|ref_src)$/i;
 
 /**
  * Host names that reach a cloud provider's instance metadata service. The addresses behind them are
@@ -58,18 +55,14 @@ export function parseCrawlUrl(raw: string): URL {
 }
 
 /**
- * The normalised form of a URL: lower-case scheme and host (WHATWG parsing also turns decimal, octal
- * and hex IPv4 hosts into dotted form), no fragment, no default port, no tracking parameters, the rest
- * of the query sorted, and a trailing dot of the host removed.
+ * The normalised form (core's normalizeUrl) of a URL the crawler may fetch; throws CrawlError saying
+ * why it may not, so the refusal keeps its reason (the `reason` label, the HTTP detail).
  */
-export function normalizeUrl(raw: string | URL): string {
-  const url = typeof raw === 'string' ? parseCrawlUrl(raw) : new URL(raw.href);
-  url.hash = '';
-  if (url.hostname.endsWith('.')) url.hostname = url.hostname.replace(/\.+$/, '');
-  const kept = [...url.searchParams.entries()].filter(([key]) => !TRACKING_PARAMS.test(key));
-  kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  url.search = kept.length > 0 ? new URLSearchParams(kept).toString() : '';
-  return url.href;
+export function normalizeCrawlUrl(raw: string): string {
+  const normalized = normalizeUrl(parseCrawlUrl(raw));
+  // parseCrawlUrl admits only http(s) URLs with a host, which always normalise.
+  if (normalized === null) throw new CrawlError('invalid_url', 'The URL cannot be parsed.');
+  return normalized;
 }
 
 /** The key two URLs share when they are the same page: normalised, without scheme and `www.`. */

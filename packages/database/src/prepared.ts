@@ -1,7 +1,6 @@
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
-
-type Db = Kysely<any> | Transaction<any>;
+import type { Db } from './schema';
 
 /** A hot statement kept as SQL text in a repository (see preparedQuery). */
 export interface PreparedQuery {

@@ -1,4 +1,5 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { EvidenceScores, SearchResultDraft } from '@research/core';
 
 // Timestamps are read as Date (pg's default parser, and PGlite's) and written as Date or ISO text.
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -65,18 +66,12 @@ export interface ResearchRunsTable {
   usage: GeneratedJson<Record<string, number>>;
 }
 
-export interface SearchResultsTable {
+/** A search hit as the search step records it (core's SearchResultDraft), placed in its run. */
+export interface SearchResultsTable extends SearchResultDraft {
   id: string;
   run_id: string;
   round: number;
   position: number;
-  query: string;
-  url: string;
-  title: string | null;
-  snippet: string | null;
-  published_at: string | null;
-  provider: string;
-  rank: number;
 }
 
 export interface SourcesTable {
@@ -106,16 +101,10 @@ export interface ClaimsTable {
   confidence: number;
 }
 
-export interface EvidenceScoresTable {
+export interface EvidenceScoresTable extends EvidenceScores {
   claim_id: string;
   run_id: string;
   evidence_type: string;
-  source_independence_score: number;
-  primary_source_proximity: number;
-  cross_source_support: number;
-  contradiction_level: number;
-  evidence_directness: number;
-  date_relevance_score: number;
 }
 
 export interface ReportsTable {
@@ -162,6 +151,9 @@ export interface DB {
   deletion_audit: DeletionAuditTable;
   visible_run_counter: VisibleRunCounterTable;
 }
+
+/** A database handle or an open transaction: what every repository function takes first. */
+export type Db = Kysely<DB> | Transaction<DB>;
 
 export type UserRow = Selectable<UsersTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;

@@ -19,7 +19,6 @@ export { detectContradiction, type Contradiction, type ContradictionKind } from 
 export {
   buildEvidenceGraph,
   MAX_COMPARED_PAIRS,
-  registrableDomain,
   type ClaimInput,
   type Cluster,
   type EvidenceGraph,

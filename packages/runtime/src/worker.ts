@@ -37,6 +37,42 @@ function openLockPool(config: AppConfig, role: string): DatabaseHandle | undefin
     : undefined;
 }
 
+/** A process's research runner; `close` releases what it opened (its run lock pool, its research services). */
+interface ProcessRunner {
+  runner: ReturnType<typeof createResearchRunner>;
+  close(): Promise<void>;
+}
+
+/**
+ * The runner of a worker: the given research services or the process's own, run locks on a pool of their own when
+ * several processes may share the database (a Postgres server), and the fleet's metric totals when there
+ * is a fleet.
+ */
+function openProcessRunner(
+  services: Services,
+  lockRole: string,
+  research: ResearchServices | undefined,
+): ProcessRunner {
+  const locks = services.databaseKind === 'postgres' ? openLockPool(services.config, lockRole) : undefined;
+  let owned: ProcessEngine | undefined;
+  const runner = createResearchRunner({
+    db: services.db,
+    services: research ?? (owned = createProcessEngine(services)).services,
+    metrics: services.metrics,
+    logger: services.logger,
+    ...(locks ? { lockDb: locks.db } : {}),
+    // Counted in the fleet's totals before a step's commit makes it visible (exact /metrics on every API).
+    ...(services.fleet ? { publishMetrics: services.fleet.publish } : {}),
+  });
+  return {
+    runner,
+    async close() {
+      await closeWithin(locks, 2000);
+      await owned?.close();
+    },
+  };
+}
+
 const HEARTBEAT_INTERVAL_MS = 5_000;
 
 /** Touches `file` while the event loop turns: a container healthcheck reads its age (Dockerfile.worker). */
@@ -59,19 +95,9 @@ export interface QueueWorker {
 
 /** Starts executing research jobs from Redis in this process (start:worker, and `npm start` with REDIS_URL). */
 export function startQueueWorker(services: Services, options: { research?: ResearchServices } = {}): QueueWorker {
-  const { config, logger, metrics, db } = services;
+  const { config, logger, db } = services;
   if (!config.redisUrl) throw new Error('A queue worker needs REDIS_URL');
-  const locks = services.databaseKind === 'postgres' ? openLockPool(config, services.role) : undefined;
-  let owned: ProcessEngine | undefined;
-  const runner = createResearchRunner({
-    db,
-    services: options.research ?? (owned = createProcessEngine(services)).services,
-    metrics,
-    logger,
-    ...(locks ? { lockDb: locks.db } : {}),
-    // Counted in the fleet's totals before a step's commit makes it visible (exact /metrics on every API).
-    ...(services.fleet ? { publishMetrics: services.fleet.publish } : {}),
-  });
+  const { runner, close: closeRunner } = openProcessRunner(services, services.role, options.research);
   const worker = startResearchWorker({
     redisUrl: config.redisUrl,
     prefix: config.redisPrefix,
@@ -101,8 +127,7 @@ export function startQueueWorker(services: Services, options: { research?: Resea
         await reconciler.stop();
         await worker.close();
         await producer.close();
-        await closeWithin(locks, 2000);
-        await owned?.close();
+        await closeRunner();
       })();
       return stopped;
     },
@@ -154,18 +179,10 @@ export function startInProcessWorker(
   services: Services,
   options: { research?: ResearchServices } = {},
 ): InProcessWorker {
-  const { config, db, metrics, logger } = services;
+  const { config, db, logger } = services;
   // Embedded PGlite is one process by construction; with a Postgres server, several all-in-one
   // processes may share the database, and run locks keep each run on one of them.
-  const locks = services.databaseKind === 'postgres' ? openLockPool(config, 'all') : undefined;
-  let owned: ProcessEngine | undefined;
-  const runner = createResearchRunner({
-    db,
-    services: options.research ?? (owned = createProcessEngine(services)).services,
-    metrics,
-    logger,
-    ...(locks ? { lockDb: locks.db } : {}),
-  });
+  const { runner, close: closeRunner } = openProcessRunner(services, 'all', options.research);
   const queue = createInProcessQueue({ handler: runner, concurrency: config.workerConcurrency, logger });
   const reconciler = startReconciler({ db, queue, intervalMs: config.reconcileIntervalMs, logger });
   let stopped: Promise<void> | undefined;
@@ -176,8 +193,7 @@ export function startInProcessWorker(
       stopped ??= (async () => {
         await reconciler.stop();
         await queue.close();
-        await closeWithin(locks, 2000);
-        await owned?.close();
+        await closeRunner();
       })();
       return stopped;
     },

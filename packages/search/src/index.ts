@@ -1,6 +1,6 @@
 export * from './search-provider';
 export { DEFAULT_RETRY_POLICY, retryAfterMs, type RetryPolicy } from './provider-http';
-export { normalizeUrl } from './normalize-url';
+export { hitUrlKey } from './hit-url-key';
 export { htmlToText, plainSnippet, isoDate } from './html-text';
 export { createSearchProvider, isSearchProviderConfigured, type SearchProviderDeps } from './create-search-provider';
 export { SEARCH_PROVIDER_REGISTRY } from './providers';

@@ -1,6 +1,6 @@
 import type { SearchResultDraft } from '@research/core';
 import type { Metrics } from '@research/observability';
-import { normalizeUrl } from './normalize-url';
+import { hitUrlKey } from './hit-url-key';
 import type { SearchHit, SearchProvider } from './search-provider';
 
 export interface QueryBudget {
@@ -114,7 +114,7 @@ function distinctQueries(queries: readonly string[]): string[] {
 function urlKeys(urls: Iterable<string>): Set<string> {
   const keys = new Set<string>();
   for (const url of urls) {
-    const key = normalizeUrl(url);
+    const key = hitUrlKey(url);
     if (key) keys.add(key);
   }
   return keys;
@@ -130,7 +130,7 @@ interface HitTally {
 
 function addHits(tally: HitTally, query: string, found: readonly SearchHit[]): void {
   for (const hit of found) {
-    const key = normalizeUrl(hit.url);
+    const key = hitUrlKey(hit.url);
     if (!key) tally.invalid++;
     else if (tally.seen.has(key)) tally.duplicates++;
     else {

@@ -1,5 +1,5 @@
-import { PDFParse } from 'pdf-parse';
-import { MAX_PDF_PAGES, pdfOverLimits } from '@research/core';
+import { getDocumentProxy, getMeta } from 'unpdf';
+import { pdfOverLimits, pdfPagesText } from '@research/core';
 import { CrawlError } from '../crawl-error';
 import { EMPTY_HINTS, type ExtractedDocument } from './document';
 import { tidyText, toIsoDate } from './html';
@@ -31,17 +31,17 @@ function cutText(text: string, max: number): string {
 
 /**
  * Extracts the text layer of the first MAX_PDF_PAGES pages and the document information of a PDF
- * (pdf.js through pdf-parse). A PDF whose streams inflate past MAX_PDF_INFLATED_BYTES is refused
- * (`too_large`) before pdf.js reads it; the pool stops one that takes longer than MAX_PDF_MS.
+ * (PDF.js through unpdf). A PDF whose streams inflate past MAX_PDF_INFLATED_BYTES is refused
+ * (`too_large`) before PDF.js reads it; the pool stops one that takes longer than MAX_PDF_MS.
  */
 export async function extractPdf(body: Uint8Array): Promise<ExtractedDocument> {
   const refusal = pdfOverLimits(body);
   if (refusal) throw new CrawlError('too_large', refusal);
-  // pdf.js may detach the buffer it is given; hand it a copy. No font eval: the input is untrusted.
-  const parser = new PDFParse({ data: new Uint8Array(body), isEvalSupported: false });
+  // PDF.js may detach the buffer it is given; hand it a copy. No font eval: the input is untrusted.
+  const pdf = await getDocumentProxy(new Uint8Array(body), { verbosity: 0, isEvalSupported: false });
   try {
-    const text = await parser.getText({ pageJoiner: '', first: MAX_PDF_PAGES });
-    const info = (await parser.getInfo()).info as Record<string, unknown> | undefined;
+    const text = await pdfPagesText(pdf);
+    const info = (await getMeta(pdf)).info as Record<string, unknown> | undefined;
     return {
       kind: 'pdf',
       title: infoText(info, 'Title'),
@@ -51,11 +51,11 @@ export async function extractPdf(body: Uint8Array): Promise<ExtractedDocument> {
       publishedAt: pdfDate(info?.CreationDate),
       siteName: null,
       excerpt: null,
-      content: cutText(tidyText(text.text), MAX_PDF_TEXT_CHARS),
+      content: cutText(tidyText(text), MAX_PDF_TEXT_CHARS),
       encoding: null,
       hints: EMPTY_HINTS,
     };
   } finally {
-    await parser.destroy();
+    await pdf.destroy();
   }
 }

@@ -1,7 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { ApiKeyRow, DB } from '../schema';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import { sql } from 'kysely';
+import type { ApiKeyRow, Db } from '../schema';
 
 export interface ApiKeyWithUser extends ApiKeyRow {
   username: string;

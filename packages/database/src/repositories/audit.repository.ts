@@ -1,7 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { AuditRow, DB } from '../schema';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import type { AuditRow, Db } from '../schema';
 
 export function insertAuditRecord(
   db: Db,

@@ -1,10 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
 import { batchedQuery, runBatchedLookup } from '../prepared';
-import type { DB } from '../schema';
+import type { Db } from '../schema';
 import type { ApiKeyWithUser } from './api-keys.repository';
 import type { RunWithProtection } from './runs.repository';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** The columns of a key (and its user) that authentication checks. */
 export type ApiKeyCredentialRow = Pick<

@@ -1,5 +1,5 @@
-import { sql, type ColumnType, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../schema';
+import { sql, type ColumnType, type Kysely } from 'kysely';
+import type { DB, Db } from '../schema';
 
 // jsonb written as JSON text, read parsed (as in schema.ts).
 type Json<T> = ColumnType<T, string, string>;
@@ -36,8 +36,6 @@ export interface ClaimGraphDB extends DB {
   claim_cluster_members: ClaimClusterMembersTable;
   claim_relations: ClaimRelationsTable;
 }
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 function graphDb(db: Db): Kysely<ClaimGraphDB> {
   // Same connection; the claim-graph tables are only known to this module's type.

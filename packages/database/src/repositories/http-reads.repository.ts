@@ -1,7 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../schema';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import { sql } from 'kysely';
+import type { Db } from '../schema';
 
 /** Runs a trivial query; throws the driver's error (readiness reports its type, pingDatabase hides it). */
 export async function probeDatabase(db: Db): Promise<void> {

@@ -1,12 +1,8 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { DependencyUnavailableError, TimeoutError, withTimeout } from '@research/core';
+import { sql, type Kysely } from 'kysely';
+import { DependencyUnavailableError, TimeoutError, withTimeout, TERMINAL_STATES } from '@research/core';
 import { connectPostgres, type DatabaseHandle } from '../connection';
 import { poolOf } from '../prepared';
-import type { DB, RunRow } from '../schema';
-
-type Db = Kysely<DB> | Transaction<DB>;
-
-const END_STATES = ['completed', 'failed', 'cancelled'];
+import type { DB, Db, RunRow } from '../schema';
 
 // First key of every run lock: keeps run locks apart from any other advisory lock in the database.
 const RUN_LOCK_SPACE = 0x52534e31; // 'RSN1'
@@ -29,7 +25,7 @@ export function releaseRunAttempt(db: Db, id: string) {
     .updateTable('research_runs')
     .set({ attempts: sql<number>`greatest(attempts - 1, 0)` })
     .where('id', '=', id)
-    .where('state', 'not in', END_STATES)
+    .where('state', 'not in', TERMINAL_STATES)
     .executeTakeFirst();
 }
 
@@ -44,7 +40,7 @@ export function listUnfinishedRunsAfter(
   let query = db
     .selectFrom('research_runs')
     .select(['id', 'state', 'request_id', 'enqueued_at', 'created_at'])
-    .where('state', 'not in', END_STATES)
+    .where('state', 'not in', TERMINAL_STATES)
     .where('is_hidden', '=', false);
   if (after) {
     query = query.where((eb) =>

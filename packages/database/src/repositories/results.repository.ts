@@ -1,7 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { ClaimRow, DB, EvidenceRow, ReportRow, SearchResultRow, SourceRow } from '../schema';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import type { ClaimRow, Db, EvidenceRow, ReportRow, SearchResultRow, SourceRow } from '../schema';
 
 // Large runs insert in slices to stay far below Postgres's 65,535 bind-parameter limit.
 const SLICE = 500;

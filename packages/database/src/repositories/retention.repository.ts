@@ -1,7 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB, RetentionRow } from '../schema';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import { sql } from 'kysely';
+import type { Db, RetentionRow } from '../schema';
 
 export function insertRetentionRecord(
   db: Db,

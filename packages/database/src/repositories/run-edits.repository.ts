@@ -1,7 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB, SourceRow } from '../schema';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import { sql } from 'kysely';
+import type { Db, SourceRow } from '../schema';
 
 /** What a write to a finished run checks, read under the run's row lock. */
 export interface LockedRun {

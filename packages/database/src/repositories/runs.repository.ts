@@ -1,10 +1,7 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql } from 'kysely';
+import { TERMINAL_STATES } from '@research/core';
 import { preparedQuery, runPreparedQuery } from '../prepared';
-import type { DB, NewRun, RunCheckpoint, RunRow } from '../schema';
-
-type Db = Kysely<DB> | Transaction<DB>;
-
-const END_STATES = ['completed', 'failed', 'cancelled'];
+import type { Db, NewRun, RunCheckpoint, RunRow } from '../schema';
 
 export interface RunWithProtection extends RunRow {
   has_retention: boolean;
@@ -76,7 +73,7 @@ export async function countRunningRuns(db: Db): Promise<number> {
   const row = await db
     .selectFrom('research_runs')
     .select(sql<number>`count(*)::int`.as('n'))
-    .where('state', 'not in', END_STATES)
+    .where('state', 'not in', TERMINAL_STATES)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -89,7 +86,7 @@ export function listUnfinishedRuns(
   return db
     .selectFrom('research_runs')
     .select(['id', 'state', 'request_id', 'enqueued_at', 'created_at'])
-    .where('state', 'not in', END_STATES)
+    .where('state', 'not in', TERMINAL_STATES)
     .where('is_hidden', '=', false)
     .orderBy('created_at')
     .limit(limit)
@@ -102,7 +99,7 @@ export function cancelHiddenRunningRuns(db: Db) {
     .updateTable('research_runs')
     .set({ state: 'cancelled', updated_at: sql<Date>`now()` })
     .where('is_hidden', '=', true)
-    .where('state', 'not in', END_STATES)
+    .where('state', 'not in', TERMINAL_STATES)
     .executeTakeFirst();
 }
 
@@ -149,7 +146,7 @@ export async function transitionRun(
     })
     .where('id', '=', id)
     .where('is_hidden', '=', false)
-    .where('state', 'not in', END_STATES)
+    .where('state', 'not in', TERMINAL_STATES)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
@@ -177,7 +174,7 @@ export async function advanceCheckpoint(
     .where('id', '=', id)
     .where('checkpoint_seq', '=', expectedSeq)
     .where('is_hidden', '=', false)
-    .where('state', 'not in', END_STATES)
+    .where('state', 'not in', TERMINAL_STATES)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
@@ -214,7 +211,7 @@ export async function finishRun(
       metadata: metadata as never,
     })
     .where('id', '=', id)
-    .where('state', 'not in', END_STATES)
+    .where('state', 'not in', TERMINAL_STATES)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

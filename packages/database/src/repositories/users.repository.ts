@@ -1,7 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB, UserRow } from '../schema';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import type { Db, UserRow } from '../schema';
 
 export function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();

@@ -1,4 +1,4 @@
-import { finishNow, type SlicedWork } from '@research/core';
+import { finishNow, registrableDomain, type SlicedWork } from '@research/core';
 import { Statement, VERDICT_SUBJECT, contradictionBetween, type Contradiction } from './contradiction';
 import { containment, overlapCount, shingles } from '../text/tokens';
 
@@ -83,23 +83,6 @@ export interface EvidenceGraph {
   refinements: Array<{ general: Cluster; specific: Cluster }>;
 }
 
-const SECOND_LEVEL = new Set(['co', 'com', 'org', 'net', 'gov', 'ac', 'edu', 'or', 'ne', 'go', 'gv', 'nhs']);
-
-/**
- * The registrable domain of a host (a small eTLD+1: "news.bbc.co.uk" → "bbc.co.uk"); IP addresses and
- * single-label hosts are their own domain.
- */
-export function registrableDomain(host: string): string {
-  const h = host
-    .toLowerCase()
-    .replace(/^www\./, '')
-    .replace(/:\d+$/, '');
-  if (/^[\d.]+$/.test(h) || h.includes(':') || !h.includes('.')) return h;
-  const labels = h.split('.');
-  const take = labels.length >= 3 && labels.at(-1)!.length === 2 && SECOND_LEVEL.has(labels.at(-2)!) ? 3 : 2;
-  return labels.slice(-take).join('.');
-}
-
 class UnionFind {
   private readonly parent: number[];
   constructor(n: number) {
@@ -138,7 +121,7 @@ function* sourceGroups(sources: readonly SourceInput[]): SlicedWork<Map<string, 
   const uf = new UnionFind(sources.length);
   const byDomain = new Map<string, number>();
   sources.forEach((s, i) => {
-    const domain = registrableDomain(s.domain || safeHost(s.url));
+    const domain = registrableDomain(s.domain || s.url);
     const first = byDomain.get(domain);
     if (first === undefined) byDomain.set(domain, i);
     else uf.union(first, i);
@@ -213,14 +196,6 @@ function countSharedShingles({ holders, shared, touched }: ShingleIndex, j: numb
     list.push(j);
   }
   return unread;
-}
-
-function safeHost(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return '';
-  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FetchedDocument, UrlValidation } from '@research/crawler';
 import type { ClaimClusterRow, ClaimRelationRow } from '@research/database';
 import type { BatchItem } from '../services/crawler.service';
+import { presentRunRows } from './research.presenter';
 import type { CrawledDocument, CrawlerBatchResponse, ValidateUrlResponse } from '../routes/crawler.schemas';
 import type { ClustersResponse, RelationsResponse } from '../routes/run-analysis.schemas';
 
@@ -51,8 +52,7 @@ export function presentValidation(url: string, validation: UrlValidation): Valid
 export function presentClusters(runId: string, clusters: ClaimClusterRow[]): ClustersResponse {
   const computed = clusters.length ? clusters[0]!.created_at : null;
   return {
-    research_id: runId,
-    clusters: clusters.map((c) => ({
+    ...presentRunRows(runId, 'clusters', clusters, (c) => ({
       id: c.id,
       position: c.position,
       representative_claim_id: c.representative_claim_id,
@@ -61,7 +61,6 @@ export function presentClusters(runId: string, clusters: ClaimClusterRow[]): Clu
       source_ids: c.source_ids,
       independent_groups: c.independent_groups,
     })),
-    total: clusters.length,
     computed_at: computed ? new Date(computed).toISOString() : null,
   };
 }

@@ -1,4 +1,4 @@
-import { isRunning, reportBodySchema, Details } from '@research/core';
+import { evidenceScoresOf, isRunning, reportBodySchema, Details } from '@research/core';
 import type { ClaimRow, EvidenceRow, ReportRow, RunListItem, VisibleRunRead } from '@research/database';
 import type {
   ClaimsResponse,
@@ -32,6 +32,20 @@ export function presentCreatedRun(run: {
   depth: CreateResearchResponse['depth'];
 }): CreateResearchResponse {
   return { research_id: run.id, status: 'pending', query: run.query, depth: run.depth, state: 'created' };
+}
+
+/** A run's rows as its read routes answer them: the run's id, the rows under `K`, their count. */
+type RunRows<K extends string, Item> = { research_id: string } & Record<K, Item[]> & { total: number };
+
+/** The answer of a read route that lists a run's rows: each row presented, under `key`, with their count. */
+export function presentRunRows<K extends string, Row, Item>(
+  runId: string,
+  key: K,
+  rows: readonly Row[],
+  present: (row: Row) => Item,
+): RunRows<K, Item> {
+  // A computed key widens the literal's type to an index signature; the shape is exactly RunRows.
+  return { research_id: runId, [key]: rows.map(present), total: rows.length } as RunRows<K, Item>;
 }
 
 /** SPEC 4.3: one item of the run list. */
@@ -70,54 +84,37 @@ export function presentRunStatus(run: VisibleRunRead): ResearchStatusResponse {
 
 /** SPEC 4.5 / 2.2: sources without their extracted text. */
 export function presentSources(runId: string, sources: SourceSummary[]): SourcesResponse {
-  return {
-    research_id: runId,
-    sources: sources.map((s) => ({
-      id: s.id,
-      url: s.url,
-      title: s.title,
-      domain: s.domain,
-      source_type: s.source_type,
-      retrieved_at: iso(s.retrieved_at),
-    })),
-    total: sources.length,
-  };
+  return presentRunRows(runId, 'sources', sources, (s) => ({
+    id: s.id,
+    url: s.url,
+    title: s.title,
+    domain: s.domain,
+    source_type: s.source_type,
+    retrieved_at: iso(s.retrieved_at),
+  }));
 }
 
 /** SPEC 4.6 / 2.3. */
 export function presentClaims(runId: string, claims: ClaimRow[]): ClaimsResponse {
-  return {
-    research_id: runId,
-    claims: claims.map((c) => ({
-      id: c.id,
-      research_run_id: runId,
-      source_id: c.source_id,
-      claim_text: c.claim_text,
-      evidence_span: c.evidence_span,
-      claim_type: c.claim_type,
-      confidence: c.confidence,
-    })),
-    total: claims.length,
-  };
+  return presentRunRows(runId, 'claims', claims, (c) => ({
+    id: c.id,
+    research_run_id: runId,
+    source_id: c.source_id,
+    claim_text: c.claim_text,
+    evidence_span: c.evidence_span,
+    claim_type: c.claim_type,
+    confidence: c.confidence,
+  }));
 }
 
 /** SPEC 4.7 / 2.4. */
 export function presentEvidence(runId: string, evidence: EvidenceRow[]): EvidenceResponse {
-  return {
-    research_id: runId,
-    evidence: evidence.map((e) => ({
-      claim_id: e.claim_id,
-      research_run_id: runId,
-      evidence_type: e.evidence_type,
-      source_independence_score: e.source_independence_score,
-      primary_source_proximity: e.primary_source_proximity,
-      cross_source_support: e.cross_source_support,
-      contradiction_level: e.contradiction_level,
-      evidence_directness: e.evidence_directness,
-      date_relevance_score: e.date_relevance_score,
-    })),
-    total: evidence.length,
-  };
+  return presentRunRows(runId, 'evidence', evidence, (e) => ({
+    claim_id: e.claim_id,
+    research_run_id: runId,
+    evidence_type: e.evidence_type,
+    ...evidenceScoresOf(e),
+  }));
 }
 
 /** SPEC 4.8: `available` is true exactly when a plan is stored. */

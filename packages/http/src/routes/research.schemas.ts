@@ -97,13 +97,18 @@ export const createResearchResponseSchema = z
   });
 export type CreateResearchResponse = z.infer<typeof createResearchResponseSchema>;
 
+/** The fields that name a run, first in both its list item and its status. */
+const runIdentity = {
+  research_id: researchId,
+  query: z.string(),
+  depth,
+  state,
+  created_at: isoTimestamp('Creation time (ISO 8601 UTC).'),
+};
+
 export const researchListItemSchema = z
   .object({
-    research_id: researchId,
-    query: z.string(),
-    depth,
-    state,
-    created_at: isoTimestamp('Creation time (ISO 8601 UTC).'),
+    ...runIdentity,
     source_count: z.number().int(),
     claim_count: z.number().int(),
     is_deletion_protected: z.boolean(),
@@ -142,11 +147,7 @@ export type ResearchListResponse = z.infer<typeof researchListResponseSchema>;
 
 export const researchStatusResponseSchema = z
   .object({
-    research_id: researchId,
-    query: z.string(),
-    depth,
-    state,
-    created_at: isoTimestamp('Creation time (ISO 8601 UTC).'),
+    ...runIdentity,
     updated_at: isoTimestamp('Last change (ISO 8601 UTC).').nullable(),
     search_count: z.number().int(),
     source_count: z.number().int(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AppError, type AppConfig } from '@research/core';
 import { isCrawlError } from '@research/crawler';
 import type { RequestScope } from '../request-scope';
+import { crawlRefusal } from './crawler.service';
 import type { OutboundLease, ResearchTools } from './research-tools';
 
 export const AUDIO_NOT_CONFIGURED =
@@ -71,9 +72,7 @@ export async function downloadAudio(
     return { body: media.body, filename: name, mediaType: media.mediaType };
   } catch (error) {
     if (!isCrawlError(error)) throw error;
-    if (error.reason === 'too_large')
-      throw new AppError('payload_too_large', `audio_url: the audio is larger than ${maxBytes} bytes`);
-    throw new AppError('validation', `audio_url: ${error.reason}: ${error.message}`);
+    throw crawlRefusal(error, 'audio_url', `the audio is larger than ${maxBytes} bytes`);
   }
 }
 

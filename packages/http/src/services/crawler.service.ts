@@ -1,5 +1,11 @@
 import { AppError } from '@research/core';
-import { isCrawlError, type CrawlErrorReason, type FetchedDocument, type UrlValidation } from '@research/crawler';
+import {
+  isCrawlError,
+  type CrawlError,
+  type CrawlErrorReason,
+  type FetchedDocument,
+  type UrlValidation,
+} from '@research/crawler';
 import type { ResearchTools } from './research-tools';
 
 /** URLs one batch request may name. */
@@ -13,6 +19,16 @@ export const BATCH_CONCURRENCY = 4;
 export interface CrawlFailure {
   reason: CrawlErrorReason;
   message: string;
+}
+
+/**
+ * The answer to a URL of a request field the crawler refused: 422 naming the field and the crawler's
+ * reason code, or 413 with `tooLarge` when the field has its own size limit and that was the reason.
+ */
+export function crawlRefusal(error: CrawlError, field: string, tooLarge?: string): AppError {
+  if (tooLarge !== undefined && error.reason === 'too_large')
+    return new AppError('payload_too_large', `${field}: ${tooLarge}`);
+  return new AppError('validation', `${field}: ${error.reason}: ${error.message}`);
 }
 
 function failureOf(error: unknown): CrawlFailure {
@@ -33,9 +49,7 @@ export async function fetchOne(
     );
   } catch (error) {
     if (!isCrawlError(error)) throw error;
-    const failure = failureOf(error);
-    // The URL the caller gave cannot be read: a 422 on the field, with the crawler's reason code.
-    throw new AppError('validation', `url: ${failure.reason}: ${failure.message}`);
+    throw crawlRefusal(error, 'url');
   }
 }
 

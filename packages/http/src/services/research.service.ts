@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { AppError, DEPTH_BUDGETS, Details, isDepth, withTimeout, type Depth } from '@research/core';
-import type { Principal } from '@research/auth';
+import { mayManage } from '@research/auth';
 import {
   deleteRetentionRecord,
   deleteRun,
@@ -92,10 +92,6 @@ export async function createResearchRun(
     scope.logger.warn('could not mark research run as enqueued', { research_id: id, error });
   }
   return { id, query: input.query, depth };
-}
-
-function mayManage(ownerUserId: string | null, actor: Principal): boolean {
-  return actor.isAdmin || (ownerUserId !== null && ownerUserId === actor.userId);
 }
 
 function conflict(): AppError {

@@ -10,10 +10,11 @@ import {
   isDepth,
   isRunning,
   planSchema,
+  registrableDomain,
   type Plan,
 } from '@research/core';
-import type { Principal } from '@research/auth';
-import { classifySourceType, normalizeUrl, registrableDomain, toSourceDraft } from '@research/crawler';
+import { mayManage, type Principal } from '@research/auth';
+import { classifySourceType, normalizeCrawlUrl, toSourceDraft } from '@research/crawler';
 import {
   countClaimRelations,
   countClaimsBySource,
@@ -39,6 +40,7 @@ import {
   type ClaimRelationRow,
   type ClaimRow,
   type Database,
+  type Db,
   type EvidenceRow,
   type ReportRow,
   type RunRow,
@@ -62,8 +64,6 @@ import { fetchOne } from './crawler.service';
 import type { ResearchTools } from './research-tools';
 
 type Ctx = { db: Database };
-/** A connection or a transaction (what the repositories take). */
-type Db = Parameters<typeof findRunForEdit>[0];
 
 /** The 409 of a write to a run the pipeline still works on. */
 export function runStillRunning(id: string): AppError {
@@ -71,10 +71,6 @@ export function runStillRunning(id: string): AppError {
     'conflict',
     `Research run ${id} is still running; its claims, evidence and report can be changed once it has ended.`,
   );
-}
-
-function mayManage(managerUserId: string | null, actor: Principal): boolean {
-  return actor.isAdmin || (managerUserId !== null && managerUserId === actor.userId);
 }
 
 /**
@@ -159,7 +155,7 @@ async function sourceOfPage(
 ): Promise<{ source: SourceRow; isNew: boolean }> {
   let url: string;
   try {
-    url = normalizeUrl(input.fetch_url);
+    url = normalizeCrawlUrl(input.fetch_url);
   } catch {
     throw new AppError('validation', 'url: must be an http or https URL');
   }
@@ -216,7 +212,7 @@ export async function extractRunClaims(
   } else {
     let url: string;
     try {
-      url = normalizeUrl(input.url);
+      url = normalizeCrawlUrl(input.url);
     } catch {
       throw new AppError('validation', 'url: must be an http or https URL');
     }

@@ -2,6 +2,7 @@ import { AppError, normalizeWhitespace, type AppConfig } from '@research/core';
 import { isCrawlError } from '@research/crawler';
 import { LlmFailure, groundSpan, visionPromptV1 } from '@research/engine';
 import type { RequestScope } from '../request-scope';
+import { crawlRefusal } from './crawler.service';
 import type { OutboundLease, ResearchTools } from './research-tools';
 
 export const VISION_NOT_CONFIGURED =
@@ -74,9 +75,7 @@ async function loadImage(
     return { body: media.body, field: 'image_url' };
   } catch (error) {
     if (!isCrawlError(error)) throw error;
-    if (error.reason === 'too_large')
-      throw new AppError('payload_too_large', `image_url: the image is larger than ${maxBytes} bytes`);
-    throw new AppError('validation', `image_url: ${error.reason}: ${error.message}`);
+    throw crawlRefusal(error, 'image_url', `the image is larger than ${maxBytes} bytes`);
   }
 }
 

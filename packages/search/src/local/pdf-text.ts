@@ -16,13 +16,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 // PDF.js reports font and structure warnings on the console; they must not mix into the JSON logs.
 for (const level of ['log', 'info', 'warn', 'error', 'debug']) console[level] = () => {};
 const unpdf = require(workerData.unpdfPath);
-const { MAX_PDF_PAGES, pdfOverLimits } = require(workerData.corePath);
-
-/** One page's text as PDF.js lays it out: its text items, a newline where a line ends. */
-async function pageText(pdf, number) {
-  const content = await (await pdf.getPage(number)).getTextContent();
-  return content.items.map((item) => (item.str || '') + (item.hasEOL ? '\\n' : '')).join('');
-}
+const { pdfOverLimits, pdfPagesText } = require(workerData.corePath);
 
 parentPort.on('message', async (job) => {
   let pdf;
@@ -31,16 +25,7 @@ parentPort.on('message', async (job) => {
     const refusal = pdfOverLimits(new Uint8Array(job.bytes));
     if (refusal) throw new Error(refusal);
     pdf = await unpdf.getDocumentProxy(new Uint8Array(job.bytes), { verbosity: 0, isEvalSupported: false });
-    // The first MAX_PDF_PAGES pages, as the crawler reads a PDF.
-    const pages = [];
-    for (let number = 1; number <= Math.min(pdf.numPages, MAX_PDF_PAGES); number++)
-      pages.push(await pageText(pdf, number));
-    // Spaced as unpdf's merged text: blanks within a line collapsed, none at line ends, one empty line at most.
-    const text = pages
-      .join('\\n')
-      .replace(/[^\\S\\n]+/g, ' ')
-      .replace(/ ?\\n ?/g, '\\n')
-      .replace(/\\n{3,}/g, '\\n\\n');
+    const text = await pdfPagesText(pdf);
     let title = null;
     try {
       const meta = await unpdf.getMeta(pdf);
