@@ -1,11 +1,6 @@
 import type { SearchProvider } from '../search-provider';
-import {
-  clampLimit,
-  createKeyedProvider,
-  hitsOf,
-  type KeyedProviderOptions,
-  type SearchProviderRegistration,
-} from './provider-deps';
+import { clampLimit, createKeyedProvider, hitsOf } from './provider-deps';
+import type { KeyedProviderOptions, SearchProviderRegistration } from './provider-deps';
 
 const PROVIDER = 'tavily';
 
