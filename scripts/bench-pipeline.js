@@ -67,7 +67,7 @@ async function main() {
   const { connectPostgres, migrateToLatest, insertRun } = require('@research/database');
   const { createMetrics, createSilentLogger } = require('@research/observability');
   const { createResearchRunner, RESEARCH_STEPS } = require('@research/pipeline');
-  const { createLlmClient } = require('@research/engine');
+  const { createLlmClient } = require('@research/llm');
   const { startFakeLlm } = require(path.join(ROOT, 'test/fakes/fake-llm.ts'));
   const { startFakeWeb } = require(path.join(ROOT, 'test/fakes/fake-web.ts'));
   const support = require(path.join(ROOT, 'test/engine/engine-support.ts'));

@@ -1,6 +1,7 @@
 import type { ReportBody } from '@research/core';
 import type { Database } from '@research/database';
-import { createLlmClient, englishFallback, reportText, type ReportText } from '@research/engine';
+import { englishFallback, reportText, type ReportText } from '@research/engine';
+import { createLlmClient } from '@research/llm';
 import { createMetrics, createSilentLogger } from '@research/observability';
 import { createResearchRunner, type ResearchServices, type RunnerJob } from '@research/pipeline';
 import { createTestDatabase, type TestDatabase } from '../support/database';

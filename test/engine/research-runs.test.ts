@@ -1,6 +1,7 @@
 import { normalizeWhitespace, type AppConfig, type Depth, type ReportBody } from '@research/core';
 import type { Database, RunRow } from '@research/database';
-import { createLlmClient, type RunEvent } from '@research/engine';
+import type { RunEvent } from '@research/engine';
+import { createLlmClient } from '@research/llm';
 import type { ResearchServices } from '@research/pipeline';
 import { createMetrics, createSilentLogger, type Metrics } from '@research/observability';
 import { createResearchRunner, type RunnerJob } from '@research/pipeline';

@@ -11,3 +11,4 @@ export * from './registrable-domain';
 export * from './url';
 export * from './timeout';
 export * from './retry';
+export * from './llm';

@@ -1,16 +1,4 @@
 export { dedupeQueries, firstRoundQueries, userQueries, type PlannedQuery } from './plan/queries';
-export {
-  createLlmClient,
-  LlmFailure,
-  promptSize,
-  type LlmCallContext,
-  type LlmClient,
-  type LlmClientOptions,
-  type LlmFailureKind,
-  type LlmRequest,
-} from './llm/llm-client';
-export { createLlmClients, type LlmClients } from './llm/llm-clients';
-export { jsonSchemaOf } from './llm/json-schema';
 export { extractivePlan, namedEntities, type PlannerInput } from './plan/extractive-planner';
 export { extractClaims, claimTypeOf, planTerms } from './claims/extractive-claims';
 export { groundSpan, prepareGrounding, type Grounding } from './claims/grounding';

@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { createLlmClients } from '@research/engine';
+import { createLlmClients } from '@research/llm';
 import type { AppContext } from './context';
 import { corsPolicy } from './middleware/cors';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';

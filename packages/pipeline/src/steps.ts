@@ -1,7 +1,15 @@
-import type { ClaimDraft, EvidenceDraft, Plan, ReportBody, SearchResultDraft, SourceDraft } from '@research/core';
+import type {
+  ClaimDraft,
+  EvidenceDraft,
+  LlmClient,
+  Plan,
+  ReportBody,
+  SearchResultDraft,
+  SourceDraft,
+} from '@research/core';
 import type { Crawler } from '@research/crawler';
 import type { ClaimRow, EvidenceRow, RunRow, SearchResultRow, SourceRow } from '@research/database';
-import type { LlmClient, RunEvent } from '@research/engine';
+import type { RunEvent } from '@research/engine';
 import type { Logger, Metrics } from '@research/observability';
 import type { SearchProvider } from '@research/search';
 import type { RunBudget } from './budget';

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { Redis } from 'ioredis';
-import type { AppConfig } from '@research/core';
+import type { AppConfig, LlmClient } from '@research/core';
 import { PasswordHasher } from '@research/auth';
 import { createCrawler, type Crawler } from '@research/crawler';
 import { connectPostgres, countRunningRuns, migrateToLatest, openEmbedded, type Database } from '@research/database';
-import { createLlmClients, type LlmClient } from '@research/engine';
+import { createLlmClients } from '@research/llm';
 import {
   createLogger,
   createMetrics,

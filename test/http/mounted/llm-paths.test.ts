@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { normalizeWhitespace } from '@research/core';
-import { createLlmClient } from '@research/engine';
+import { createLlmClient } from '@research/llm';
 import { createSilentLogger } from '@research/observability';
 import { plausibleResponder, startFakeLlm, type FakeLlm, type FakeLlmReply } from '../../fakes/fake-llm';
 import { insertTestRun } from '../support';

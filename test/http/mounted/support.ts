@@ -1,6 +1,6 @@
 import type { Express } from 'express';
-import type { AppConfig } from '@research/core';
-import { createLlmClients, type LlmClient } from '@research/engine';
+import type { AppConfig, LlmClient } from '@research/core';
+import { createLlmClients } from '@research/llm';
 import type { Metrics } from '@research/observability';
 import { createCrawler, type CrawlerOptions } from '@research/crawler';
 import { createApp, createResearchTools, type ResearchTools } from '@research/http';

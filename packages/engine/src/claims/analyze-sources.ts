@@ -1,6 +1,12 @@
-import { createPause, normalizeWhitespace, type ClaimDraft } from '@research/core';
+import {
+  createPause,
+  LlmFailure,
+  normalizeWhitespace,
+  type ClaimDraft,
+  type LlmCallContext,
+  type LlmClient,
+} from '@research/core';
 import { stableId } from '../ids';
-import { LlmFailure, type LlmCallContext, type LlmClient } from '../llm/llm-client';
 import * as claimsPrompt from '../prompts/claims.v1';
 import { chunkText } from './chunking';
 import { CLAIMS_PER_SOURCE, extractClaims, type PlanTerms } from './extractive-claims';

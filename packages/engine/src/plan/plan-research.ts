@@ -1,5 +1,11 @@
-import { planSchema, type Plan } from '@research/core';
-import { LlmFailure, type LlmCallContext, type LlmClient, type LlmFailureKind } from '../llm/llm-client';
+import {
+  LlmFailure,
+  planSchema,
+  type LlmCallContext,
+  type LlmClient,
+  type LlmFailureKind,
+  type Plan,
+} from '@research/core';
 import * as planPrompt from '../prompts/plan.v1';
 import { extractivePlan } from './extractive-planner';
 import { dedupeQueries } from './queries';

@@ -1,5 +1,4 @@
-import type { ReportBody } from '@research/core';
-import type { LlmCallContext, LlmClient } from '../llm/llm-client';
+import type { LlmCallContext, LlmClient, ReportBody } from '@research/core';
 import * as reportPrompt from '../prompts/report.v1';
 import { overlapCount, termSet } from '../text/tokens';
 import type { RankedFinding } from './report-builder';

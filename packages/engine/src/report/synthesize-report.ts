@@ -1,6 +1,12 @@
-import type { EvidenceDraft, Plan, ReportBody } from '@research/core';
+import {
+  LlmFailure,
+  type EvidenceDraft,
+  type LlmCallContext,
+  type LlmClient,
+  type Plan,
+  type ReportBody,
+} from '@research/core';
 import type { EvidenceGraph } from '../compare/evidence-graph';
-import { LlmFailure, type LlmCallContext, type LlmClient } from '../llm/llm-client';
 import type { RunEvent } from '../notes';
 import { findGaps } from '../rounds/gap-analysis';
 import { llmReport } from './llm-report';

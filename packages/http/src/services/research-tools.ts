@@ -1,7 +1,6 @@
-import { AppError, Semaphore, type AppConfig, type SearchProviderName } from '@research/core';
+import { AppError, Semaphore, type AppConfig, type LlmClient, type SearchProviderName } from '@research/core';
 import { createCrawler, type Crawler } from '@research/crawler';
 import type { Database } from '@research/database';
-import type { LlmClient } from '@research/engine';
 import type { Logger, Metrics } from '@research/observability';
 import { createSearchProvider, isSearchProviderConfigured, type SearchProvider } from '@research/search';
 

@@ -11,6 +11,7 @@ import {
   isRunning,
   planSchema,
   registrableDomain,
+  type LlmFailureKind,
   type Plan,
 } from '@research/core';
 import { mayManage, type Principal } from '@research/auth';
@@ -56,7 +57,6 @@ import {
   stableId,
   synthesizeReport,
   type EvidenceGraph,
-  type LlmFailureKind,
 } from '@research/engine';
 import { isUuid } from '../ids';
 import type { RequestScope } from '../request-scope';

@@ -1,6 +1,6 @@
-import { AppError, normalizeWhitespace, type AppConfig } from '@research/core';
+import { AppError, LlmFailure, normalizeWhitespace, type AppConfig } from '@research/core';
 import { isCrawlError } from '@research/crawler';
-import { LlmFailure, groundSpan, visionPromptV1 } from '@research/engine';
+import { groundSpan, visionPromptV1 } from '@research/engine';
 import type { RequestScope } from '../request-scope';
 import { crawlRefusal } from './crawler.service';
 import type { OutboundLease, ResearchTools } from './research-tools';

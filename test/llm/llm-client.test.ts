@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { createLlmClient, LlmFailure, type LlmCallContext } from '@research/engine';
+import { LlmFailure, type LlmCallContext } from '@research/core';
+import { createLlmClient } from '@research/llm';
 import { createMetrics, createSilentLogger } from '@research/observability';
 import { startFakeLlm, type FakeLlm } from '../fakes/fake-llm';
 import { metricValue } from '../worker/metrics-reading';

@@ -1,55 +1,19 @@
 import {
   isRetryableStatus,
+  LlmFailure,
   parseRetryAfter,
   Semaphore,
   withRetries,
   type AppConfig,
   type BackoffPolicy,
+  type LlmCallContext,
+  type LlmClient,
+  type LlmFailureKind,
+  type LlmRequest,
 } from '@research/core';
 import type { Logger, Metrics } from '@research/observability';
 import { z } from 'zod';
 import { jsonSchemaOf } from './json-schema';
-
-/** Why an LLM call gave no usable answer; every kind makes the step fall back to the extractive engine. */
-export type LlmFailureKind = 'budget' | 'context' | 'http' | 'timeout' | 'network' | 'invalid' | 'aborted';
-
-export class LlmFailure extends Error {
-  constructor(
-    readonly kind: LlmFailureKind,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'LlmFailure';
-  }
-}
-
-/** What a call needs of the step: the run's counters (usage), its budgets and its abort signal. */
-export interface LlmCallContext {
-  readonly usage: Record<string, number>;
-  readonly budget: { readonly max_llm_requests: number; readonly max_context_per_llm_call: number };
-  readonly signal: AbortSignal;
-}
-
-export interface LlmRequest<T> {
-  /** json_schema name (also the prompt id in logs). */
-  name: string;
-  system: string;
-  user: string;
-  schema: z.ZodType<T>;
-  maxTokens?: number;
-  /** Images sent with the user message as image parts (vision models); not counted in the prompt size. */
-  images?: ReadonlyArray<{ mediaType: string; base64: string }>;
-}
-
-export interface LlmClient {
-  readonly model: string;
-  /**
-   * One structured completion validated against `schema`, with one repair turn when the answer does
-   * not validate. Counts every HTTP request in usage.llm_requests (and tokens in llm_tokens_input /
-   * llm_tokens_output) and refuses to start one beyond budget.max_llm_requests. Throws LlmFailure.
-   */
-  complete<T>(ctx: LlmCallContext, request: LlmRequest<T>): Promise<T>;
-}
 
 export interface LlmClientOptions {
   config: AppConfig['llm'];

@@ -1,6 +1,6 @@
-import type { AppConfig } from '@research/core';
+import type { AppConfig, LlmClient } from '@research/core';
 import type { Logger, Metrics } from '@research/observability';
-import { createLlmClient, type LlmClient } from './llm-client';
+import { createLlmClient } from './llm-client';
 
 /**
  * The LLM clients of one process, each built from the configuration on first use and then kept: every

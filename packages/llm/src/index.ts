@@ -1,0 +1,3 @@
+export { createLlmClient, promptSize, type LlmClientOptions } from './llm-client';
+export { createLlmClients, type LlmClients } from './llm-clients';
+export { jsonSchemaOf } from './json-schema';
