@@ -129,7 +129,7 @@ async function main() {
       const started = performance.now();
       await runner(
         { research_id: run.id },
-        { id: 'bench', attempt: 1, maxAttempts: 1, signal: new AbortController().signal },
+        { id: 'bench', attempt: 1, maxAttempts: 1, afterOutage: false, signal: new AbortController().signal },
       );
       const wallMs = performance.now() - started;
       const done = await handle.db

@@ -3,7 +3,8 @@ import type { Database } from '@research/database';
 import { englishFallback, reportText, type ReportText } from '@research/engine';
 import { createLlmClient } from '@research/llm';
 import { createMetrics, createSilentLogger } from '@research/observability';
-import { createResearchRunner, type ResearchServices, type RunnerJob } from '@research/pipeline';
+import { createResearchRunner, type ResearchServices } from '@research/pipeline';
+import type { ResearchJobContext } from '@research/queue';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createLiveWeb, type LiveWeb } from '../support/engine';
 import { startFakeLlm, type FakeLlm } from '../fakes/fake-llm';
@@ -132,7 +133,13 @@ describe('reports of runs in French, Spanish, Italian and an unsupported languag
     });
     // A search budget of 2 queries: the plan has more, so the budget note is rendered as well.
     const run = await insertTestRun(db, { query, depth: 'quick', language, budget: { max_search_queries: 2 } });
-    const job: RunnerJob = { id: 'job', attempt: 1, maxAttempts: 3, signal: new AbortController().signal };
+    const job: ResearchJobContext = {
+      id: 'job',
+      attempt: 1,
+      maxAttempts: 3,
+      afterOutage: false,
+      signal: new AbortController().signal,
+    };
     await runner({ research_id: run.id }, job);
     expect((await runRow(db, run.id)).state).toBe('completed');
     const row = await db.selectFrom('reports').select('report').where('run_id', '=', run.id).executeTakeFirstOrThrow();

@@ -4,7 +4,8 @@ import type { RunEvent } from '@research/engine';
 import { createLlmClient } from '@research/llm';
 import type { ResearchServices } from '@research/pipeline';
 import { createMetrics, createSilentLogger, type Metrics } from '@research/observability';
-import { createResearchRunner, type RunnerJob } from '@research/pipeline';
+import { createResearchRunner } from '@research/pipeline';
+import type { ResearchJobContext } from '@research/queue';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createLiveWeb, type LiveWeb } from '../support/engine';
 import { startFakeLlm, plausibleResponder, type FakeLlm } from '../fakes/fake-llm';
@@ -27,8 +28,8 @@ import {
   plantedContradictionPages,
 } from './engine-support';
 
-function job(): RunnerJob {
-  return { id: 'job', attempt: 1, maxAttempts: 3, signal: new AbortController().signal };
+function job(): ResearchJobContext {
+  return { id: 'job', attempt: 1, maxAttempts: 3, afterOutage: false, signal: new AbortController().signal };
 }
 
 interface Outcome {

@@ -99,7 +99,7 @@ describe('claim caps in the pipeline', () => {
     });
     await runner(
       { research_id: run.id },
-      { id: 'job', attempt: 1, maxAttempts: 3, signal: new AbortController().signal },
+      { id: 'job', attempt: 1, maxAttempts: 3, afterOutage: false, signal: new AbortController().signal },
     );
 
     const done = await runRow(t.db, run.id);

@@ -8,8 +8,8 @@ import {
   searchStep,
   type PipelineSteps,
   type ResearchServices,
-  type RunnerJob,
 } from '@research/pipeline';
+import type { ResearchJobContext } from '@research/queue';
 import { normalizeWhitespace, type ReportBody } from '@research/core';
 import type { RunEvent } from '@research/engine';
 import { createTestDatabase, type TestDatabase } from '../support/database';
@@ -28,8 +28,15 @@ import {
   waitForState,
 } from './worker-fixtures';
 
-function job(overrides: Partial<RunnerJob> = {}): RunnerJob {
-  return { id: 'job', attempt: 1, maxAttempts: 5, signal: new AbortController().signal, ...overrides };
+function job(overrides: Partial<ResearchJobContext> = {}): ResearchJobContext {
+  return {
+    id: 'job',
+    attempt: 1,
+    maxAttempts: 5,
+    afterOutage: false,
+    signal: new AbortController().signal,
+    ...overrides,
+  };
 }
 
 async function hideAsTheApiDoes(db: Database, runId: string): Promise<void> {

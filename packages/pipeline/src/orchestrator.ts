@@ -1,6 +1,7 @@
 import { STEP_STATE, isRunning } from '@research/core';
 import { findRunById, transitionRun, tryLockRun, type Database, type RunRow } from '@research/database';
 import type { Logger, Metrics } from '@research/observability';
+import type { ResearchJobContext, ResearchJobHandler, ResearchJobOutcome } from '@research/queue';
 import { runBudgetOf, type RunBudget } from './budget';
 import {
   checkpointAfter,
@@ -27,26 +28,6 @@ import { guardStep, type StopReason } from './step-guard';
 import { deferMetrics } from './step-metrics';
 import type { PipelineSteps, ResearchServices, StepContext } from './steps';
 import { RESEARCH_STEPS } from './steps/index';
-
-/** What the queue tells the runner about the job (structurally the queue's ResearchJobContext). */
-export interface RunnerJob {
-  id: string;
-  attempt: number;
-  maxAttempts: number;
-  /** The previous pick-up stopped at an outage: this one continues its attempt (counts none, checks no limit). */
-  afterOutage?: boolean;
-  signal: AbortSignal;
-  logger?: Logger;
-}
-
-/** `done`: nothing left for this job; `handed_back`: stopped for a shutdown; `busy`: a live worker holds the run. */
-export type RunnerOutcome = 'done' | 'handed_back' | 'busy';
-
-/** A research job handler (assignable to the queue's ResearchJobHandler). */
-export type ResearchRunner = (
-  payload: { research_id: string; request_id?: string | undefined },
-  job: RunnerJob,
-) => Promise<RunnerOutcome>;
 
 export interface ResearchRunnerOptions {
   db: Database;
@@ -95,7 +76,7 @@ interface PickUp {
   deadline: number;
   /** The run is already in the state of the step about to run (the pick-up's first step). */
   inState: boolean;
-  job: RunnerJob;
+  job: ResearchJobContext;
   log: Logger;
 }
 
@@ -110,14 +91,14 @@ async function beginPickUp(
   r: Runner,
   found: RunRow,
   checkpoint: PipelineCheckpoint,
-  job: RunnerJob,
+  job: ResearchJobContext,
   log: Logger,
 ): Promise<PickUp | null> {
   const runId = found.id;
   const position = nextStep(checkpoint);
   // A pick-up after an outage goes on with the attempt the outage interrupted: counting it would let a
   // few outages (or dropped connections) use up a healthy run's attempts.
-  const countAttempt = job.afterOutage !== true;
+  const countAttempt = !job.afterOutage;
   if (countAttempt && found.attempts >= r.maxRunAttempts) {
     // Crashed this many times: end it honestly instead of picking it up forever.
     const error = `Research run abandoned after ${found.attempts} attempts`;
@@ -211,7 +192,7 @@ async function stopRun(
   position: StepPosition,
   reason: StopReason,
   lockLost: AbortSignal | undefined,
-): Promise<RunnerOutcome> {
+): Promise<ResearchJobOutcome> {
   switch (reason) {
     case 'shutdown':
       return handBack(r, p.run.id, p.log, position, lockLost);
@@ -240,9 +221,9 @@ async function execute(
   r: Runner,
   runId: string,
   log: Logger,
-  job: RunnerJob,
+  job: ResearchJobContext,
   lockLost: AbortSignal | undefined,
-): Promise<RunnerOutcome> {
+): Promise<ResearchJobOutcome> {
   const found = await findRunById(r.db, runId);
   if (!found || found.is_hidden || !isRunning(found.state)) return 'done';
   const stored = readCheckpoint(found.checkpoint, runBudgetOf(found).rounds);
@@ -283,7 +264,7 @@ async function execute(
  * so a report exists exactly for completed runs; earlier rounds' syntheses are interim reviews (the step
  * sees ctx.round < ctx.rounds) and are not stored.
  */
-export function createResearchRunner(options: ResearchRunnerOptions): ResearchRunner {
+export function createResearchRunner(options: ResearchRunnerOptions): ResearchJobHandler {
   const r: Runner = {
     db: options.db,
     metrics: options.metrics,
