@@ -20,17 +20,13 @@ import {
   replaceEvidence,
   upsertReport,
   type ClaimRow,
-  type Database,
+  type Db,
   type EvidenceRow,
   type RunRow,
   type SearchResultRow,
   type SourceRow,
 } from '@research/database';
-import type { Transaction } from 'kysely';
-import type { DB } from '@research/database';
 import type { RunSnapshot } from './steps';
-
-type Trx = Transaction<DB> | Database;
 
 // The orchestrator owns the invariants of stored records, whatever engine produced them: ids unique,
 // positions continuous, every claim quoting its source, one evidence row per claim, scores in [0, 1].
@@ -200,24 +196,24 @@ export function reportRecord(
   return { report: cleanJson(report), generatedAt };
 }
 
-export async function writeSearchResults(trx: Trx, rows: SearchResultRow[]): Promise<void> {
+export async function writeSearchResults(trx: Db, rows: SearchResultRow[]): Promise<void> {
   if (rows.length) await insertSearchResults(trx, rows);
 }
 
-export async function writeSources(trx: Trx, rows: SourceRow[]): Promise<void> {
+export async function writeSources(trx: Db, rows: SourceRow[]): Promise<void> {
   if (rows.length) await insertSources(trx, rows);
 }
 
-export async function writeClaims(trx: Trx, rows: ClaimRow[]): Promise<void> {
+export async function writeClaims(trx: Db, rows: ClaimRow[]): Promise<void> {
   if (rows.length) await insertClaims(trx, rows);
 }
 
-export async function writeEvidence(trx: Trx, runId: string, rows: EvidenceRow[]): Promise<void> {
+export async function writeEvidence(trx: Db, runId: string, rows: EvidenceRow[]): Promise<void> {
   await replaceEvidence(trx, runId, rows);
 }
 
 export async function writeReport(
-  trx: Trx,
+  trx: Db,
   runId: string,
   record: { report: Record<string, unknown>; generatedAt: Date },
 ): Promise<void> {
