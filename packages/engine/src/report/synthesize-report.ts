@@ -1,4 +1,5 @@
 import {
+  evidenceScoresOf,
   LlmFailure,
   type EvidenceDraft,
   type LlmCallContext,
@@ -19,12 +20,7 @@ export function evidenceDraftsOf(
   return rows.map((e) => ({
     claim_id: e.claim_id,
     evidence_type: e.evidence_type === 'primary_report' ? 'primary_report' : 'secondary_report',
-    source_independence_score: e.source_independence_score,
-    primary_source_proximity: e.primary_source_proximity,
-    cross_source_support: e.cross_source_support,
-    contradiction_level: e.contradiction_level,
-    evidence_directness: e.evidence_directness,
-    date_relevance_score: e.date_relevance_score,
+    ...evidenceScoresOf(e),
   }));
 }
 
