@@ -35,3 +35,4 @@ export {
 } from './step-records';
 // The events steps record are part of what running a step returns (runStepOnRun), so they are named here.
 export type { RunEvent } from '@research/engine';
+export { readImage, type ImageClaim, type ImageReading } from './image-claims';
