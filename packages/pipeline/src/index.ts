@@ -11,3 +11,28 @@ export {
   searchStep,
   synthesizeStep,
 } from './steps/index';
+export { claimGraphRows, type ClaimGraphRows } from './steps/compare.step';
+export type { PlanQuestion } from './steps/plan.step';
+export {
+  planWithoutRun,
+  runStepOnRun,
+  type OutsideLoop,
+  type StepOnRunOptions,
+  type StepOnRunResult,
+  type StepOutput,
+} from './step-on-run';
+export { readSnapshot } from './step-commit';
+export {
+  claimRows,
+  evidenceRows,
+  reportRecord,
+  sourceRow,
+  writeClaimGraph,
+  writeClaims,
+  writeEvidence,
+  writeReport,
+  writeSources,
+} from './step-records';
+// The events steps record are part of what running a step returns (runStepOnRun), so they are named here.
+export type { RunEvent } from '@research/engine';
+export { readImage, type ImageClaim, type ImageReading } from './image-claims';

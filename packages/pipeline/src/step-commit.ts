@@ -70,7 +70,7 @@ export async function computeStep(
       return { write: (trx) => writeSources(trx, rows) };
     }
     case 'analyze': {
-      const rows = claimRows(run, position.round, await steps.analyze(snapshot, ctx), snapshot);
+      const { rows } = claimRows(run, position.round, await steps.analyze(snapshot, ctx), snapshot);
       return { write: (trx) => writeClaims(trx, rows) };
     }
     case 'compare': {

@@ -17,11 +17,14 @@ import {
   insertClaims,
   insertSearchResults,
   insertSources,
+  replaceClaimGraph,
   replaceEvidence,
   upsertReport,
   type ClaimRow,
   type Db,
   type EvidenceRow,
+  type NewClaimCluster,
+  type NewClaimRelation,
   type RunRow,
   type SearchResultRow,
   type SourceRow,
@@ -81,6 +84,24 @@ export function searchResultRows(
   }));
 }
 
+/** One source as a row: its draft's text without NUL characters, at `position` of the run's `round`. */
+export function sourceRow(run: RunRow, round: number, position: number, draft: SourceDraft, now: Date): SourceRow {
+  return {
+    id: draft.id || crypto.randomUUID(),
+    run_id: run.id,
+    round,
+    position,
+    url: clean(draft.url),
+    title: cleanOrNull(draft.title),
+    domain: clean(draft.domain ?? ''),
+    source_type: cleanOrNull(draft.source_type),
+    retrieved_at: isoOrNow(draft.retrieved_at, now),
+    content: clean(draft.content ?? ''),
+    published_at: cleanOrNull(draft.published_at),
+    language: cleanOrNull(draft.language),
+  };
+}
+
 /** New sources of one round: no URL twice in a run, never more than the budget's max_sources. */
 export function sourceRows(
   run: RunRow,
@@ -101,29 +122,22 @@ export function sourceRows(
     const id = d.id && !seenIds.has(d.id) ? d.id : crypto.randomUUID();
     seenUrls.add(d.url);
     seenIds.add(id);
-    rows.push({
-      id,
-      run_id: run.id,
-      round,
-      position: start + rows.length,
-      url: clean(d.url),
-      title: cleanOrNull(d.title),
-      domain: clean(d.domain ?? ''),
-      source_type: cleanOrNull(d.source_type),
-      retrieved_at: isoOrNow(d.retrieved_at, now),
-      content: clean(d.content ?? ''),
-      published_at: cleanOrNull(d.published_at),
-      language: cleanOrNull(d.language),
-    });
+    rows.push(sourceRow(run, round, start + rows.length, { ...d, id }, now));
   }
   return rows;
 }
 
 /**
  * New claims of one round: each of a known source, quoting it (claims that do not are dropped), and
- * within MAX_CLAIMS_PER_SOURCE and MAX_CLAIMS_PER_RUN beside the claims the run already holds.
+ * within MAX_CLAIMS_PER_SOURCE and MAX_CLAIMS_PER_RUN beside the claims the run already holds
+ * (`overLimit`: the grounded claims left out for that).
  */
-export function claimRows(run: RunRow, round: number, drafts: ClaimDraft[], snapshot: RunSnapshot): ClaimRow[] {
+export function claimRows(
+  run: RunRow,
+  round: number,
+  drafts: ClaimDraft[],
+  snapshot: RunSnapshot,
+): { rows: ClaimRow[]; overLimit: number } {
   const sources = new Map(snapshot.sources.map((s) => [s.id, s]));
   // Each source's text is normalised once, not once per claim (a long page has many claims).
   const normalized = new Map<string, string>();
@@ -136,10 +150,10 @@ export function claimRows(run: RunRow, round: number, drafts: ClaimDraft[], snap
     const source = sources.get(d.source_id);
     return source !== undefined && spanOccursIn(d.evidence_span, normalizedOf(source));
   });
-  const { kept } = fitClaimCaps(grounded, tallyClaims(snapshot.claims));
+  const { kept, dropped } = fitClaimCaps(grounded, tallyClaims(snapshot.claims));
   const seenIds = new Set(snapshot.claims.map((c) => c.id));
   const start = nextPosition(snapshot.claims);
-  return kept.map((d, i) => {
+  const rows = kept.map((d, i) => {
     const id = d.id && !seenIds.has(d.id) ? d.id : crypto.randomUUID();
     seenIds.add(id);
     return {
@@ -154,6 +168,7 @@ export function claimRows(run: RunRow, round: number, drafts: ClaimDraft[], snap
       confidence: unit(d.confidence, 1),
     };
   });
+  return { rows, overLimit: dropped };
 }
 
 /** Exactly one evidence row per claim of the run; a claim the engine left out gets SPEC 2.4's defaults. */
@@ -196,26 +211,41 @@ export function reportRecord(
   return { report: cleanJson(report), generatedAt };
 }
 
+/** Stores search hits (the search_results table is written only here). */
 export async function writeSearchResults(trx: Db, rows: SearchResultRow[]): Promise<void> {
   if (rows.length) await insertSearchResults(trx, rows);
 }
 
+/** Stores sources (the sources table is written only here). */
 export async function writeSources(trx: Db, rows: SourceRow[]): Promise<void> {
   if (rows.length) await insertSources(trx, rows);
 }
 
+/** Stores claims (the claims table is written only here). */
 export async function writeClaims(trx: Db, rows: ClaimRow[]): Promise<void> {
   if (rows.length) await insertClaims(trx, rows);
 }
 
+/** Replaces a run's evidence (the evidence table is written only here). */
 export async function writeEvidence(trx: Db, runId: string, rows: EvidenceRow[]): Promise<void> {
   await replaceEvidence(trx, runId, rows);
 }
 
+/** Stores a run's report, replacing an older one (the reports table is written only here). */
 export async function writeReport(
   trx: Db,
   runId: string,
   record: { report: Record<string, unknown>; generatedAt: Date },
 ): Promise<void> {
   await upsertReport(trx, runId, record.report, record.generatedAt);
+}
+
+/** Replaces a run's clusters and claim relations (the claim graph's tables are written only here). */
+export async function writeClaimGraph(
+  trx: Db,
+  runId: string,
+  rows: { clusters: NewClaimCluster[]; relations: NewClaimRelation[] },
+  computedAt: Date,
+): Promise<void> {
+  await replaceClaimGraph(trx, runId, { ...rows, computedAt });
 }

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import type { AppContext } from '../context';
 import { jsonBody } from '../middleware/body-parsing';
 import { requireApiKey } from '../middleware/authenticate';
@@ -15,6 +15,7 @@ import {
   rescoreRunEvidence,
   synthesizeRunReport,
   type ClaimsInput,
+  type RunRequest,
 } from '../services/run-analysis.service';
 import type { ResearchTools } from '../services/research-tools';
 import { parseBody, parseQuery } from '../validation';
@@ -33,6 +34,13 @@ import {
  */
 export function createRunAnalysisRouter(ctx: AppContext, tools: ResearchTools): Router {
   const router = Router();
+  const runRequest = (id: string, res: Response): RunRequest => ({
+    ctx,
+    tools,
+    scope: scopeOf(res),
+    id,
+    signal: requestSignal(res),
+  });
   // The key is checked per route, so an unknown path (e.g. POST /research) stays a 404 without one.
   router.use(
     [
@@ -47,7 +55,7 @@ export function createRunAnalysisRouter(ctx: AppContext, tools: ResearchTools): 
     requireApiKey(ctx),
     jsonBody(),
   );
-  addPlannerRoutes(router, tools);
+  addPlannerRoutes(router, ctx, tools);
 
   router.get('/:run_id/claims', async (req, res) => {
     const run = await getVisibleRun(ctx.db, req.params.run_id);
@@ -62,7 +70,7 @@ export function createRunAnalysisRouter(ctx: AppContext, tools: ResearchTools): 
         : input.text !== undefined
           ? { text: input.text, url: input.url!, title: input.title ?? null, language: input.language }
           : { fetch_url: input.url!, title: input.title ?? null, language: input.language };
-    const result = await extractRunClaims(ctx, tools, scopeOf(res), req.params.run_id, claimsInput, requestSignal(res));
+    const result = await extractRunClaims({ ...runRequest(req.params.run_id, res), input: claimsInput });
     const { claims, total } = presentClaims(result.runId, result.claims);
     res.json({
       research_id: result.runId,
@@ -101,7 +109,7 @@ export function createRunAnalysisRouter(ctx: AppContext, tools: ResearchTools): 
   });
 
   router.post('/:run_id/evidence', async (req, res) => {
-    const evidence = await rescoreRunEvidence(ctx, scopeOf(res), req.params.run_id);
+    const evidence = await rescoreRunEvidence(runRequest(req.params.run_id, res));
     res.json(presentEvidence(req.params.run_id, evidence));
   });
 
@@ -111,7 +119,7 @@ export function createRunAnalysisRouter(ctx: AppContext, tools: ResearchTools): 
   });
 
   router.post('/:run_id/synthesis', async (req, res) => {
-    const result = await synthesizeRunReport(ctx, tools, scopeOf(res), req.params.run_id, requestSignal(res));
+    const result = await synthesizeRunReport(runRequest(req.params.run_id, res));
     const run = await getVisibleRun(ctx.db, req.params.run_id);
     res.json({
       ...presentReport(run, result.row),

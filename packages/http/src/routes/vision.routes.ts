@@ -33,7 +33,14 @@ export function createVisionRouter(ctx: AppContext, tools: ResearchTools): Route
   router.use('/analyze', requireApiKey(ctx), configured, reserveOutboundSlot(tools), body);
   router.post('/analyze', async (req, res) => {
     const input = parseBody(visionBodySchema, req.body, { required: true });
-    const result = await analyzeImage(tools, ctx.config, scopeOf(res), outboundOf(res), input, requestSignal(res));
+    const result = await analyzeImage({
+      tools,
+      config: ctx.config,
+      scope: scopeOf(res),
+      outbound: outboundOf(res),
+      input,
+      signal: requestSignal(res),
+    });
     res.json(result satisfies VisionResponse);
   });
   return router;

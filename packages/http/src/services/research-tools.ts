@@ -2,6 +2,7 @@ import { AppError, Semaphore, type AppConfig, type LlmClient, type SearchProvide
 import { createCrawler, type Crawler } from '@research/crawler';
 import type { Database } from '@research/database';
 import type { Logger, Metrics } from '@research/observability';
+import type { ResearchServices } from '@research/pipeline';
 import { createSearchProvider, isSearchProviderConfigured, type SearchProvider } from '@research/search';
 
 /** Outbound work (crawler fetches, vision, audio) one caller may have in flight at once. */
@@ -27,6 +28,11 @@ export interface ResearchTools {
   llm(): LlmClient | null;
   /** The vision model as an LLM client (VISION_BASE_URL + VISION_MODEL), or null when not configured. */
   vision(): LlmClient | null;
+  /**
+   * These tools as the services a pipeline step reaches, for a step a route runs: the routes' LLM client,
+   * and the default search provider and the crawler, built only when a step first uses them.
+   */
+  researchServices(): ResearchServices;
   /** Runs outbound work under the per-caller and per-process limits; 429 when the caller has too much in flight. */
   limitOutbound<T>(callerId: string, task: () => Promise<T>): Promise<T>;
   /**
@@ -117,7 +123,7 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
     };
   }
 
-  return {
+  const tools: ResearchTools = {
     isSearchProviderConfigured: (name) => isSearchProviderConfigured(config.search, name),
     searchProvider(name = config.search.provider) {
       const existing = providers.get(name);
@@ -138,6 +144,16 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
     },
     llm: deps.llm,
     vision: deps.vision,
+    researchServices: () => ({
+      llm: deps.llm(),
+      get searchProvider() {
+        return tools.searchProvider();
+      },
+      get crawler() {
+        return tools.crawler();
+      },
+      localCorpusDir: config.search.localCorpusDir,
+    }),
     reserveOutbound,
     async limitOutbound(callerId, task) {
       const lease = reserveOutbound(callerId);
@@ -153,4 +169,5 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
       providers.clear();
     },
   };
+  return tools;
 }

@@ -1,32 +1,25 @@
 import crypto from 'node:crypto';
 import {
   AppError,
-  DEPTH_BUDGETS,
   Details,
   MAX_CLAIMS_PER_RUN,
   MAX_CLAIMS_PER_SOURCE,
-  ROUNDS_BY_DEPTH,
-  fitClaimCaps,
-  isDepth,
   isRunning,
   planSchema,
   registrableDomain,
-  type LlmFailureKind,
+  type ClaimDraft,
   type Plan,
+  type SourceDraft,
 } from '@research/core';
 import { mayManage, type Principal } from '@research/auth';
 import { classifySourceType, normalizeCrawlUrl, toSourceDraft } from '@research/crawler';
 import {
   countClaimRelations,
-  countClaimsBySource,
   countRows,
   deleteClaimGraph,
-  existingClaimIds,
   findRunById,
   findRunForEdit,
   findRunSource,
-  insertClaims,
-  insertSources,
   listClaimClusters,
   listClaimRelations,
   listClaims,
@@ -34,9 +27,6 @@ import {
   listSources,
   nextRunPositions,
   refreshRunCounts,
-  replaceClaimGraph,
-  replaceEvidence,
-  upsertReport,
   type ClaimClusterRow,
   type ClaimRelationRow,
   type ClaimRow,
@@ -47,23 +37,42 @@ import {
   type RunRow,
   type SourceRow,
 } from '@research/database';
+import type { Metrics } from '@research/observability';
 import {
-  MAX_LLM_CHUNKS_PER_SOURCE,
-  analyzeSources,
-  compareEvidence,
-  evidenceDraftsOf,
-  readRunEvents,
-  planTerms,
-  stableId,
-  synthesizeReport,
-  type EvidenceGraph,
-} from '@research/engine';
+  claimGraphRows,
+  claimRows,
+  evidenceRows,
+  readSnapshot,
+  reportRecord,
+  runStepOnRun,
+  sourceRow,
+  writeClaimGraph,
+  writeClaims,
+  writeEvidence,
+  writeReport,
+  writeSources,
+  type OutsideLoop,
+  type RunEvent,
+} from '@research/pipeline';
 import { isUuid } from '../ids';
 import type { RequestScope } from '../request-scope';
+import type { FallbackResponse } from '../routes/run-analysis.schemas';
 import { fetchOne } from './crawler.service';
 import type { ResearchTools } from './research-tools';
 
-type Ctx = { db: Database };
+type Ctx = { db: Database; metrics: Metrics };
+
+/** One request on a run of the mounted analysis routes: who asks, about which run, with what. */
+export interface RunRequest {
+  ctx: Ctx;
+  tools: ResearchTools;
+  scope: RequestScope;
+  /** The run's id as the path gave it. */
+  id: string;
+  signal: AbortSignal;
+}
+
+type LlmFallbackReason = FallbackResponse['reason'];
 
 /** The 409 of a write to a run the pipeline still works on. */
 export function runStillRunning(id: string): AppError {
@@ -87,7 +96,7 @@ async function checkEditable(db: Db, id: string, actor: Principal, lock: boolean
 
 /** Runs `edit` in a transaction holding the run's row lock, after the write checks passed again. */
 function inEditTransaction<T>(
-  ctx: Ctx,
+  ctx: Pick<Ctx, 'db'>,
   id: string,
   actor: Principal,
   edit: (trx: Db, run: RunRow) => Promise<T>,
@@ -104,10 +113,21 @@ function planOf(run: Pick<RunRow, 'plan'>): Plan | null {
   return parsed?.success ? parsed.data : null;
 }
 
-/** LLM use of one request: the run's depth budget per call, a fresh request count. */
-function callContext(run: Pick<RunRow, 'depth'>, signal: AbortSignal, scope: RequestScope) {
-  const budget = DEPTH_BUDGETS[isDepth(run.depth) ? run.depth : 'normal'];
-  return { usage: {} as Record<string, number>, budget, signal, logger: scope.logger };
+/** What a step run by the request uses: the routes' services, the caller's logger, the request's signal. */
+function outsideLoop(req: RunRequest): OutsideLoop {
+  return {
+    services: req.tools.researchServices(),
+    logger: req.scope.logger,
+    metrics: req.ctx.metrics,
+    signal: req.signal,
+  };
+}
+
+/** The LLM fallbacks among a step's events, in the order they were recorded. */
+function fallbacksOf(events: readonly RunEvent[]): Array<{ reason: LlmFallbackReason; count: number }> {
+  return events.flatMap((e) =>
+    e.kind === 'fallback' ? [{ reason: e.reason as LlmFallbackReason, count: e.count }] : [],
+  );
 }
 
 export type ClaimsInput =
@@ -124,7 +144,7 @@ export interface ClaimsResult {
   sourceCreated: boolean;
   mode: 'llm' | 'extractive' | 'mixed';
   /** Passages read by the extractive engine because the LLM failed for them, by reason. */
-  fallbacks: Array<[LlmFailureKind, number]>;
+  fallbacks: Array<[LlmFallbackReason, number]>;
   /** LLM claims dropped because their span is not in the text. */
   ungrounded: number;
   /** New claims not stored because the source or the run holds its limit of claims. */
@@ -144,188 +164,157 @@ function claimLimitReached(runId: string, sourceId?: string): AppError {
   );
 }
 
-/** The source a `{url}` request reads: the run's own source of that page, or the page fetched now. */
-async function sourceOfPage(
-  ctx: Ctx,
-  tools: ResearchTools,
-  scope: RequestScope,
-  run: RunRow,
-  input: { fetch_url: string; title?: string | null; language?: string },
-  signal: AbortSignal,
-): Promise<{ source: SourceRow; isNew: boolean }> {
-  let url: string;
+function crawlUrlOf(url: string): string {
   try {
-    url = normalizeCrawlUrl(input.fetch_url);
+    return normalizeCrawlUrl(url);
   } catch {
     throw new AppError('validation', 'url: must be an http or https URL');
   }
-  const known = (await listSources(ctx.db, run.id)).find((s) => s.url === url);
+}
+
+/** A source as a claims request brings it: new to the run (`isNew`), or one the run has. */
+type RequestedSource = { source: SourceRow; isNew: boolean };
+
+/** The source a `{url}` request reads: the run's own source of that page, or the page fetched now. */
+async function sourceOfPage(
+  req: RunRequest,
+  run: RunRow,
+  input: { fetch_url: string; title?: string | null; language?: string },
+  round: number,
+): Promise<RequestedSource> {
+  const url = crawlUrlOf(input.fetch_url);
+  const known = (await listSources(req.ctx.db, run.id)).find((s) => s.url === url);
   if (known) return { source: known, isNew: false };
   // The pipeline's crawler: SSRF guard (after DNS, on every redirect), robots.txt, byte cap, page cache;
   // counted in the caller's share of outbound work (429 over it). An unreadable page is a 422 on `url`.
-  const document = await fetchOne(tools, scope.actor.userId, { url, language: input.language }, signal);
+  const document = await fetchOne(req.tools, req.scope.actor.userId, { url, language: input.language }, req.signal);
   if (!document.content.trim()) throw new AppError('validation', 'url: empty: the page has no readable text');
-  const redirected = (await listSources(ctx.db, run.id)).find((s) => s.url === document.url);
+  const redirected = (await listSources(req.ctx.db, run.id)).find((s) => s.url === document.url);
   if (redirected) return { source: redirected, isNew: false };
   const draft = toSourceDraft(document);
+  return { source: sourceRow(run, round, 0, { ...draft, title: input.title ?? draft.title }, new Date()), isNew: true };
+}
+
+/** The source of a `{text, url}` request: always new to the run. */
+function sourceOfText(
+  run: RunRow,
+  input: { text: string; url: string; title?: string | null; language?: string },
+  round: number,
+): RequestedSource {
+  const url = crawlUrlOf(input.url);
+  const draft: SourceDraft = {
+    id: crypto.randomUUID(),
+    url,
+    title: input.title ?? null,
+    domain: registrableDomain(url),
+    source_type: classifySourceType(url),
+    retrieved_at: new Date().toISOString(),
+    content: input.text,
+    published_at: null,
+    language: input.language ?? null,
+  };
+  return { source: sourceRow(run, round, 0, draft, new Date()), isNew: true };
+}
+
+async function requestedSource(req: RunRequest, run: RunRow, input: ClaimsInput): Promise<RequestedSource> {
+  if ('source_id' in input) {
+    const found = await findRunSource(req.ctx.db, run.id, input.source_id);
+    if (!found) throw new AppError('validation', `source_id: the run has no source ${input.source_id}`);
+    return { source: found, isNew: false };
+  }
+  // A new source joins the run's last round (its position is taken under the run's lock).
+  const round = Math.max(1, (await nextRunPositions(req.ctx.db, run.id)).round);
+  return 'fetch_url' in input ? sourceOfPage(req, run, input, round) : sourceOfText(run, input, round);
+}
+
+/** What the analyze step said about its engines: which read the passages, its fallbacks, claims dropped. */
+function analysisOf(events: readonly RunEvent[]): Pick<ClaimsResult, 'mode' | 'fallbacks' | 'ungrounded'> {
+  const engine = events.find((e) => e.kind === 'engine');
   return {
-    isNew: true,
-    source: {
-      ...draft,
-      run_id: run.id,
-      round: 0,
-      position: 0,
-      title: input.title ?? draft.title,
-      retrieved_at: new Date(draft.retrieved_at),
-    },
+    mode: engine?.kind === 'engine' ? (engine.mode as ClaimsResult['mode']) : 'extractive',
+    fallbacks: fallbacksOf(events).map((f) => [f.reason, f.count]),
+    ungrounded: events.reduce((n, e) => n + (e.kind === 'ungrounded' ? e.count : 0), 0),
   };
 }
 
 /**
- * Extracts claims from one of the run's sources, from given text with its URL (stored as a new source
- * of the run), or from a page fetched by URL through the pipeline's crawler (stored as a new source,
- * unless the run already has that page: then its stored text is read again), with the pipeline's claim
- * extraction, and appends the new ones to the run's claims (re-extracting the same text finds the same
- * claims and adds nothing). The run's clusters and relations no longer describe its claims afterwards
- * and are removed; evidence is recomputed on request.
+ * Stores a claims request's new source and claims under the run's lock: claims the run already has are
+ * skipped, the rest cut at the caps; 409 when none fits (and then the new source is not stored either).
  */
-export async function extractRunClaims(
-  ctx: Ctx,
-  tools: ResearchTools,
-  scope: RequestScope,
-  id: string,
-  input: ClaimsInput,
-  signal: AbortSignal,
-): Promise<ClaimsResult> {
-  await checkEditable(ctx.db, id, scope.actor, false);
-  const run = (await findRunById(ctx.db, id))!;
-  // A full run can take no claim: refuse before any fetch or LLM request is spent on it.
-  if ((await countRows(ctx.db, 'claims', run.id)) >= MAX_CLAIMS_PER_RUN) throw claimLimitReached(run.id);
-  let source: SourceRow;
-  let isNew = false;
-  if ('source_id' in input) {
-    const found = await findRunSource(ctx.db, run.id, input.source_id);
-    if (!found) throw new AppError('validation', `source_id: the run has no source ${input.source_id}`);
-    source = found;
-  } else if ('fetch_url' in input) {
-    ({ source, isNew } = await sourceOfPage(ctx, tools, scope, run, input, signal));
-  } else {
-    let url: string;
-    try {
-      url = normalizeCrawlUrl(input.url);
-    } catch {
-      throw new AppError('validation', 'url: must be an http or https URL');
-    }
-    isNew = true;
-    source = {
-      id: crypto.randomUUID(),
-      run_id: run.id,
-      round: 0,
-      position: 0,
-      url,
-      title: input.title ?? null,
-      domain: registrableDomain(url),
-      source_type: classifySourceType(url),
-      retrieved_at: new Date(),
-      content: input.text,
-      published_at: null,
-      language: input.language ?? null,
-    };
-  }
-
-  const plan = planOf(run);
-  const result = await analyzeSources(tools.llm(), callContext(run, signal, scope), {
-    runId: run.id,
-    question: run.query,
-    subQuestions: plan?.sub_questions ?? [],
-    language: input.language ?? source.language ?? run.language,
-    terms: planTerms(plan, run.query),
-    sources: [source],
-    llmAllowance: MAX_LLM_CHUNKS_PER_SOURCE,
-  });
-
-  return inEditTransaction(ctx, id, scope.actor, async (trx) => {
-    const positions = await nextRunPositions(trx, run.id);
-    const round = Math.max(1, positions.round);
-    if (isNew) {
+function storeClaims(req: RunRequest & { input: ClaimsInput }, requested: RequestedSource, drafts: ClaimDraft[]) {
+  return inEditTransaction(req.ctx, req.id, req.scope.actor, async (trx, run) => {
+    let { source } = requested;
+    if (requested.isNew) {
+      const positions = await nextRunPositions(trx, run.id);
       // A concurrent request may have stored the same page meanwhile (both fetched it before the lock).
-      if ('fetch_url' in input && (await listSources(trx, run.id)).some((s) => s.url === source.url)) {
+      if ('fetch_url' in req.input && (await listSources(trx, run.id)).some((s) => s.url === source.url)) {
         throw new AppError(
           'conflict',
           `url: another request stored ${source.url} for this run meanwhile; send it again.`,
         );
       }
-      source = { ...source, round, position: positions.source };
-      await insertSources(trx, [source]);
+      source = { ...source, round: Math.max(1, positions.round), position: positions.source };
+      await writeSources(trx, [source]);
     }
-    const existing = await existingClaimIds(
-      trx,
-      result.claims.map((c) => c.id),
+    const claims = await listClaims(trx, run.id);
+    const held = new Set(claims.map((c) => c.id));
+    const snapshot = { plan: null, searchResults: [], sources: [source], claims, evidence: [] };
+    const { rows, overLimit } = claimRows(
+      run,
+      source.round,
+      drafts.filter((d) => !held.has(d.id)),
+      snapshot,
     );
-    const held = await countClaimsBySource(trx, run.id);
-    const total = [...held.values()].reduce((a, b) => a + b, 0);
-    const { kept, dropped } = fitClaimCaps(
-      result.claims.filter((c) => !existing.has(c.id)),
-      { total, bySource: held },
-    );
-    // Nothing fits: refuse the request as a whole (a new source is not stored either).
-    if (kept.length === 0 && dropped > 0) {
-      throw total >= MAX_CLAIMS_PER_RUN ? claimLimitReached(run.id) : claimLimitReached(run.id, source.id);
+    if (rows.length === 0 && overLimit > 0) {
+      throw claims.length >= MAX_CLAIMS_PER_RUN ? claimLimitReached(run.id) : claimLimitReached(run.id, source.id);
     }
-    const fresh = kept.map((c, i) => ({
-      id: c.id,
-      run_id: run.id,
-      source_id: c.source_id,
-      round: isNew ? round : source.round,
-      position: positions.claim + i,
-      claim_text: c.claim_text,
-      evidence_span: c.evidence_span,
-      claim_type: c.claim_type,
-      confidence: c.confidence,
-    }));
-    if (fresh.length > 0) {
-      await insertClaims(trx, fresh);
+    if (rows.length > 0) {
+      await writeClaims(trx, rows);
       await deleteClaimGraph(trx, run.id);
     }
     await refreshRunCounts(trx, run.id);
-    const stored = await listClaims(trx, run.id);
-    const ids = new Set(result.claims.map((c) => c.id));
+    const ids = new Set(drafts.map((c) => c.id));
     return {
-      runId: run.id,
-      sourceId: source.id,
-      claims: stored.filter((c) => ids.has(c.id)),
-      created: fresh.length,
-      sourceCreated: isNew,
-      mode: result.mode,
-      fallbacks: [...result.fallbacks] as Array<[LlmFailureKind, number]>,
-      ungrounded: result.ungrounded,
-      overLimit: dropped,
+      source,
+      claims: (await listClaims(trx, run.id)).filter((c) => ids.has(c.id)),
+      created: rows.length,
+      overLimit,
     };
   });
 }
 
-function graphRecords(runId: string, graph: EvidenceGraph) {
+/**
+ * Extracts claims from one of the run's sources, from given text with its URL (stored as a new source
+ * of the run), or from a page fetched by URL through the pipeline's crawler (stored as a new source,
+ * unless the run already has that page: then its stored text is read again), with the pipeline's analyze
+ * step, and appends the new ones to the run's claims (re-extracting the same text finds the same claims
+ * and adds nothing). The run's clusters and relations no longer describe its claims afterwards and are
+ * removed; evidence is recomputed on request.
+ */
+export async function extractRunClaims(req: RunRequest & { input: ClaimsInput }): Promise<ClaimsResult> {
+  const { ctx, input } = req;
+  await checkEditable(ctx.db, req.id, req.scope.actor, false);
+  const run = (await findRunById(ctx.db, req.id))!;
+  // A full run can take no claim: refuse before any fetch or LLM request is spent on it.
+  if ((await countRows(ctx.db, 'claims', run.id)) >= MAX_CLAIMS_PER_RUN) throw claimLimitReached(run.id);
+  const requested = await requestedSource(req, run, input);
+  const { output, events } = await runStepOnRun('analyze', {
+    ...outsideLoop(req),
+    // The step reads in the run's language; a request may name another, and a source has its own.
+    run: { ...run, language: input.language ?? requested.source.language ?? run.language },
+    snapshot: { plan: planOf(run), searchResults: [], sources: [requested.source], claims: [], evidence: [] },
+    round: requested.source.round,
+  });
+  const stored = await storeClaims(req, requested, output);
   return {
-    clusters: graph.clusters.map((cluster) => ({
-      id: stableId(runId, 'cluster', String(cluster.index)),
-      position: cluster.index,
-      representative_claim_id: cluster.claimIds[0]!,
-      source_ids: cluster.sourceIds,
-      independent_groups: cluster.groups,
-      claim_ids: cluster.claimIds,
-    })),
-    relations: graph.relations.map((r) => ({
-      claim_id: r.a,
-      related_claim_id: r.b,
-      relation: r.kind,
-      contradiction_kind: r.contradiction?.kind ?? null,
-      detail: r.contradiction?.detail ?? null,
-    })),
+    runId: run.id,
+    sourceId: stored.source.id,
+    claims: stored.claims,
+    created: stored.created,
+    sourceCreated: requested.isNew,
+    ...analysisOf(events),
+    overLimit: stored.overLimit,
   };
-}
-
-function compareRun(run: RunRow, claims: ClaimRow[], sources: SourceRow[]) {
-  return compareEvidence({ claims, sources, plan: planOf(run), referenceDate: run.created_at });
 }
 
 /**
@@ -334,91 +323,51 @@ function compareRun(run: RunRow, claims: ClaimRow[], sources: SourceRow[]) {
  * replacing earlier ones. Runs under the run's row lock: the result describes exactly the stored claims.
  */
 export function clusterRunClaims(
-  ctx: Ctx,
+  ctx: Pick<Ctx, 'db'>,
   scope: RequestScope,
   id: string,
 ): Promise<{ runId: string; clusters: ClaimClusterRow[]; relations: number }> {
   return inEditTransaction(ctx, id, scope.actor, async (trx, run) => {
     const [claims, sources] = await Promise.all([listClaims(trx, run.id), listSources(trx, run.id)]);
-    const { graph } = await compareRun(run, claims, sources);
-    const records = graphRecords(run.id, graph);
-    await replaceClaimGraph(trx, run.id, { ...records, computedAt: new Date() });
-    return { runId: run.id, clusters: await listClaimClusters(trx, run.id), relations: records.relations.length };
+    const rows = await claimGraphRows(run.id, { claims, sources });
+    await writeClaimGraph(trx, run.id, rows, new Date());
+    return { runId: run.id, clusters: await listClaimClusters(trx, run.id), relations: rows.relations.length };
   });
 }
 
 /**
- * Recomputes one evidence score per claim with the pipeline's deterministic scoring and replaces the
- * run's evidence (what GET /v1/research/{id}/evidence shows).
+ * Recomputes one evidence score per claim with the pipeline's compare step and replaces the run's
+ * evidence (what GET /v1/research/{id}/evidence shows).
  */
-export function rescoreRunEvidence(ctx: Ctx, scope: RequestScope, id: string): Promise<EvidenceRow[]> {
-  return inEditTransaction(ctx, id, scope.actor, async (trx, run) => {
-    const [claims, sources] = await Promise.all([listClaims(trx, run.id), listSources(trx, run.id)]);
-    const { evidence } = await compareRun(run, claims, sources);
-    await replaceEvidence(
-      trx,
-      run.id,
-      evidence.map((e) => ({ ...e, run_id: run.id })),
-    );
+export function rescoreRunEvidence(req: RunRequest): Promise<EvidenceRow[]> {
+  return inEditTransaction(req.ctx, req.id, req.scope.actor, async (trx, run) => {
+    const snapshot = await readSnapshot(trx, run);
+    const { output } = await runStepOnRun('compare', { ...outsideLoop(req), run, snapshot });
+    await writeEvidence(trx, run.id, evidenceRows(run, output, snapshot));
     return listEvidence(trx, run.id);
   });
 }
 
-interface StoredCheckpoint {
-  rounds?: number;
-  notes?: unknown;
-}
-
 /**
  * Writes the run's report from its current claims, sources and stored evidence with the pipeline's
- * report writer (LLM wording when configured, else extractive) and stores it, replacing the old one
+ * synthesize step (LLM wording when configured, else extractive) and stores it, replacing the old one
  * (what GET /v1/research/{id}/report shows).
  */
-export async function synthesizeRunReport(
-  ctx: Ctx,
-  tools: ResearchTools,
-  scope: RequestScope,
-  id: string,
-  signal: AbortSignal,
-): Promise<{
+export async function synthesizeRunReport(req: RunRequest): Promise<{
   run: RunRow;
   row: ReportRow;
   engine: 'llm' | 'extractive';
-  fallbacks: Array<{ reason: LlmFailureKind; count: number }>;
+  fallbacks: Array<{ reason: LlmFallbackReason; count: number }>;
 }> {
-  await checkEditable(ctx.db, id, scope.actor, false);
-  const run = (await findRunById(ctx.db, id))!;
-  const [claims, sources, evidence] = await Promise.all([
-    listClaims(ctx.db, run.id),
-    listSources(ctx.db, run.id),
-    listEvidence(ctx.db, run.id),
-  ]);
-  const checkpoint = (run.checkpoint ?? {}) as StoredCheckpoint;
-  const rounds = checkpoint.rounds ?? ROUNDS_BY_DEPTH[isDepth(run.depth) ? run.depth : 'normal'];
-  const generatedAt = new Date();
-  // The pipeline's events say which engines ran; this call's own events replace the old synthesize ones.
-  const events = readRunEvents(checkpoint.notes).filter(
-    (e) => !((e.kind === 'engine' || e.kind === 'fallback') && e.step === 'synthesize'),
-  );
-  const { body, events: written } = await synthesizeReport(tools.llm(), callContext(run, signal, scope), {
-    query: run.query,
-    language: run.language,
-    plan: planOf(run),
-    graph: (await compareRun(run, claims, sources)).graph,
-    evidence: evidenceDraftsOf(evidence),
-    round: rounds,
-    rounds,
-    queriesSent: run.usage?.search_queries ?? 0,
-    events,
-    generatedAt,
-    final: true,
-  });
-  await inEditTransaction(ctx, id, scope.actor, (trx) => upsertReport(trx, run.id, body, generatedAt));
-  const engine = written.some((e) => e.kind === 'engine' && e.mode === 'llm') ? 'llm' : 'extractive';
-  const fallbacks = written.flatMap((e) =>
-    e.kind === 'fallback' ? [{ reason: e.reason as LlmFailureKind, count: e.count }] : [],
-  );
-  return { run, row: { run_id: run.id, report: body, generated_at: generatedAt }, engine, fallbacks };
+  await checkEditable(req.ctx.db, req.id, req.scope.actor, false);
+  const run = (await findRunById(req.ctx.db, req.id))!;
+  const snapshot = await readSnapshot(req.ctx.db, run);
+  const { output, events } = await runStepOnRun('synthesize', { ...outsideLoop(req), run, snapshot });
+  const record = reportRecord(run, output, snapshot, new Date());
+  await inEditTransaction(req.ctx, req.id, req.scope.actor, (trx) => writeReport(trx, run.id, record));
+  const engine = events.some((e) => e.kind === 'engine' && e.mode === 'llm') ? 'llm' : 'extractive';
+  const row = { run_id: run.id, report: record.report, generated_at: record.generatedAt };
+  return { run, row, engine, fallbacks: fallbacksOf(events) };
 }
 
 /** Read helpers of the run-scoped routes (any authenticated caller, like /v1 reads). */

@@ -1,6 +1,6 @@
-import { AppError, LlmFailure, normalizeWhitespace, type AppConfig } from '@research/core';
+import { AppError, type AppConfig } from '@research/core';
 import { isCrawlError } from '@research/crawler';
-import { groundSpan, visionPromptV1 } from '@research/engine';
+import { readImage, type ImageClaim } from '@research/pipeline';
 import type { RequestScope } from '../request-scope';
 import { crawlRefusal } from './crawler.service';
 import type { OutboundLease, ResearchTools } from './research-tools';
@@ -22,7 +22,7 @@ export interface VisionInput {
 
 export interface VisionResult {
   description: string;
-  claims: Array<{ claim_text: string; evidence_span: string; claim_type: string; confidence: number }>;
+  claims: ImageClaim[];
   model: string;
   media_type: string;
   bytes: number;
@@ -85,52 +85,31 @@ async function loadImage(
  * base64 or from a URL fetched through the crawler's guard; either way it must be a PNG, JPEG, GIF or
  * WebP within VISION_MAX_IMAGE_BYTES. The download and the model call run on the caller's outbound slot.
  */
-export async function analyzeImage(
-  tools: ResearchTools,
-  config: AppConfig,
-  scope: RequestScope,
-  outbound: OutboundLease,
-  input: VisionInput,
-  signal: AbortSignal,
-): Promise<VisionResult> {
+export async function analyzeImage(request: {
+  tools: ResearchTools;
+  config: AppConfig;
+  scope: RequestScope;
+  outbound: OutboundLease;
+  input: VisionInput;
+  signal: AbortSignal;
+}): Promise<VisionResult> {
+  const { tools, config, outbound, input, signal } = request;
   const vision = tools.vision();
   if (!vision) throw new AppError('unavailable', VISION_NOT_CONFIGURED);
   const { body, field } = await loadImage(tools, config, outbound, input, signal);
   const mediaType = sniffImageType(body);
   if (!mediaType) throw new AppError('validation', `${field}: must be a PNG, JPEG, GIF or WebP image`);
-
-  let answer: visionPromptV1.VisionAnswer;
-  try {
-    answer = await outbound.run(() =>
-      vision.complete(
-        { usage: {}, budget: { max_llm_requests: 2, max_context_per_llm_call: 16_000 }, signal },
-        {
-          name: visionPromptV1.name,
-          system: visionPromptV1.system,
-          user: visionPromptV1.user({ prompt: input.prompt ?? null, language: input.language }),
-          schema: visionPromptV1.schema,
-          maxTokens: 2000,
-          images: [{ mediaType, base64: body.toString('base64') }],
-        },
-      ),
-    );
-  } catch (error) {
-    if (!(error instanceof LlmFailure) || signal.aborted) throw error;
-    scope.logger.warn('vision provider failed', { kind: error.kind, reason: error.message });
-    throw new AppError('unavailable', `The vision provider gave no usable answer (${error.kind}).`);
+  const reading = await outbound.run(() =>
+    readImage(
+      vision,
+      { mediaType, base64: body.toString('base64') },
+      { prompt: input.prompt ?? null, language: input.language, signal },
+    ),
+  );
+  if (!reading.ok) {
+    request.scope.logger.warn('vision provider failed', { kind: reading.failure, reason: reading.reason });
+    throw new AppError('unavailable', `The vision provider gave no usable answer (${reading.failure}).`);
   }
-  const description = answer.description.trim();
-  const claims = answer.claims.flatMap((c) => {
-    const span = groundSpan(c.evidence_span, description, input.language);
-    if (!span) return [];
-    return [
-      {
-        claim_text: normalizeWhitespace(c.claim_text),
-        evidence_span: span,
-        claim_type: c.claim_type,
-        confidence: Math.round(c.confidence * 100) / 100,
-      },
-    ];
-  });
+  const { description, claims } = reading;
   return { description, claims, model: vision.model, media_type: mediaType, bytes: body.length };
 }

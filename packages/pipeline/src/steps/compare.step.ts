@@ -1,5 +1,6 @@
 import type { EvidenceDraft } from '@research/core';
-import { compareEvidence } from '@research/engine';
+import type { NewClaimCluster, NewClaimRelation } from '@research/database';
+import { compareEvidence, evidenceGraphOf, stableId } from '@research/engine';
 import type { RunSnapshot, StepContext } from '../steps';
 
 /** Scores every claim of the run against the others, deterministically (never with the LLM). */
@@ -18,4 +19,38 @@ export async function compareStep(snapshot: RunSnapshot, ctx: StepContext): Prom
   if (fresh > 0) ctx.metrics.contradictionsDetected(fresh);
   if (ctx.round === 1) ctx.record({ kind: 'engine', step: 'compare', round: ctx.round, mode: 'deterministic' });
   return evidence;
+}
+
+/** A run's claim graph as rows: its clusters (with their claims) and the relations between claims. */
+export interface ClaimGraphRows {
+  clusters: NewClaimCluster[];
+  relations: NewClaimRelation[];
+}
+
+/**
+ * The evidence graph the compare step scores with (the same proposition across sources is one cluster;
+ * supports, refines and contradicts relations), as the rows POST /research/{id}/cluster-claims stores.
+ */
+export async function claimGraphRows(
+  runId: string,
+  snapshot: Pick<RunSnapshot, 'claims' | 'sources'>,
+): Promise<ClaimGraphRows> {
+  const graph = await evidenceGraphOf(snapshot.claims, snapshot.sources);
+  return {
+    clusters: graph.clusters.map((cluster) => ({
+      id: stableId(runId, 'cluster', String(cluster.index)),
+      position: cluster.index,
+      representative_claim_id: cluster.claimIds[0]!,
+      source_ids: cluster.sourceIds,
+      independent_groups: cluster.groups,
+      claim_ids: cluster.claimIds,
+    })),
+    relations: graph.relations.map((r) => ({
+      claim_id: r.a,
+      related_claim_id: r.b,
+      relation: r.kind,
+      contradiction_kind: r.contradiction?.kind ?? null,
+      detail: r.contradiction?.detail ?? null,
+    })),
+  };
 }

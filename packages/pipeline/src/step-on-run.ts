@@ -1,0 +1,117 @@
+import type { PipelineStep, Plan } from '@research/core';
+import type { RunRow } from '@research/database';
+import type { RunEvent } from '@research/engine';
+import type { Logger, Metrics } from '@research/observability';
+import { runBudgetOf, type RunBudget } from './budget';
+import { readCheckpoint } from './checkpoint';
+import { deferMetrics } from './step-metrics';
+import { RESEARCH_STEPS } from './steps/index';
+import { planQuestion, type PlanQuestion } from './steps/plan.step';
+import type { PipelineSteps, ResearchServices, RunSnapshot, StepContext } from './steps';
+
+// The mounted route groups (/research/{id}/claims, /evidence, /synthesis, /planner) run the pipeline's
+// steps on a request, outside the job loop: same step modules, same budget object, same events. What they
+// store goes through the same row writers (step-records.ts), in the route's own transaction.
+
+/** What a step run by a request uses of the process. */
+export interface OutsideLoop {
+  services: ResearchServices;
+  logger: Logger;
+  /** The pipeline's metrics describe runs: what a step counts on a request is dropped, never published. */
+  metrics: Metrics;
+  signal: AbortSignal;
+}
+
+export interface StepOnRunOptions extends OutsideLoop {
+  run: RunRow;
+  /** What the step reads of the run (only the parts it needs must be filled). */
+  snapshot: RunSnapshot;
+  /** The round the step works in; default: the run's last. */
+  round?: number;
+}
+
+/** What a registered step returns. */
+export type StepOutput<S extends PipelineStep> = Awaited<ReturnType<PipelineSteps[S]>>;
+
+export interface StepOnRunResult<S extends PipelineStep> {
+  output: StepOutput<S>;
+  /** The events this call recorded (which engine ran, LLM fallbacks, claims dropped as ungrounded). */
+  events: RunEvent[];
+}
+
+const LLM_COUNTERS = new Set(['llm_requests', 'llm_tokens_input', 'llm_tokens_output']);
+
+/**
+ * The run's budget for one request: its stored limits and usage, with fresh LLM counters. A request on an
+ * ended run is not the run's own work (its usage is not stored), so what the run's LLM calls used neither
+ * refuses it nor is added to.
+ */
+function requestBudgetOf(run: Pick<RunRow, 'depth' | 'budget' | 'usage'>): RunBudget {
+  const usage = Object.fromEntries(Object.entries(run.usage ?? {}).filter(([key]) => !LLM_COUNTERS.has(key)));
+  return runBudgetOf({ depth: run.depth, budget: run.budget, usage });
+}
+
+function contextOutsideLoop(
+  options: OutsideLoop,
+  budget: RunBudget,
+  position: { round: number; rounds: number },
+  earlier: readonly RunEvent[],
+): { ctx: Omit<StepContext, 'run'>; recorded: RunEvent[] } {
+  const recorded: RunEvent[] = [];
+  const events = [...earlier];
+  const ctx: Omit<StepContext, 'run'> = {
+    budget,
+    round: position.round,
+    rounds: position.rounds,
+    signal: options.signal,
+    logger: options.logger,
+    metrics: deferMetrics(options.metrics).metrics,
+    services: options.services,
+    usage: budget.usage,
+    events,
+    record(event) {
+      events.push(event);
+      recorded.push(event);
+    },
+  };
+  return { ctx, recorded };
+}
+
+/** True for the events a step records about its own engine, which a new call of that step replaces. */
+function isEngineEventOf(step: PipelineStep, event: RunEvent): boolean {
+  return (event.kind === 'engine' || event.kind === 'fallback') && event.step === step;
+}
+
+/**
+ * Runs one registered step on a run outside the job loop, under the run's stored budget (fresh LLM
+ * counters) and with the run's recorded events, except the engine events of that step, which this call's
+ * replace. Nothing is stored: the caller writes the output with the row writers of step-records.ts.
+ */
+export async function runStepOnRun<S extends PipelineStep>(
+  step: S,
+  options: StepOnRunOptions,
+): Promise<StepOnRunResult<S>> {
+  const budget = requestBudgetOf(options.run);
+  const checkpoint = readCheckpoint(options.run.checkpoint, budget.rounds);
+  const earlier = (checkpoint.notes ?? []).filter((event) => !isEngineEventOf(step, event));
+  const position = { round: options.round ?? checkpoint.rounds, rounds: checkpoint.rounds };
+  const { ctx, recorded } = contextOutsideLoop(options, budget, position, earlier);
+  const run: PipelineSteps[S] = RESEARCH_STEPS[step];
+  const output = (await run(options.snapshot, { ...ctx, run: options.run })) as StepOutput<S>;
+  return { output, events: recorded };
+}
+
+/**
+ * The plan the plan step makes for a question, without a run (POST /research/planner): the same planner
+ * under the budget of `depth`, with the events it recorded (which engine planned, an LLM fallback).
+ */
+export async function planWithoutRun(
+  question: PlanQuestion,
+  depth: string,
+  options: OutsideLoop,
+): Promise<{ plan: Plan; events: RunEvent[] }> {
+  const budget = runBudgetOf({ depth, budget: null });
+  const { ctx, recorded } = contextOutsideLoop(options, budget, { round: 1, rounds: budget.rounds }, []);
+  const plan = await planQuestion(question, ctx);
+  return { plan, events: recorded };
+}
