@@ -4,6 +4,7 @@ import type { DB } from '@research/database';
 import type { Logger, Metrics } from '@research/observability';
 import { CrawlError, isCrawlError } from './crawl-error';
 import type { ExtractedDocument } from './extract/document';
+import type { FetchDocumentOptions, FetchedDocument } from './fetched-document';
 import { createExtractionPool, type ExtractionPool, type ExtractionPoolOptions } from './extraction-pool';
 import { DEFAULT_MAX_PAGE_BYTES, DEFAULT_MAX_REDIRECTS, fetchPage, type FetchPageOptions } from './fetch-page';
 import {
@@ -18,31 +19,6 @@ import { CRAWLER_USER_AGENT, MAX_ROBOTS_BYTES, assertRobotsAllow, createRobotsCa
 import { createGuardedAgents, resolveCheckedAddresses, systemResolver, type Resolver } from './safe-agent';
 import { classifySourceType } from './source-type';
 import { bareHostname, createAddressPolicy, normalizeCrawlUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
-
-/** One fetched and extracted page. */
-export interface FetchedDocument extends ExtractedDocument {
-  /** The page's URL after redirects, normalised. */
-  url: string;
-  /** The URL asked for, normalised. */
-  requestedUrl: string;
-  domain: string;
-  sourceType: string;
-  retrievedAt: string;
-  /** Bytes downloaded for it (0 when served from the page cache). */
-  bytes: number;
-  fromCache: boolean;
-}
-
-export interface FetchDocumentOptions {
-  signal?: AbortSignal;
-  language?: string;
-  /** Skip the page cache (read and write). */
-  noCache?: boolean;
-  /** Serve from the cache or refuse with `budget_bytes` (the run has no download budget left). */
-  cacheOnly?: boolean;
-  /** Run-budget hook: called per received chunk; false aborts the download. */
-  onBytes?: (bytes: number) => boolean;
-}
 
 export interface UrlValidation {
   allowed: boolean;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { registrableDomain, type SourceDraft } from '@research/core';
 import type { Logger, Metrics } from '@research/observability';
 import { isCrawlError, type CrawlErrorReason } from './crawl-error';
-import type { FetchDocumentOptions, FetchedDocument } from './crawler';
+import type { FetchDocumentOptions, FetchedDocument } from './fetched-document';
 import { createSourceDeduper, type KeptText, type SourceDeduper } from './dedupe';
 import { normalizeCrawlUrl } from './url-policy';
 

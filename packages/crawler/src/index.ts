@@ -1,4 +1,5 @@
 export * from './crawler';
+export * from './fetched-document';
 export * from './fetch-sources';
 export * from './crawl-error';
 export * from './url-policy';
