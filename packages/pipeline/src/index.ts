@@ -12,6 +12,7 @@ export {
   synthesizeStep,
 } from './steps/index';
 export { claimGraphRows, type ClaimGraphRows } from './steps/compare.step';
+export { selectHits, type Selection } from './steps/select';
 export type { PlanQuestion } from './steps/plan.step';
 export {
   planWithoutRun,

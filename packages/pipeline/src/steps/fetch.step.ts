@@ -3,11 +3,7 @@ import type { SourceDraft } from '@research/core';
 import type { SearchResultRow, SourceRow } from '@research/database';
 import { isLocalUrl, readLocalDocument } from '@research/search';
 import type { RunSnapshot, StepContext } from '../steps';
-
-/** Interleaves hits by rank (every query's first hit, then every second hit…), in stored order. */
-function byRank(hits: SearchResultRow[]): SearchResultRow[] {
-  return [...hits].sort((a, b) => a.rank - b.rank || a.position - b.position);
-}
+import { selectHits } from './select';
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -85,17 +81,14 @@ async function crawlHits(
   return result.sources.map((s) => ({ ...s, published_at: s.published_at ?? published.get(s.url) ?? null }));
 }
 
-/** Reads the round's hits not fetched yet, best-ranked first, within the round's share of max_sources. */
+/** Reads the hits selectHits chose for the round: local documents from the corpus folder, web pages through the crawler. */
 export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promise<SourceDraft[]> {
   const known: readonly SourceRow[] = snapshot.sources;
-  const knownUrls = new Set(known.map((s) => s.url));
-  const hits = byRank(snapshot.searchResults.filter((r) => r.round === ctx.round && !knownUrls.has(r.url)));
-  const allowance = ctx.budget.sourceAllowance(known.length, ctx.round, ctx.rounds);
-  if (allowance <= 0 || hits.length === 0) {
+  const { hits, maxSources } = selectHits(snapshot, ctx);
+  if (hits.length === 0) {
     ctx.record({ kind: 'fetch', round: ctx.round, candidates: 0, accepted: 0 });
     return [];
   }
-  const maxSources = Math.min(ctx.budget.max_sources, known.length + allowance);
   const local = await readLocalHits(
     ctx,
     hits.filter((h) => isLocalUrl(h.url)),

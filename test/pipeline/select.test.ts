@@ -1,0 +1,55 @@
+import type { SearchResultRow, SourceRow } from '@research/database';
+import { runBudgetOf, selectHits, type RunSnapshot } from '@research/pipeline';
+
+// Which hits a round reads, decided apart from reading them: a pure function of what the run holds.
+const hit = (url: string, round: number, rank: number, position: number) =>
+  ({ url, round, rank, position }) as SearchResultRow;
+const source = (url: string) => ({ url }) as SourceRow;
+const snapshot = (searchResults: SearchResultRow[], sources: SourceRow[] = []): RunSnapshot => ({
+  plan: null,
+  searchResults,
+  sources,
+  claims: [],
+  evidence: [],
+});
+
+describe('selecting the hits a round reads', () => {
+  const budget = runBudgetOf({ depth: 'normal', budget: { max_sources: 10 }, usage: {} });
+
+  it("reads every query's first hit before any second hit, and only the round's hits not read yet", () => {
+    const hits = [
+      hit('https://a.example/1', 1, 1, 0),
+      hit('https://a.example/2', 1, 2, 1),
+      hit('https://b.example/1', 1, 1, 2),
+      hit('https://b.example/2', 1, 2, 3),
+      hit('https://c.example/old', 1, 1, 4),
+      hit('https://d.example/next-round', 2, 1, 5),
+    ];
+    const selection = selectHits(snapshot(hits, [source('https://c.example/old')]), { budget, round: 1, rounds: 2 });
+    expect(selection.hits.map((h) => h.url)).toEqual([
+      'https://a.example/1',
+      'https://b.example/1',
+      'https://a.example/2',
+      'https://b.example/2',
+    ]);
+  });
+
+  it('keeps room for later rounds: round 1 of 2 may fill half of max_sources, the last round the rest', () => {
+    const hits = [hit('https://a.example/1', 1, 1, 0)];
+    expect(selectHits(snapshot(hits), { budget, round: 1, rounds: 2 }).maxSources).toBe(5);
+    const kept = Array.from({ length: 5 }, (_, i) => source(`https://k.example/${i}`));
+    const last = selectHits(snapshot([hit('https://a.example/1', 2, 1, 0)], kept), { budget, round: 2, rounds: 2 });
+    expect(last.maxSources).toBe(10);
+    expect(last.hits).toHaveLength(1);
+  });
+
+  it('reads nothing once the run holds max_sources', () => {
+    const kept = Array.from({ length: 10 }, (_, i) => source(`https://k.example/${i}`));
+    const selection = selectHits(snapshot([hit('https://a.example/1', 2, 1, 0)], kept), {
+      budget,
+      round: 2,
+      rounds: 2,
+    });
+    expect(selection).toEqual({ hits: [], maxSources: 10 });
+  });
+});
