@@ -30,7 +30,7 @@ export {
   type AnalyzeSourcesInput,
   type AnalyzeSourcesResult,
 } from './claims/analyze-sources';
-export { compareEvidence, evidenceGraphOf } from './compare/compare-evidence';
+export { compareEvidence, evidenceGraphOf, scoreOverGraph } from './compare/compare-evidence';
 export {
   synthesizeReport,
   evidenceDraftsOf,

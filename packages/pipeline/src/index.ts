@@ -13,6 +13,7 @@ export {
 } from './steps/index';
 export { claimGraphRows, type ClaimGraphRows } from './steps/compare.step';
 export { selectHits, type Selection } from './steps/select';
+export { scoreClaims } from './steps/score';
 export type { PlanQuestion } from './steps/plan.step';
 export {
   planWithoutRun,

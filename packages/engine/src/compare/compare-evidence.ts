@@ -1,6 +1,6 @@
 import { finishInSlices, type EvidenceDraft, type Plan, type SlicedWork } from '@research/core';
 import { evidenceGraphWork, type ClaimInput, type EvidenceGraph, type SourceInput } from './evidence-graph';
-import { scoreWork } from './evidence-scores';
+import { scoreWork, type ScoringInput } from './evidence-scores';
 
 export interface CompareEvidenceInput {
   claims: readonly ClaimInput[];
@@ -42,4 +42,9 @@ export function evidenceGraphOf(
   sources: readonly SourceInput[],
 ): Promise<EvidenceGraph> {
   return finishInSlices(evidenceGraphWork(claims, sources));
+}
+
+/** One evidence score per claim over a graph already built, in slices like compareEvidence. */
+export function scoreOverGraph(input: ScoringInput, graph: EvidenceGraph): Promise<EvidenceDraft[]> {
+  return finishInSlices(scoreWork(input, graph));
 }

@@ -1,16 +1,15 @@
 import type { EvidenceDraft } from '@research/core';
 import type { NewClaimCluster, NewClaimRelation } from '@research/database';
-import { compareEvidence, evidenceGraphOf, stableId } from '@research/engine';
+import { evidenceGraphOf, stableId } from '@research/engine';
 import type { RunSnapshot, StepContext } from '../steps';
+import { scoreClaims } from './score';
 
-/** Scores every claim of the run against the others, deterministically (never with the LLM). */
+/**
+ * Compares every claim of the run with the others (clusters, supports, refines, contradicts) and scores
+ * each from that graph (steps/score.ts), deterministically: never with the LLM.
+ */
 export async function compareStep(snapshot: RunSnapshot, ctx: StepContext): Promise<EvidenceDraft[]> {
-  const { graph, evidence } = await compareEvidence({
-    claims: snapshot.claims,
-    sources: snapshot.sources,
-    plan: snapshot.plan,
-    referenceDate: ctx.run.created_at,
-  });
+  const graph = await evidenceGraphOf(snapshot.claims, snapshot.sources);
   const round = new Map(snapshot.claims.map((c) => [c.id, c.round]));
   // Each contradiction is counted once: in the round its newer claim arrived.
   const fresh = graph.contradictions.filter(
@@ -18,7 +17,7 @@ export async function compareStep(snapshot: RunSnapshot, ctx: StepContext): Prom
   ).length;
   if (fresh > 0) ctx.metrics.contradictionsDetected(fresh);
   if (ctx.round === 1) ctx.record({ kind: 'engine', step: 'compare', round: ctx.round, mode: 'deterministic' });
-  return evidence;
+  return scoreClaims(snapshot, ctx, graph);
 }
 
 /** A run's claim graph as rows: its clusters (with their claims) and the relations between claims. */
