@@ -158,7 +158,7 @@ async function takeStep(r: Runner, p: PickUp, position: StepPosition): Promise<S
   };
   const guard = { ...r, runId: run.id, expectedSeq: seq, deadline: p.deadline, jobSignal: p.job.signal };
   const outcome = await guardStep(guard, (signal) =>
-    computeStep(r.steps, position, { ...ctx, signal }, snapshot, new Date(r.now())),
+    computeStep(r.steps, { position, ctx: { ...ctx, signal }, snapshot, now: new Date(r.now()) }),
   );
   if (outcome.kind === 'aborted') {
     deferred.discard();
