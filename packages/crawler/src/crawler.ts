@@ -6,7 +6,13 @@ import { CrawlError, isCrawlError } from './crawl-error';
 import type { ExtractedDocument } from './extract/document';
 import type { FetchDocumentOptions, FetchedDocument } from './fetched-document';
 import { createExtractionPool, type ExtractionPool, type ExtractionPoolOptions } from './extraction-pool';
-import { DEFAULT_MAX_PAGE_BYTES, DEFAULT_MAX_REDIRECTS, fetchPage, type FetchPageOptions } from './fetch-page';
+import {
+  DEFAULT_MAX_PAGE_BYTES,
+  DEFAULT_MAX_REDIRECTS,
+  fetchPage,
+  type FetchedPage,
+  type FetchPageOptions,
+} from './fetch-page';
 import {
   collectSources,
   type FetchSourcesOptions,
@@ -188,9 +194,14 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
     );
     if (document.content.length < minContentChars) throw new CrawlError('empty', 'The page has no readable text.');
     const at = now();
-    if (!fetchOptions.noCache)
-      await cache.write(document, [requestedUrl, page.finalUrl], page.finalUrl, page.contentType, page.bytes, at);
-    return toFetched(document, page.finalUrl, requestedUrl, at, page.bytes, false);
+    if (!fetchOptions.noCache) await cache.write([requestedUrl, page.finalUrl], document, page, at);
+    return toFetched(document, {
+      requestedUrl,
+      finalUrl: page.finalUrl,
+      fetchedAt: at,
+      bytes: page.bytes,
+      fromCache: false,
+    });
   }
 
   async function validateUrl(url: string, validateOptions: ValidateUrlOptions = {}): Promise<UrlValidation> {
@@ -265,19 +276,16 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
 
 function toFetched(
   doc: ExtractedDocument,
-  finalUrl: string,
-  requestedUrl: string,
-  at: Date,
-  bytes: number,
-  fromCache: boolean,
+  origin: { requestedUrl: string; finalUrl: string; fetchedAt: Date; bytes: number; fromCache: boolean },
 ): FetchedDocument {
+  const { requestedUrl, finalUrl, bytes, fromCache } = origin;
   return {
     ...doc,
     url: finalUrl,
     requestedUrl,
     domain: registrableDomain(finalUrl),
     sourceType: classifySourceType(finalUrl, doc.hints),
-    retrievedAt: at.toISOString(),
+    retrievedAt: origin.fetchedAt.toISOString(),
     bytes,
     fromCache,
   };
@@ -293,19 +301,19 @@ function pageCache({ db, ttlMs, now, log }: { db?: Kysely<DB>; ttlMs: number; no
       try {
         const cached = await findCachedPage(cacheDb, url, now());
         if (!cached) return undefined;
-        return toFetched(cached.document, cached.finalUrl, url, cached.fetchedAt, 0, true);
+        const { document, finalUrl, fetchedAt } = cached;
+        return toFetched(document, { requestedUrl: url, finalUrl, fetchedAt, bytes: 0, fromCache: true });
       } catch (error) {
         // The cache is an optimisation: a database hiccup must not fail the fetch.
         log.warn('page cache read failed', { error: (error as Error).message });
         return undefined;
       }
     },
+    /** Stores `document`, read from `page` at `at`, under each of `urls`. */
     async write(
-      document: ExtractedDocument,
       urls: string[],
-      finalUrl: string,
-      contentType: string,
-      bytes: number,
+      document: ExtractedDocument,
+      page: Pick<FetchedPage, 'finalUrl' | 'contentType' | 'bytes'>,
       at: Date,
     ): Promise<void> {
       if (!cacheDb) return;
@@ -313,10 +321,10 @@ function pageCache({ db, ttlMs, now, log }: { db?: Kysely<DB>; ttlMs: number; no
         for (const url of new Set(urls)) {
           await upsertCachedPage(cacheDb, {
             url,
-            finalUrl,
-            contentType,
+            finalUrl: page.finalUrl,
+            contentType: page.contentType,
             document,
-            byteSize: bytes,
+            byteSize: page.bytes,
             fetchedAt: at,
             expiresAt: new Date(at.getTime() + ttlMs),
           });

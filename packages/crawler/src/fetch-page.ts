@@ -181,7 +181,7 @@ export async function fetchPage(rawUrl: string, options: FetchPageOptions): Prom
       const response = await requestHop(current, host, options, deadline);
       const next = redirectTarget(response, current, redirects.length, maxRedirects);
       if (next === null)
-        return await readAnswer(response, host, options, deadline, { requestedUrl, current, redirects });
+        return await readAnswer(response, options, deadline, { requestedUrl, current, host, redirects });
       redirects.push(current);
       current = next;
     }
@@ -257,10 +257,9 @@ function redirectTarget(
 /** Reads the final answer's body, refusing a status, type or size the caller does not accept. */
 async function readAnswer(
   response: AxiosResponse<Readable>,
-  host: string,
   options: FetchPageOptions,
   deadline: Deadline,
-  chain: { requestedUrl: string; current: string; redirects: string[] },
+  chain: { requestedUrl: string; current: string; host: string; redirects: string[] },
 ): Promise<FetchedPage> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_PAGE_BYTES;
   const accept = options.accept ?? (['html', 'pdf', 'text'] as const);
@@ -269,7 +268,7 @@ async function readAnswer(
   try {
     read = await readCapped(response.data, maxBytes, options.onBytes, options.truncate);
   } catch (error) {
-    throw deadline.classify(error, host);
+    throw deadline.classify(error, chain.host);
   }
   const kind = declared ?? sniffKind(read.body);
   if (!accept.includes(kind)) throw new CrawlError('unsupported_type', 'The content is not of a readable type.');

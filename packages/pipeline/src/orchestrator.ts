@@ -66,8 +66,16 @@ interface Runner extends RunnerDeps {
   pollIntervalMs: number;
 }
 
+/** What the job handler hands a pick-up: the queue's job, its logger, and the run lock's loss. */
+interface PickUpRequest {
+  job: ResearchJobContext;
+  log: Logger;
+  /** Aborted when the run lock is lost (only with a lock pool). */
+  lockLost: AbortSignal | undefined;
+}
+
 /** One pick-up of a run: where it stands, as the runner advances it step by step. */
-interface PickUp {
+interface PickUp extends PickUpRequest {
   run: RunRow;
   checkpoint: PipelineCheckpoint;
   budget: RunBudget;
@@ -76,8 +84,6 @@ interface PickUp {
   deadline: number;
   /** The run is already in the state of the step about to run (the pick-up's first step). */
   inState: boolean;
-  job: ResearchJobContext;
-  log: Logger;
 }
 
 /** `next`: the step committed and more follow; `done`: the run ended (completed or failed). */
@@ -91,9 +97,9 @@ async function beginPickUp(
   r: Runner,
   found: RunRow,
   checkpoint: PipelineCheckpoint,
-  job: ResearchJobContext,
-  log: Logger,
+  request: PickUpRequest,
 ): Promise<PickUp | null> {
+  const { job, log } = request;
   const runId = found.id;
   const position = nextStep(checkpoint);
   // A pick-up after an outage goes on with the attempt the outage interrupted: counting it would let a
@@ -117,7 +123,7 @@ async function beginPickUp(
   });
   const budget = runBudgetOf(run);
   const deadline = (run.started_at ?? run.created_at).getTime() + budget.max_research_duration_seconds * 1000;
-  return { run, checkpoint, budget, seq: run.checkpoint_seq, deadline, inState: true, job, log };
+  return { ...request, run, checkpoint, budget, seq: run.checkpoint_seq, deadline, inState: true };
 }
 
 /** Why the run must not take its next step: shutdown, duration budget, cancellation or another worker. */
@@ -158,7 +164,7 @@ async function takeStep(r: Runner, p: PickUp, position: StepPosition): Promise<S
   };
   const guard = { ...r, runId: run.id, expectedSeq: seq, deadline: p.deadline, jobSignal: p.job.signal };
   const outcome = await guardStep(guard, (signal) =>
-    computeStep(r.steps, position, { ...ctx, signal }, snapshot, new Date(r.now())),
+    computeStep(r.steps, { position, ctx: { ...ctx, signal }, snapshot, now: new Date(r.now()) }),
   );
   if (outcome.kind === 'aborted') {
     deferred.discard();
@@ -167,7 +173,7 @@ async function takeStep(r: Runner, p: PickUp, position: StepPosition): Promise<S
   if (outcome.kind === 'error') {
     // SPEC 3: an exception in the pipeline fails the run with its text; the plan stays readable (the failed
     // step's metrics are counted with the failure).
-    await failRun(r, run, { error: errorText(outcome.error), step: position.step }, p.log, deferred);
+    await failRun(r, run, { error: errorText(outcome.error), step: position.step, counted: deferred }, p.log);
     return 'done';
   }
   const last = isLastStep(p.checkpoint, position);
@@ -186,16 +192,10 @@ async function takeStep(r: Runner, p: PickUp, position: StepPosition): Promise<S
 }
 
 /** The one place a run stops short of its end: hand it back, fail it for its duration, or leave it. */
-async function stopRun(
-  r: Runner,
-  p: PickUp,
-  position: StepPosition,
-  reason: StopReason,
-  lockLost: AbortSignal | undefined,
-): Promise<ResearchJobOutcome> {
+async function stopRun(r: Runner, p: PickUp, position: StepPosition, reason: StopReason): Promise<ResearchJobOutcome> {
   switch (reason) {
     case 'shutdown':
-      return handBack(r, p.run.id, p.log, position, lockLost);
+      return handBack(r, p.run.id, { step: position.step, round: position.round, lockLost: p.lockLost }, p.log);
     case 'budget':
       await failRun(
         r,
@@ -217,25 +217,20 @@ async function stopRun(
  * One pick-up of a run: a loop over the steps still to do, each committed with the checkpoint before the
  * next; every way of stopping short goes through stopRun.
  */
-async function execute(
-  r: Runner,
-  runId: string,
-  log: Logger,
-  job: ResearchJobContext,
-  lockLost: AbortSignal | undefined,
-): Promise<ResearchJobOutcome> {
+async function execute(r: Runner, runId: string, request: PickUpRequest): Promise<ResearchJobOutcome> {
+  const { job, log } = request;
   const found = await findRunById(r.db, runId);
   if (!found || found.is_hidden || !isRunning(found.state)) return 'done';
   const stored = readCheckpoint(found.checkpoint, runBudgetOf(found).rounds);
   let position = nextStep(stored);
   let p: PickUp | null = null;
   try {
-    p = await beginPickUp(r, found, stored, job, log);
+    p = await beginPickUp(r, found, stored, request);
     if (!p) return 'done';
     for (; position; position = nextStep(p.checkpoint)) {
       const result = await takeStep(r, p, position);
       if (result === 'done') return 'done';
-      if (result !== 'next') return await stopRun(r, p, position, result, lockLost);
+      if (result !== 'next') return await stopRun(r, p, position, result);
     }
     // Every step was committed but the run is still live (written by an older version): complete it.
     const run = p.run;
@@ -285,12 +280,13 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchJo
       log.info('research run needs no work', { state: run?.state ?? null, hidden: run?.is_hidden ?? null });
       return 'done';
     }
-    if (!options.lockDb) return execute(r, runId, log, job, undefined);
+    if (!options.lockDb) return execute(r, runId, { job, log, lockLost: undefined });
     const lock = await tryLockRun(options.lockDb, runId);
     if (!lock) return 'busy';
     try {
       // A lost run lock stops the run as a shutdown does: another worker may hold the run by now.
-      const work = execute(r, runId, log, { ...job, signal: AbortSignal.any([job.signal, lock.lost]) }, lock.lost);
+      const signal = AbortSignal.any([job.signal, lock.lost]);
+      const work = execute(r, runId, { job: { ...job, signal }, log, lockLost: lock.lost });
       return await Promise.race([work, whenLost(lock.lost, work, log)]);
     } finally {
       await lock.release();

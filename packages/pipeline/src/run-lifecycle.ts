@@ -74,12 +74,11 @@ export async function endRun(
 export async function failRun(
   deps: RunnerDeps,
   run: RunRow,
-  failure: { error: string; step: string },
+  failure: { error: string; step: string; counted?: DeferredMetrics },
   log: Logger,
-  counted?: DeferredMetrics,
 ): Promise<boolean> {
   const ended = await endRun(deps, run.id, { state: 'failed', error: failure.error, failedStep: failure.step }, () => {
-    counted?.flush();
+    failure.counted?.flush();
     deps.metrics.researchFinished('failed', secondsSince(deps, run));
   });
   if (ended) log.warn('research run failed', { failed_step: failure.step, error: failure.error });
@@ -92,20 +91,19 @@ export async function whyNotCommitted(db: Database, runId: string): Promise<Stop
   return !progress || progress.is_hidden || !isRunning(progress.state) ? 'cancelled' : 'superseded';
 }
 
-/** Gives the run back to the queue for another worker (a shutdown, or a lost run lock). */
+/** Gives the run back to the queue for another worker (a shutdown, or a lost run lock: `at.lockLost`). */
 export async function handBack(
   deps: RunnerDeps,
   runId: string,
+  at: { step: string; round: number; lockLost: AbortSignal | undefined },
   log: Logger,
-  position: { step: string; round: number },
-  lockLost: AbortSignal | undefined,
 ): Promise<'handed_back'> {
   // A lost lock ends the pick-up as an outage (runResearchJob logs it).
-  if (lockLost?.aborted) throw lockLostError(lockLost);
+  if (at.lockLost?.aborted) throw lockLostError(at.lockLost);
   // A shutdown is no failed attempt: give back the attempt this pick-up (or the pick-up before the outage it
   // continues) counted. When the database does not answer, the count stays one higher.
   await releaseRunAttempt(deps.db, runId).catch(() => undefined);
-  log.info('handing the research run back for another worker', { step: position.step, round: position.round });
+  log.info('handing the research run back for another worker', { step: at.step, round: at.round });
   return 'handed_back';
 }
 

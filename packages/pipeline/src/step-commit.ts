@@ -49,14 +49,17 @@ export async function readSnapshot(db: Database, run: { id: string; plan: unknow
   return { plan: plan?.success ? plan.data : null, searchResults, sources, claims, evidence };
 }
 
+/** One step to compute: where the run stands, what it has committed, and the time its records carry. */
+export interface StepToCompute {
+  position: StepPosition;
+  ctx: StepContext;
+  snapshot: RunSnapshot;
+  now: Date;
+}
+
 /** Runs the registered step for `position` and turns its output into the records its commit writes. */
-export async function computeStep(
-  steps: PipelineSteps,
-  position: StepPosition,
-  ctx: StepContext,
-  snapshot: RunSnapshot,
-  now: Date,
-): Promise<ComputedStep> {
+export async function computeStep(steps: PipelineSteps, step: StepToCompute): Promise<ComputedStep> {
+  const { position, ctx, snapshot, now } = step;
   const { run } = ctx;
   switch (position.step) {
     case 'plan':
@@ -66,7 +69,11 @@ export async function computeStep(
       return { write: (trx) => writeSearchResults(trx, rows) };
     }
     case 'fetch': {
-      const rows = sourceRows(run, position.round, await steps.fetch(snapshot, ctx), snapshot, ctx.budget, now);
+      const rows = sourceRows(run, position.round, await steps.fetch(snapshot, ctx), {
+        snapshot,
+        budget: ctx.budget,
+        now,
+      });
       return { write: (trx) => writeSources(trx, rows) };
     }
     case 'analyze': {
@@ -111,7 +118,9 @@ export async function commitStep(deps: RunnerDeps, c: StepCommit): Promise<boole
   return deps.db.transaction().execute(async (trx) => {
     // The checkpoint first: it takes the run's row lock, so a concurrent cancel waits for this commit or
     // wins before it (then nothing below is written).
-    const advanced = await advanceCheckpoint(trx, runId, c.seq, c.checkpoint, {
+    const advanced = await advanceCheckpoint(trx, runId, {
+      expectedSeq: c.seq,
+      checkpoint: c.checkpoint,
       ...(plan ? { plan } : {}),
       usage: c.budget.usage,
     });

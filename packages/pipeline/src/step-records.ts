@@ -84,13 +84,21 @@ export function searchResultRows(
   }));
 }
 
-/** One source as a row: its draft's text without NUL characters, at `position` of the run's `round`. */
-export function sourceRow(run: RunRow, round: number, position: number, draft: SourceDraft, now: Date): SourceRow {
+/**
+ * One source as a row: its draft's text without NUL characters, at `at.position` of the run's `at.round`
+ * (`now`: its retrieval time when the draft has none).
+ */
+export function sourceRow(
+  run: RunRow,
+  at: { round: number; position: number },
+  draft: SourceDraft,
+  now: Date,
+): SourceRow {
   return {
     id: draft.id || crypto.randomUUID(),
     run_id: run.id,
-    round,
-    position,
+    round: at.round,
+    position: at.position,
     url: clean(draft.url),
     title: cleanOrNull(draft.title),
     domain: clean(draft.domain ?? ''),
@@ -102,15 +110,17 @@ export function sourceRow(run: RunRow, round: number, position: number, draft: S
   };
 }
 
-/** New sources of one round: no URL twice in a run, never more than the budget's max_sources. */
+/**
+ * New sources of one round: no URL twice in a run (`snapshot`: its stored sources), never more than the
+ * budget's max_sources (`now`: the retrieval time of drafts without one).
+ */
 export function sourceRows(
   run: RunRow,
   round: number,
   drafts: SourceDraft[],
-  snapshot: RunSnapshot,
-  budget: Budget,
-  now: Date,
+  options: { snapshot: RunSnapshot; budget: Budget; now: Date },
 ): SourceRow[] {
+  const { snapshot, budget, now } = options;
   const seenUrls = new Set(snapshot.sources.map((s) => s.url));
   const seenIds = new Set(snapshot.sources.map((s) => s.id));
   const room = Math.max(0, budget.max_sources - snapshot.sources.length);
@@ -122,7 +132,7 @@ export function sourceRows(
     const id = d.id && !seenIds.has(d.id) ? d.id : crypto.randomUUID();
     seenUrls.add(d.url);
     seenIds.add(id);
-    rows.push(sourceRow(run, round, start + rows.length, { ...d, id }, now));
+    rows.push(sourceRow(run, { round, position: start + rows.length }, { ...d, id }, now));
   }
   return rows;
 }

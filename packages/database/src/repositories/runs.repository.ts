@@ -152,24 +152,29 @@ export async function transitionRun(
 }
 
 /**
- * Commits a step's checkpoint if nobody else advanced the run meanwhile (optimistic: `seq` must match)
- * and the run is still live. Runs inside the step's transaction, so records and checkpoint land together.
+ * Commits a step's checkpoint if nobody else advanced the run meanwhile (optimistic: `expectedSeq` must be
+ * the run's checkpoint_seq) and the run is still live. Runs inside the step's transaction, so records and
+ * checkpoint land together.
  */
 export async function advanceCheckpoint(
   db: Db,
   id: string,
-  expectedSeq: number,
-  checkpoint: RunCheckpoint,
-  fields: { plan?: Record<string, unknown>; usage?: Record<string, number> } = {},
+  step: {
+    expectedSeq: number;
+    checkpoint: RunCheckpoint;
+    plan?: Record<string, unknown>;
+    usage?: Record<string, number>;
+  },
 ): Promise<boolean> {
+  const { expectedSeq, checkpoint, plan, usage } = step;
   const result = await db
     .updateTable('research_runs')
     .set({
       checkpoint: JSON.stringify(checkpoint),
       checkpoint_seq: expectedSeq + 1,
       updated_at: sql<Date>`now()`,
-      ...(fields.plan ? { plan: JSON.stringify(fields.plan) } : {}),
-      ...(fields.usage ? { usage: JSON.stringify(fields.usage) } : {}),
+      ...(plan ? { plan: JSON.stringify(plan) } : {}),
+      ...(usage ? { usage: JSON.stringify(usage) } : {}),
     })
     .where('id', '=', id)
     .where('checkpoint_seq', '=', expectedSeq)

@@ -126,27 +126,35 @@ function registerPlannerRoute(route: Route): void {
 }
 
 function registerRunAnalysisRoutes(route: Route): void {
-  const run = (
-    method: RouteConfig['method'],
-    suffix: string,
-    summary: string,
-    responses: Responses,
-    extra: Partial<RouteConfig['request']> = {},
-  ) =>
-    route({
+  const run = (operation: {
+    method: RouteConfig['method'];
+    /** The path after `/research/{run_id}`. */
+    suffix: string;
+    summary: string;
+    responses: Responses;
+    request?: Partial<RouteConfig['request']>;
+  }) => {
+    const { method, suffix, summary, responses, request = {} } = operation;
+    return route({
       method,
       path: `/research/{run_id}${suffix}`,
       summary,
       tags: ['analysis'],
-      request: { params: runIdPathSchema, ...extra },
+      request: { params: runIdPathSchema, ...request },
       responses: { ...(method === 'get' ? RUN_READ : RUN_WRITE), ...responses },
     });
-  run('get', '/claims', 'Claims of a run', { 200: json(claimsResponseSchema, 'As GET /v1/research/{id}/claims.') });
-  run(
-    'post',
-    '/claims',
-    'Extract claims from a source of the run, or from given text and URL, and store them',
-    {
+  };
+  run({
+    method: 'get',
+    suffix: '/claims',
+    summary: 'Claims of a run',
+    responses: { 200: json(claimsResponseSchema, 'As GET /v1/research/{id}/claims.') },
+  });
+  run({
+    method: 'post',
+    suffix: '/claims',
+    summary: 'Extract claims from a source of the run, or from given text and URL, and store them',
+    responses: {
       200: json(
         extractClaimsResponseSchema,
         `The claims extracted (new and already stored). A source holds at most ${MAX_CLAIMS_PER_SOURCE} claims and a run ${MAX_CLAIMS_PER_RUN}: new claims beyond are not stored and are counted in \`over_limit_dropped\`.`,
@@ -157,35 +165,65 @@ function registerRunAnalysisRoutes(route: Route): void {
         `The run is still running, or none of the new claims fits: the run already holds ${MAX_CLAIMS_PER_RUN} claims or the source ${MAX_CLAIMS_PER_SOURCE} (nothing is stored).`,
       ),
     },
-    body(extractClaimsBodySchema),
-  );
-  run('post', '/cluster-claims', 'Cluster the run’s claims and store clusters and relations', {
-    200: json(clusterClaimsResponseSchema, 'The stored clusters and how many relations were stored.'),
+    request: body(extractClaimsBodySchema),
   });
-  run('get', '/clusters', 'Stored claim clusters', { 200: json(clustersResponseSchema, 'Clusters in order.') });
-  run(
-    'get',
-    '/claim-relations',
-    'Stored claim relations, page by page',
-    {
+  run({
+    method: 'post',
+    suffix: '/cluster-claims',
+    summary: 'Cluster the run’s claims and store clusters and relations',
+    responses: {
+      200: json(clusterClaimsResponseSchema, 'The stored clusters and how many relations were stored.'),
+    },
+  });
+  run({
+    method: 'get',
+    suffix: '/clusters',
+    summary: 'Stored claim clusters',
+    responses: { 200: json(clustersResponseSchema, 'Clusters in order.') },
+  });
+  run({
+    method: 'get',
+    suffix: '/claim-relations',
+    summary: 'Stored claim relations, page by page',
+    responses: {
       200: json(
         relationsResponseSchema,
         'One page of supports, refines and contradicts relations; `total` counts all.',
       ),
       422: error('`limit` or `offset` out of range: `<field>: <reason>`.'),
     },
-    { query: listRelationsQuerySchema },
-  );
-  run('get', '/evidence', 'Evidence scores of a run', { 200: json(evidenceResponseSchema, 'One score per claim.') });
-  run('post', '/evidence', 'Recompute and store the evidence scores', {
-    200: json(evidenceResponseSchema, 'The new scores (also on /v1/research/{id}/evidence).'),
+    request: { query: listRelationsQuerySchema },
   });
-  run('get', '/synthesis', 'Report of a run', { 200: json(reportResponseSchema, 'As GET /v1/research/{id}/report.') });
-  run('post', '/synthesis', 'Write and store the run’s report from its current evidence', {
-    200: json(
-      synthesisResponseSchema,
-      'The new report (also on /v1/research/{id}/report), with `engine` and `fallbacks` of this call.',
-    ),
+  run({
+    method: 'get',
+    suffix: '/evidence',
+    summary: 'Evidence scores of a run',
+    responses: { 200: json(evidenceResponseSchema, 'One score per claim.') },
+  });
+  run({
+    method: 'post',
+    suffix: '/evidence',
+    summary: 'Recompute and store the evidence scores',
+    responses: {
+      200: json(evidenceResponseSchema, 'The new scores (also on /v1/research/{id}/evidence).'),
+    },
+  });
+  run({
+    method: 'get',
+    suffix: '/synthesis',
+    summary: 'Report of a run',
+    responses: { 200: json(reportResponseSchema, 'As GET /v1/research/{id}/report.') },
+  });
+  run({
+    method: 'post',
+    suffix: '/synthesis',
+    summary: 'Write and store the run’s report from its current evidence',
+    responses: {
+      200: json(
+        synthesisResponseSchema,
+        'The new report (also on /v1/research/{id}/report), with `engine` and `fallbacks` of this call.',
+      ),
+    },
   });
 }
 

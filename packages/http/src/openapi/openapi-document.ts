@@ -114,23 +114,26 @@ function registerSystemRoutes(registry: OpenAPIRegistry): void {
 }
 
 function registerResearchRoutes(registry: OpenAPIRegistry, secured: Security): void {
-  const run = (
-    method: RouteConfig['method'],
-    path: string,
-    summary: string,
-    responses: Responses,
-    extra: Partial<RouteConfig> = {},
-  ) =>
-    registry.registerPath({
+  const run = (operation: {
+    method: RouteConfig['method'];
+    path: string;
+    summary: string;
+    responses: Responses;
+    request?: RouteConfig['request'];
+    description?: string;
+  }) => {
+    const { method, path, summary, responses, request, description } = operation;
+    return registry.registerPath({
       method,
       path,
       summary,
       tags: ['research'],
       security: secured,
-      request: { params: runIdParamsSchema, ...extra.request },
+      request: { params: runIdParamsSchema, ...request },
       responses: { ...RUN_ERRORS, ...responses },
-      ...(extra.description ? { description: extra.description } : {}),
+      ...(description ? { description } : {}),
     });
+  };
 
   registry.registerPath({
     method: 'post',
@@ -165,57 +168,92 @@ function registerResearchRoutes(registry: OpenAPIRegistry, secured: Security): v
       422: error('`limit` or `offset` out of range.'),
     },
   });
-  run('get', '/v1/research/{id}', 'Status of a run', { 200: json(researchStatusResponseSchema, 'The run.') });
-  run('get', '/v1/research/{id}/status', 'Status of a run', { 200: json(researchStatusResponseSchema, 'The run.') });
-  run('get', '/v1/research/{id}/sources', 'Sources of a run', {
-    200: json(sourcesResponseSchema, 'Sources in discovery order.'),
+  run({
+    method: 'get',
+    path: '/v1/research/{id}',
+    summary: 'Status of a run',
+    responses: { 200: json(researchStatusResponseSchema, 'The run.') },
   });
-  run('get', '/v1/research/{id}/claims', 'Claims of a run', {
-    200: json(claimsResponseSchema, 'Claims extracted from the sources.'),
+  run({
+    method: 'get',
+    path: '/v1/research/{id}/status',
+    summary: 'Status of a run',
+    responses: { 200: json(researchStatusResponseSchema, 'The run.') },
   });
-  run('get', '/v1/research/{id}/evidence', 'Evidence scores of a run', {
-    200: json(evidenceResponseSchema, 'One score per claim.'),
+  run({
+    method: 'get',
+    path: '/v1/research/{id}/sources',
+    summary: 'Sources of a run',
+    responses: {
+      200: json(sourcesResponseSchema, 'Sources in discovery order.'),
+    },
   });
-  run('get', '/v1/research/{id}/plan', 'Plan of a run', {
-    200: json(planResponseSchema, 'The plan, once planning ended.'),
+  run({
+    method: 'get',
+    path: '/v1/research/{id}/claims',
+    summary: 'Claims of a run',
+    responses: {
+      200: json(claimsResponseSchema, 'Claims extracted from the sources.'),
+    },
   });
-  run('get', '/v1/research/{id}/report', 'Report of a run', {
-    200: json(reportResponseSchema, 'The report, or a notice in `summary` while none exists.'),
+  run({
+    method: 'get',
+    path: '/v1/research/{id}/evidence',
+    summary: 'Evidence scores of a run',
+    responses: {
+      200: json(evidenceResponseSchema, 'One score per claim.'),
+    },
   });
-  run(
-    'delete',
-    '/v1/research/{id}',
-    'Soft-delete (hide and cancel) a run',
-    {
+  run({
+    method: 'get',
+    path: '/v1/research/{id}/plan',
+    summary: 'Plan of a run',
+    responses: {
+      200: json(planResponseSchema, 'The plan, once planning ended.'),
+    },
+  });
+  run({
+    method: 'get',
+    path: '/v1/research/{id}/report',
+    summary: 'Report of a run',
+    responses: {
+      200: json(reportResponseSchema, 'The report, or a notice in `summary` while none exists.'),
+    },
+  });
+  run({
+    method: 'delete',
+    path: '/v1/research/{id}',
+    summary: 'Soft-delete (hide and cancel) a run',
+    responses: {
       200: json(hideResponseSchema, 'The run is hidden.'),
       ...BODY_ERRORS,
       403: error('Not the owner, or a protected run without the valid password.'),
     },
-    { request: { body: { required: false, content: { 'application/json': { schema: deleteResearchBodySchema } } } } },
-  );
-  run(
-    'put',
-    '/v1/research/{id}/deletion-protection',
-    'Set or replace the deletion-protection password',
-    {
+    request: { body: { required: false, content: { 'application/json': { schema: deleteResearchBodySchema } } } },
+  });
+  run({
+    method: 'put',
+    path: '/v1/research/{id}/deletion-protection',
+    summary: 'Set or replace the deletion-protection password',
+    responses: {
       200: json(protectionResponseSchema, 'The run is protected.'),
       ...BODY_ERRORS,
       403: error('Not the owner, or the current password is missing or wrong.'),
       409: error('The run has no retention record (legacy run).'),
     },
-    { request: { body: { required: true, content: { 'application/json': { schema: setProtectionBodySchema } } } } },
-  );
-  run(
-    'delete',
-    '/v1/research/{id}/deletion-protection',
-    'Remove the deletion protection',
-    {
+    request: { body: { required: true, content: { 'application/json': { schema: setProtectionBodySchema } } } },
+  });
+  run({
+    method: 'delete',
+    path: '/v1/research/{id}/deletion-protection',
+    summary: 'Remove the deletion protection',
+    responses: {
       200: json(protectionRemovedResponseSchema, 'The run is not protected.'),
       ...BODY_ERRORS,
       403: error('Not the owner, or the password is missing or wrong.'),
     },
-    { request: { body: { required: true, content: { 'application/json': { schema: removeProtectionBodySchema } } } } },
-  );
+    request: { body: { required: true, content: { 'application/json': { schema: removeProtectionBodySchema } } } },
+  });
 }
 
 function registerAdminRoutes(registry: OpenAPIRegistry, secured: Security): void {

@@ -99,10 +99,10 @@ export function createAudioRouter(ctx: AppContext, tools: ResearchTools): Router
       options = { ...fields, field: 'file' };
     } else {
       const input = parseBody(audioUrlBodySchema, req.body, { required: true });
-      file = await downloadAudio(tools, ctx.config, outbound, input.audio_url, signal);
+      file = await downloadAudio({ tools, config: ctx.config, outbound, url: input.audio_url, signal });
       options = { language: input.language, prompt: input.prompt, field: 'audio_url' };
     }
-    const result = await transcribeAudio(ctx.config, scope, outbound, file, options, signal);
+    const result = await transcribeAudio({ config: ctx.config, scope, outbound, file, options, signal });
     res.json(result satisfies TranscriptionResponse);
   });
   return router;

@@ -18,7 +18,13 @@ export function createSearchRouter(ctx: AppContext, tools: ResearchTools, quota:
     const input = parseBody(searchBodySchema, req.body, { required: true });
     // The quota counts valid requests only: a rejected body or an unconfigured provider costs nothing.
     const { keyId } = principalOf(res);
-    const { provider, hits } = await searchOnce(tools, ctx.metrics, input, requestSignal(res), () => quota.take(keyId));
+    const { provider, hits } = await searchOnce({
+      tools,
+      metrics: ctx.metrics,
+      input,
+      signal: requestSignal(res),
+      admit: () => quota.take(keyId),
+    });
     res.json({
       query: input.query,
       provider,

@@ -57,14 +57,16 @@ function tooLong(field: string, max: number): AppError {
   return new AppError('validation', `${field}: the audio is longer than ${max} seconds`);
 }
 
+/** What each audio call of a request needs: the service's configuration, the caller's outbound slot and signal. */
+interface AudioCall {
+  config: AppConfig;
+  outbound: OutboundLease;
+  signal: AbortSignal;
+}
+
 /** Reads `audio_url` through the crawler's guard (audio types only, within AUDIO_MAX_BYTES), on the caller's slot. */
-export async function downloadAudio(
-  tools: ResearchTools,
-  config: AppConfig,
-  outbound: OutboundLease,
-  url: string,
-  signal: AbortSignal,
-): Promise<AudioFile> {
+export async function downloadAudio(request: AudioCall & { tools: ResearchTools; url: string }): Promise<AudioFile> {
+  const { tools, config, outbound, url, signal } = request;
   const maxBytes = config.audio.maxBytes;
   try {
     const media = await outbound.run(() => tools.crawler().fetchMedia(url, { kind: 'audio', maxBytes, signal }));
@@ -83,13 +85,14 @@ export async function downloadAudio(
  * The provider call runs on the caller's outbound slot.
  */
 export async function transcribeAudio(
-  config: AppConfig,
-  scope: RequestScope,
-  outbound: OutboundLease,
-  file: AudioFile,
-  options: { language?: string; prompt?: string; field: string },
-  signal: AbortSignal,
+  request: AudioCall & {
+    scope: RequestScope;
+    file: AudioFile;
+    /** The caller's language and prompt, and the request field the audio came in (named in errors). */
+    options: { language?: string; prompt?: string; field: string };
+  },
 ): Promise<TranscriptionResult> {
+  const { config, scope, outbound, file, options, signal } = request;
   assertAudioConfigured(config);
   const { apiKey, maxDurationSeconds } = config.audio;
   const baseUrl = config.audio.baseUrl!;

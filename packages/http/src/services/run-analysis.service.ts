@@ -192,7 +192,10 @@ async function sourceOfPage(
   const redirected = (await listSources(req.ctx.db, run.id)).find((s) => s.url === document.url);
   if (redirected) return { source: redirected, isNew: false };
   const draft = toSourceDraft(document);
-  return { source: sourceRow(run, round, 0, { ...draft, title: input.title ?? draft.title }, new Date()), isNew: true };
+  return {
+    source: sourceRow(run, { round, position: 0 }, { ...draft, title: input.title ?? draft.title }, new Date()),
+    isNew: true,
+  };
 }
 
 /** The source of a `{text, url}` request: always new to the run. */
@@ -213,7 +216,7 @@ function sourceOfText(
     published_at: null,
     language: input.language ?? null,
   };
-  return { source: sourceRow(run, round, 0, draft, new Date()), isNew: true };
+  return { source: sourceRow(run, { round, position: 0 }, draft, new Date()), isNew: true };
 }
 
 async function requestedSource(req: RunRequest, run: RunRow, input: ClaimsInput): Promise<RequestedSource> {

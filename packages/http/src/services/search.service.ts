@@ -16,13 +16,14 @@ export interface SearchInput {
  * retries is a 503 naming the provider. `admit` (the caller's quota) runs once the provider is known to
  * be configured, before it is asked.
  */
-export async function searchOnce(
-  tools: ResearchTools,
-  metrics: Metrics,
-  input: SearchInput,
-  signal: AbortSignal,
-  admit: () => Promise<void> = async () => {},
-): Promise<{ provider: string; hits: SearchResultDraft[] }> {
+export async function searchOnce(request: {
+  tools: ResearchTools;
+  metrics: Metrics;
+  input: SearchInput;
+  signal: AbortSignal;
+  admit?: () => Promise<void>;
+}): Promise<{ provider: string; hits: SearchResultDraft[] }> {
+  const { tools, metrics, input, signal, admit = async () => {} } = request;
   const provider = tools.searchProvider(input.provider);
   await admit();
   const result = await runSearches({

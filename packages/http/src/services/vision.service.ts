@@ -58,13 +58,18 @@ function decodeBase64(text: string, maxBytes: number): Buffer {
   return Buffer.from(payload, 'base64');
 }
 
-async function loadImage(
-  tools: ResearchTools,
-  config: AppConfig,
-  outbound: OutboundLease,
-  input: VisionInput,
-  signal: AbortSignal,
-): Promise<{ body: Buffer; field: string }> {
+/** One image analysis as the route hands it over. */
+export interface ImageRequest {
+  tools: ResearchTools;
+  config: AppConfig;
+  scope: RequestScope;
+  outbound: OutboundLease;
+  input: VisionInput;
+  signal: AbortSignal;
+}
+
+async function loadImage(request: ImageRequest): Promise<{ body: Buffer; field: string }> {
+  const { tools, config, outbound, input, signal } = request;
   const maxBytes = config.vision.maxImageBytes;
   if (input.image_base64 !== undefined)
     return { body: decodeBase64(input.image_base64, maxBytes), field: 'image_base64' };
@@ -85,18 +90,11 @@ async function loadImage(
  * base64 or from a URL fetched through the crawler's guard; either way it must be a PNG, JPEG, GIF or
  * WebP within VISION_MAX_IMAGE_BYTES. The download and the model call run on the caller's outbound slot.
  */
-export async function analyzeImage(request: {
-  tools: ResearchTools;
-  config: AppConfig;
-  scope: RequestScope;
-  outbound: OutboundLease;
-  input: VisionInput;
-  signal: AbortSignal;
-}): Promise<VisionResult> {
-  const { tools, config, outbound, input, signal } = request;
+export async function analyzeImage(request: ImageRequest): Promise<VisionResult> {
+  const { tools, outbound, input, signal } = request;
   const vision = tools.vision();
   if (!vision) throw new AppError('unavailable', VISION_NOT_CONFIGURED);
-  const { body, field } = await loadImage(tools, config, outbound, input, signal);
+  const { body, field } = await loadImage(request);
   const mediaType = sniffImageType(body);
   if (!mediaType) throw new AppError('validation', `${field}: must be a PNG, JPEG, GIF or WebP image`);
   const reading = await outbound.run(() =>
