@@ -43,7 +43,7 @@ describe('runSearches', () => {
     const result = await runSearches({
       provider,
       queries: ['q1', 'q2', 'q3', 'q4'],
-      budget: { maxQueries: 10, used: 8 },
+      maxQueries: 2,
       language: 'de',
       limit: 5,
     });
@@ -55,7 +55,7 @@ describe('runSearches', () => {
     const spent = await runSearches({
       provider,
       queries: ['q5'],
-      budget: { maxQueries: 10, used: 12 },
+      maxQueries: 0,
       language: 'de',
       limit: 5,
     });
@@ -68,7 +68,7 @@ describe('runSearches', () => {
     const result = await runSearches({
       provider,
       queries: ['Solar  power', ' ', 'solar power', 'wind'],
-      budget: { maxQueries: 2, used: 0 },
+      maxQueries: 2,
       language: 'de',
       limit: 5,
     });
@@ -90,7 +90,7 @@ describe('runSearches', () => {
     const result = await runSearches({
       provider,
       queries: ['a', 'b'],
-      budget: { maxQueries: 10, used: 0 },
+      maxQueries: 10,
       language: 'de',
       limit: 5,
       metrics,
@@ -113,7 +113,7 @@ describe('runSearches', () => {
     const result = await runSearches({
       provider,
       queries: ['bad', 'good'],
-      budget: { maxQueries: 5, used: 0 },
+      maxQueries: 5,
       language: 'de',
       limit: 5,
     });
@@ -129,7 +129,7 @@ describe('runSearches', () => {
     const result = await runSearches({
       provider,
       queries: ['x', 'y'],
-      budget: { maxQueries: 5, used: 0 },
+      maxQueries: 5,
       language: 'de',
       limit: 5,
       metrics,
@@ -165,7 +165,7 @@ describe('runSearches', () => {
       const result = await runSearches({
         provider,
         queries: ['solar power', 'wind power', 'solar wind'],
-        budget: { maxQueries: 2, used: 0 },
+        maxQueries: 2,
         language: 'en',
         limit: 5,
         metrics,
@@ -185,7 +185,7 @@ describe('runSearches', () => {
         runSearches({
           provider,
           queries: ['solar'],
-          budget: { maxQueries: 5, used: 0 },
+          maxQueries: 5,
           language: 'en',
           limit: 5,
           signal: controller.signal,

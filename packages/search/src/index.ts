@@ -7,7 +7,6 @@ export { SEARCH_PROVIDER_REGISTRY } from './providers';
 export type { SearchProviderRegistration, SearchSettings } from './providers/provider-deps';
 export {
   runSearches,
-  type QueryBudget,
   type RunSearchesInput,
   type RunSearchesResult,
   type QueryFailure,

@@ -3,18 +3,12 @@ import type { Metrics } from '@research/observability';
 import { hitUrlKey } from './hit-url-key';
 import type { SearchHit, SearchProvider } from './search-provider';
 
-export interface QueryBudget {
-  /** The run's max_search_queries. */
-  maxQueries: number;
-  /** Queries the run has already sent (earlier rounds, earlier attempts). */
-  used: number;
-}
-
 export interface RunSearchesInput {
   provider: SearchProvider;
   /** This round's queries in priority order; blank ones and repeats (case/space-insensitive) are skipped. */
   queries: string[];
-  budget: QueryBudget;
+  /** Queries that may be sent at most (what is left of the caller's budget); the rest are skipped. */
+  maxQueries: number;
   language: string;
   /** Hits asked of the provider per query. */
   limit: number;
@@ -52,17 +46,17 @@ export interface RunSearchesResult {
 }
 
 /**
- * Runs a round's queries against the provider within the run's query budget (never more than
- * maxQueries - used are sent), one after the other, and de-duplicates the hits by normalised URL.
+ * Runs a round's queries against the provider, never more than `maxQueries` of them (the caller's budget
+ * decides how many), one after the other, and de-duplicates the hits by normalised URL.
  * Counts search_queries_total{provider}, sources_discovered_total (distinct new URLs) and
  * duplicate_sources_total. A failing query is recorded and the others go on; provider failures never
  * throw (see `allFailed`), so the caller can always account the queries sent. An abort of `signal`
  * rejects at once with its reason.
  */
 export async function runSearches(input: RunSearchesInput): Promise<RunSearchesResult> {
-  const { provider, budget, metrics } = input;
+  const { provider, metrics } = input;
   const distinct = distinctQueries(input.queries);
-  const allowance = Math.max(0, Math.floor(budget.maxQueries) - Math.max(0, Math.floor(budget.used)));
+  const allowance = Math.max(0, Math.floor(input.maxQueries));
   const toSend = distinct.slice(0, allowance);
   const skippedQueries = distinct.slice(allowance);
 

@@ -29,7 +29,7 @@ export async function searchOnce(request: {
   const result = await runSearches({
     provider,
     queries: [input.query],
-    budget: { maxQueries: 1, used: 0 },
+    maxQueries: 1,
     language: input.language,
     limit: input.max_results,
     signal,

@@ -55,7 +55,7 @@ async function sendQueries(ctx: StepContext, queries: readonly PlannedQuery[]): 
   const result = await runSearches({
     provider: ctx.services.searchProvider,
     queries: queries.map((q) => q.query),
-    budget: { maxQueries: ctx.budget.max_search_queries, used: ctx.budget.usage.search_queries ?? 0 },
+    maxQueries: ctx.budget.remaining('search_queries'),
     language: ctx.run.language,
     limit: hitsPerQuery(ctx.budget.max_sources, queries.length),
     signal: ctx.signal,
