@@ -24,17 +24,8 @@ export {
   type StepOutput,
 } from './step-on-run';
 export { readSnapshot } from './step-commit';
-export {
-  claimRows,
-  evidenceRows,
-  reportRecord,
-  sourceRow,
-  writeClaimGraph,
-  writeClaims,
-  writeEvidence,
-  writeReport,
-  writeSources,
-} from './step-records';
+// The rows a step stores and their one writer per table: the mounted routes store through them too.
+export * from './step-records';
 // The events steps record are part of what running a step returns (runStepOnRun), so they are named here.
 export type { RunEvent } from '@research/engine';
 export { readImage, type ImageClaim, type ImageReading } from './image-claims';
