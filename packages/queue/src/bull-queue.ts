@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '@research/observability';
+import { settleConnectionStart } from './connection-start';
 import {
   RESEARCH_JOB_NAME,
   RESEARCH_QUEUE_NAME,
@@ -83,6 +84,12 @@ export function createBullResearchQueue(params: { redisUrl: string; prefix: stri
       return live;
     },
     async close() {
+      // A start still under way (Redis down since this process began) ends here, its failure reported to
+      // the queue's listener, before close() removes that listener.
+      if (!(await settleConnectionStart(queue.waitUntilReady()))) {
+        connection.disconnect();
+        await settleConnectionStart(queue.waitUntilReady());
+      }
       await queue.close().catch(() => undefined);
       connection.disconnect();
     },

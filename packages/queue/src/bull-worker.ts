@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Logger } from '@research/observability';
 import { RESEARCH_JOB_OPTIONS } from './bull-queue';
+import { settleConnectionStart } from './connection-start';
 import { TimeoutError, isDependencyUnavailable, withTimeout } from '@research/core';
 import {
   RESEARCH_QUEUE_NAME,
@@ -162,6 +163,9 @@ export function startResearchWorker(options: ResearchWorkerOptions): ResearchWor
       closing = true;
       closed = (async () => {
         for (const controller of controllers.values()) controller.abort('shutdown');
+        // The worker's connections may still be starting (a SIGTERM right after start): see settleConnectionStart.
+        // When Redis has been down since this process began, the start never settles; close goes on after the wait.
+        await settleConnectionStart(worker.waitUntilReady());
         try {
           await withTimeout(worker.close(), closeTimeoutMs, 'closing the research worker');
         } catch (error) {
