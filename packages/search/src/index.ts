@@ -5,12 +5,7 @@ export { htmlToText, plainSnippet, isoDate } from './html-text';
 export { createSearchProvider, isSearchProviderConfigured, type SearchProviderDeps } from './create-search-provider';
 export { SEARCH_PROVIDER_REGISTRY } from './providers';
 export type { SearchProviderRegistration, SearchSettings } from './providers/provider-deps';
-export {
-  runSearches,
-  type RunSearchesInput,
-  type RunSearchesResult,
-  type QueryFailure,
-} from './run-searches';
+export { runSearches, type RunSearchesInput, type RunSearchesResult, type QueryFailure } from './run-searches';
 export {
   createWikipediaProvider,
   wikipediaApiUrl,
