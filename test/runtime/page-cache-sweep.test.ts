@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { loadConfig } from '@research/core';
 import { upsertCachedPage } from '@research/crawler';
-import { createProcessEngine, openServices, type Services } from '@research/runtime';
+import { createProcessResearchServices, openServices, type Services } from '@research/runtime';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
 describe('the process engine', () => {
@@ -31,11 +31,11 @@ describe('the process engine', () => {
     await page('https://example.org/old', -1000);
     await page('https://example.org/older', -86_400_000);
     await page('https://example.org/fresh', 3_600_000);
-    const processEngine = createProcessEngine(services);
+    const processResearch = createProcessResearchServices(services);
     try {
-      await processEngine.sweepPageCache();
+      await processResearch.sweepPageCache();
     } finally {
-      await processEngine.close();
+      await processResearch.close();
     }
     const { rows } = await sql<{ url: string }>`select url from page_cache order by url`.execute(services.db);
     expect(rows.map((r) => r.url)).toEqual(['https://example.org/fresh']);

@@ -1,8 +1,9 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '@research/core';
-import { createSearchProvider } from '@research/search';
+import { ConfigError, loadConfig } from '@research/core';
+import { loadServiceConfig } from '@research/runtime';
+import { SEARCH_PROVIDER_NAMES, SEARCH_PROVIDER_REGISTRY, createSearchProvider } from '@research/search';
 import { startFakeBraveSearch } from '../fakes/fake-brave-search';
 import { startFakeWikipediaSearch } from '../fakes/fake-wikipedia-search';
 import { captureLogger } from './support/capture-logger';
@@ -12,6 +13,26 @@ const logger = captureLogger().logger;
 describe('createSearchProvider', () => {
   it('uses Wikipedia with no configuration at all', () => {
     expect(createSearchProvider(loadConfig({}), { logger }).name).toBe('wikipedia');
+  });
+
+  it("knows the registry's providers and nothing else, at start and when building", () => {
+    expect(SEARCH_PROVIDER_NAMES).toEqual(Object.keys(SEARCH_PROVIDER_REGISTRY));
+    let error: unknown;
+    try {
+      loadServiceConfig({ SEARCH_PROVIDER: 'bing', PORT: 'eighty' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^PORT/),
+        `SEARCH_PROVIDER: must be one of ${SEARCH_PROVIDER_NAMES.join(', ')}`,
+      ]),
+    );
+    expect(() => createSearchProvider(loadConfig({ SEARCH_PROVIDER: 'bing' }), { logger })).toThrow(
+      'SEARCH_PROVIDER=bing is not a search provider',
+    );
   });
 
   it('refuses a provider whose setting is missing, naming the variable', () => {

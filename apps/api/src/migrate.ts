@@ -1,9 +1,9 @@
-import { ConfigError, loadConfig } from '@research/core';
-import { runMigrations } from '@research/runtime';
+import { ConfigError } from '@research/core';
+import { loadServiceConfig, runMigrations } from '@research/runtime';
 
 // `npm run migrate`: applies pending migrations and exits.
 Promise.resolve()
-  .then(() => runMigrations(loadConfig()))
+  .then(() => runMigrations(loadServiceConfig()))
   .then(
     (applied) => {
       process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'No pending migrations.\n');

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import { loadConfig } from '@research/core';
+import { loadServiceConfig } from '@research/runtime';
 
 // Container healthcheck of a worker: healthy while the worker's heartbeat file is younger than 30 s.
 // It reads the worker's own configuration, so a setting the worker refuses makes the check fail too.
 try {
-  const file = loadConfig().workerHeartbeatFile;
+  const file = loadServiceConfig().workerHeartbeatFile;
   if (!file) throw new Error('WORKER_HEARTBEAT_FILE is not set');
   const age = Date.now() - fs.statSync(file).mtimeMs;
   process.exit(age < 30_000 ? 0 : 1);

@@ -1,9 +1,10 @@
-import { ConfigError, loadConfig } from '@research/core';
+import { ConfigError } from '@research/core';
+import { loadServiceConfig } from '@research/runtime';
 import { installShutdown, startWorkerRuntime } from '@research/runtime';
 
 // `npm run start:worker`: executes research jobs from Redis; any number of these may run at once.
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = loadServiceConfig();
   const worker = await startWorkerRuntime(config);
   installShutdown(() => worker.stop(), { timeoutMs: config.shutdownTimeoutMs, logger: worker.logger });
 }

@@ -42,13 +42,23 @@ describe('loadConfig', () => {
   it('lists every problem at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', SEARCH_PROVIDER: 'bing', DEBUG: 'maybe', DATABASE_URL: 'mysql://x' });
+      loadConfig(
+        { PORT: 'eighty', SEARCH_PROVIDER: 'bing', DEBUG: 'maybe', DATABASE_URL: 'mysql://x' },
+        { searchProviders: ['wikipedia', 'local'] },
+      );
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
     for (const name of ['PORT', 'SEARCH_PROVIDER', 'DEBUG', 'DATABASE_URL']) expect(problems).toContain(name);
+    expect(problems).toContain('SEARCH_PROVIDER: must be one of wikipedia, local');
+  });
+
+  it('checks SEARCH_PROVIDER against the names it is given, and only then', () => {
+    expect(() => loadConfig({ SEARCH_PROVIDER: 'bing' }, { searchProviders: ['wikipedia'] })).toThrow(ConfigError);
+    expect(loadConfig({ SEARCH_PROVIDER: 'bing' }).search.provider).toBe('bing');
+    expect(loadConfig({}, { searchProviders: ['wikipedia'] }).search.provider).toBe('wikipedia');
   });
 
   it('turns a quota off with 0 and refuses a negative one', () => {

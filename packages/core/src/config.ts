@@ -22,15 +22,6 @@ const urlText = (protocols: string[]) =>
     `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
   );
 
-/**
- * The search providers SEARCH_PROVIDER may name. The list lives here, not in @research/search, so the config
- * check at start still names an unknown provider beside every other problem before anything connects (core
- * cannot import search). The search package's registry is typed against it: a name without a factory, or a
- * factory without a name, does not compile.
- */
-export const SEARCH_PROVIDER_NAMES = ['wikipedia', 'searxng', 'brave', 'tavily', 'local'] as const;
-export type SearchProviderName = (typeof SEARCH_PROVIDER_NAMES)[number];
-
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
@@ -54,7 +45,7 @@ const envSchema = z.object({
   VISION_MAX_IMAGE_BYTES: positiveInt(5 * 1024 * 1024),
   AUDIO_MAX_BYTES: positiveInt(25 * 1024 * 1024),
   AUDIO_MAX_DURATION_SECONDS: positiveInt(600),
-  SEARCH_PROVIDER: z.enum(SEARCH_PROVIDER_NAMES).default('wikipedia'),
+  SEARCH_PROVIDER: z.string().trim().min(1).default('wikipedia'),
   SEARXNG_URL: urlText(['http', 'https']),
   BRAVE_API_KEY: optionalText,
   TAVILY_API_KEY: optionalText,
@@ -159,7 +150,8 @@ export interface AppConfig {
     readonly maxDurationSeconds: number;
   };
   readonly search: {
-    readonly provider: SearchProviderName;
+    /** A name of the search package's provider registry (checked by loadConfig's `searchProviders`). */
+    readonly provider: string;
     readonly searxngUrl: string | undefined;
     readonly braveApiKey: string | undefined;
     readonly tavilyApiKey: string | undefined;
@@ -206,12 +198,28 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+export interface LoadConfigOptions {
+  /**
+   * The names SEARCH_PROVIDER may take: the search package's registry, passed in by the process that starts
+   * (core cannot import search), so an unknown provider is named beside every other problem before anything
+   * connects. Unset: any name passes here and the registry refuses it when the provider is built.
+   */
+  readonly searchProviders?: readonly string[];
+}
+
+function searchProviderProblem(name: string | undefined, known: readonly string[] | undefined): string[] {
+  if (!known || name === undefined || known.includes(name.trim() || 'wikipedia')) return [];
+  return [`SEARCH_PROVIDER: must be one of ${known.join(', ')}`];
+}
+
 /** Parses the environment (default: process.env) into the frozen AppConfig. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): AppConfig {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
-  }
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
+    ...searchProviderProblem(env.SEARCH_PROVIDER, options.searchProviders),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   // Node refuses a header deadline beyond the whole request's.
   if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {

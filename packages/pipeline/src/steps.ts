@@ -14,7 +14,7 @@ import type { Logger, Metrics } from '@research/observability';
 import type { SearchProvider } from '@research/search';
 import type { RunBudget } from './budget';
 
-/** The outside world a run's steps reach, built once per process (packages/runtime/src/engine.ts). */
+/** The outside world a run's steps reach, built once per process (packages/runtime/src/research-services.ts). */
 export interface ResearchServices {
   /** The process's LLM client; null: every step works extractively. */
   readonly llm: LlmClient | null;

@@ -1,5 +1,6 @@
 import yargs from 'yargs';
-import { AppError, ConfigError, loadConfig, type AppConfig } from '@research/core';
+import { AppError, ConfigError, type AppConfig } from '@research/core';
+import { loadServiceConfig } from './config';
 import { createApiKey } from '@research/auth';
 import { listApiKeys, listUsers, revokeApiKey, setUserAdmin } from '@research/database';
 import { openServices, type Services } from './services';
@@ -99,7 +100,7 @@ async function listKeys({ io, withServices }: CommandContext, args: { user?: str
 export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let config: AppConfig;
   try {
-    config = loadConfig(env);
+    config = loadServiceConfig(env);
   } catch (error) {
     io.err(error instanceof ConfigError ? error.message : String(error));
     return 1;

@@ -1,3 +1,4 @@
+export * from './config';
 export * from './services';
 export * from './embedded-lock';
 export * from './initial-admin';
@@ -7,4 +8,4 @@ export * from './http-server';
 export * from './signals';
 export * from './worker';
 export * from './standalone';
-export * from './engine';
+export * from './research-services';

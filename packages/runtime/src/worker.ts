@@ -3,7 +3,7 @@ import { withTimeout, type AppConfig } from '@research/core';
 import { connectRunLockPool, type DatabaseHandle } from '@research/database';
 import type { Logger } from '@research/observability';
 import { createResearchRunner, type ResearchServices } from '@research/pipeline';
-import { createProcessEngine, type ProcessEngine } from './engine';
+import { createProcessResearchServices, type ProcessResearchServices } from './research-services';
 import {
   createBullResearchQueue,
   createInProcessQueue,
@@ -54,10 +54,10 @@ function openProcessRunner(
   research: ResearchServices | undefined,
 ): ProcessRunner {
   const locks = services.databaseKind === 'postgres' ? openLockPool(services.config, lockRole) : undefined;
-  let owned: ProcessEngine | undefined;
+  let owned: ProcessResearchServices | undefined;
   const runner = createResearchRunner({
     db: services.db,
-    services: research ?? (owned = createProcessEngine(services)).services,
+    services: research ?? (owned = createProcessResearchServices(services)).services,
     metrics: services.metrics,
     logger: services.logger,
     ...(locks ? { lockDb: locks.db } : {}),

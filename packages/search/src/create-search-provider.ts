@@ -1,7 +1,7 @@
-import { AppError, type AppConfig, type SearchProviderName } from '@research/core';
+import { AppError, type AppConfig } from '@research/core';
 import type { Logger } from '@research/observability';
 import type { RetryPolicy } from './provider-http';
-import { SEARCH_PROVIDER_REGISTRY } from './providers';
+import { SEARCH_PROVIDER_REGISTRY, isSearchProviderName } from './providers';
 import type { SearchSettings } from './providers/provider-deps';
 import type { SearchProvider } from './search-provider';
 
@@ -11,9 +11,9 @@ export interface SearchProviderDeps {
   policy?: Partial<RetryPolicy>;
 }
 
-/** Whether the configuration has what provider `name` needs (URL, key, folder). */
-export function isSearchProviderConfigured(search: SearchSettings, name: SearchProviderName): boolean {
-  return SEARCH_PROVIDER_REGISTRY[name].missingSetting(search) === undefined;
+/** Whether `name` is a registered provider and the configuration has what it needs (URL, key, folder). */
+export function isSearchProviderConfigured(search: SearchSettings, name: string): boolean {
+  return isSearchProviderName(name) && SEARCH_PROVIDER_REGISTRY[name].missingSetting(search) === undefined;
 }
 
 /**
@@ -24,9 +24,10 @@ export function isSearchProviderConfigured(search: SearchSettings, name: SearchP
 export function createSearchProvider(
   config: AppConfig,
   deps: SearchProviderDeps,
-  name: SearchProviderName = config.search.provider,
+  name: string = config.search.provider,
 ): SearchProvider {
   const search = config.search;
+  if (!isSearchProviderName(name)) throw new AppError('internal', `SEARCH_PROVIDER=${name} is not a search provider`);
   const registration = SEARCH_PROVIDER_REGISTRY[name];
   const missing = registration.missingSetting(search);
   if (missing) throw new AppError('internal', `SEARCH_PROVIDER=${name} needs ${missing} to be set`);

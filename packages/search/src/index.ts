@@ -3,7 +3,12 @@ export { DEFAULT_RETRY_POLICY, retryAfterMs, type RetryPolicy } from './provider
 export { hitUrlKey } from './hit-url-key';
 export { htmlToText, plainSnippet, isoDate } from './html-text';
 export { createSearchProvider, isSearchProviderConfigured, type SearchProviderDeps } from './create-search-provider';
-export { SEARCH_PROVIDER_REGISTRY } from './providers';
+export {
+  SEARCH_PROVIDER_REGISTRY,
+  SEARCH_PROVIDER_NAMES,
+  isSearchProviderName,
+  type SearchProviderName,
+} from './providers';
 export type { SearchProviderRegistration, SearchSettings } from './providers/provider-deps';
 export { runSearches, type RunSearchesInput, type RunSearchesResult, type QueryFailure } from './run-searches';
 export {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SEARCH_PROVIDER_NAMES } from '@research/core';
+import { SEARCH_PROVIDER_NAMES } from '@research/search';
 import { boundedText } from '../validation';
 
 /** POST /search. */

@@ -1,9 +1,14 @@
-import { AppError, Semaphore, type AppConfig, type LlmClient, type SearchProviderName } from '@research/core';
+import { AppError, Semaphore, type AppConfig, type LlmClient } from '@research/core';
 import { createCrawler, type Crawler } from '@research/crawler';
 import type { Database } from '@research/database';
 import type { Logger, Metrics } from '@research/observability';
 import type { ResearchServices } from '@research/pipeline';
-import { createSearchProvider, isSearchProviderConfigured, type SearchProvider } from '@research/search';
+import {
+  createSearchProvider,
+  isSearchProviderConfigured,
+  type SearchProvider,
+  type SearchProviderName,
+} from '@research/search';
 
 /** Outbound work (crawler fetches, vision, audio) one caller may have in flight at once. */
 export const OUTBOUND_PER_CALLER = 4;
@@ -84,7 +89,7 @@ function tooManyRequests(): AppError {
 /** Builds the route's tools over a process's config; nothing opens until a route first needs it. */
 export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
   const { config, logger, metrics } = deps;
-  const providers = new Map<SearchProviderName, SearchProvider>();
+  const providers = new Map<string, SearchProvider>();
   let crawler: Crawler | undefined;
   let ownCrawler: Crawler | undefined;
   const perCaller = new Map<string, number>();
@@ -125,7 +130,7 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
 
   const tools: ResearchTools = {
     isSearchProviderConfigured: (name) => isSearchProviderConfigured(config.search, name),
-    searchProvider(name = config.search.provider) {
+    searchProvider(name: string = config.search.provider) {
       const existing = providers.get(name);
       if (existing) return existing;
       if (!isSearchProviderConfigured(config.search, name)) {

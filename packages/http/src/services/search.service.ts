@@ -1,6 +1,6 @@
-import type { SearchProviderName, SearchResultDraft } from '@research/core';
+import type { SearchResultDraft } from '@research/core';
 import type { Metrics } from '@research/observability';
-import { runSearches } from '@research/search';
+import { runSearches, type SearchProviderName } from '@research/search';
 import type { ResearchTools } from './research-tools';
 
 export interface SearchInput {

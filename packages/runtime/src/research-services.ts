@@ -6,7 +6,7 @@ import type { Services } from './services';
 const PAGE_CACHE_SWEEP_MS = 60 * 60 * 1000;
 
 /** What the pipeline's steps reach in a process, with the resources it holds (search provider, cache sweeper). */
-export interface ProcessEngine {
+export interface ProcessResearchServices {
   readonly services: ResearchServices;
   /** Removes expired pages from the crawler's cache now (also done hourly). */
   sweepPageCache(): Promise<void>;
@@ -19,7 +19,7 @@ export interface ProcessEngine {
  * process's runs' client, so LLM_MAX_CONCURRENCY holds across all runs it works on (the mounted routes
  * have their own).
  */
-export function createProcessEngine(services: Services): ProcessEngine {
+export function createProcessResearchServices(services: Services): ProcessResearchServices {
   const { config, logger, db } = services;
   const searchProvider = createSearchProvider(config, { logger });
   const research: ResearchServices = {
