@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { DependencyUnavailableError, TimeoutError, withTimeout, TERMINAL_STATES } from '@research/core';
 import { connectPostgres, type DatabaseHandle } from '../connection';
 import { poolOf } from '../prepared';
@@ -16,16 +16,6 @@ export function findRunProgress(
     .selectFrom('research_runs')
     .select(['state', 'is_hidden', 'checkpoint_seq'])
     .where('id', '=', id)
-    .executeTakeFirst();
-}
-
-/** Gives back the attempt a worker counted when it handed the run back on shutdown (not a crash). */
-export function releaseRunAttempt(db: Db, id: string) {
-  return db
-    .updateTable('research_runs')
-    .set({ attempts: sql<number>`greatest(attempts - 1, 0)` })
-    .where('id', '=', id)
-    .where('state', 'not in', TERMINAL_STATES)
     .executeTakeFirst();
 }
 

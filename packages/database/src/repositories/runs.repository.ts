@@ -220,3 +220,27 @@ export async function finishRun(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/**
+ * Hides and cancels the run only while it is still visible: of two concurrent soft deletes exactly one
+ * succeeds (and writes the audit record). Returns whether this call hid it.
+ */
+export async function hideVisibleRun(db: Db, id: string): Promise<boolean> {
+  const result = await db
+    .updateTable('research_runs')
+    .set({ is_hidden: true, state: 'cancelled', updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('is_hidden', '=', false)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Gives back the attempt a worker counted when it handed the run back on shutdown (not a crash). */
+export function releaseRunAttempt(db: Db, id: string) {
+  return db
+    .updateTable('research_runs')
+    .set({ attempts: sql<number>`greatest(attempts - 1, 0)` })
+    .where('id', '=', id)
+    .where('state', 'not in', TERMINAL_STATES)
+    .executeTakeFirst();
+}
