@@ -6,6 +6,8 @@ import type { SearchResultRow, SourceRow } from '@research/database';
 import { createMetrics, createSilentLogger } from '@research/observability';
 import type { RunEvent } from '@research/engine';
 import { fetchStep, runBudgetOf, type RunSnapshot, type StepContext } from '@research/pipeline';
+import { createSearxngProvider } from '@research/search';
+import { startFakeSearxng, type FakeSearxng } from '../fakes/fake-searxng';
 
 // The pipeline's fetch step over the real crawler: budgets carried in the run's usage, events for the report.
 describe('the fetch step', () => {
@@ -18,15 +20,40 @@ describe('the fetch step', () => {
     LOG_LEVEL: 'error',
   });
   const paragraph = 'Photosynthesis converts light energy into chemical energy stored in glucose molecules. ';
+  // Pages of their own for the second hop: the film's page names its director, whose page says where she
+  // lives without a word of the question.
+  const PAGES: Record<string, { title: string; text: string }> = {
+    '/big-stone-gap': {
+      title: 'Big Stone Gap (film)',
+      text: 'Big Stone Gap is a 2014 American romantic comedy film written and directed by Adriana Trigiani. It was shot in Wise County, Virginia, over six weeks in the autumn.',
+    },
+    '/adriana-trigiani': {
+      title: 'Adriana Trigiani',
+      text: 'Adriana Trigiani is an author and playwright who resides in Greenwich Village, Manhattan, with her family and has written seventeen novels.',
+    },
+    '/wise-county': {
+      title: 'Wise County',
+      text: 'Wise County is a county located in the Commonwealth of Virginia, with coal mining as its historic industry and a population of about forty thousand.',
+    },
+  };
+  let searxng: FakeSearxng;
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-      res.end(`<html><head><title>${req.url}</title></head><body><article><h1>Page ${req.url}</h1>
-        <p>${paragraph.repeat(40)}</p></article></body></html>`);
+      const page = PAGES[req.url ?? ''];
+      res.end(
+        page
+          ? `<html><head><title>${page.title}</title></head><body><article><h1>${page.title}</h1><p>${page.text}</p></article></body></html>`
+          : `<html><head><title>${req.url}</title></head><body><article><h1>Page ${req.url}</h1>
+        <p>${paragraph.repeat(40)}</p></article></body></html>`,
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    searxng = await startFakeSearxng({
+      documents: Object.entries(PAGES).map(([path, page]) => ({ url: `${origin}${path}`, ...page })),
+    });
     crawler = createCrawler({
       config,
       logger: createSilentLogger(),
@@ -34,22 +61,35 @@ describe('the fetch step', () => {
     });
   });
   afterAll(async () => {
+    await searxng.close();
     await crawler.close();
     await new Promise((resolve) => server.close(resolve));
   });
 
-  function context(limits: Partial<Budget>): StepContext & { events: RunEvent[] } {
+  function context(
+    limits: Partial<Budget>,
+    options: { query?: string; queriesUsed?: number } = {},
+  ): StepContext & { events: RunEvent[] } {
     const events: RunEvent[] = [];
-    const budget = runBudgetOf({ depth: 'quick', budget: { ...DEPTH_BUDGETS.quick, ...limits } });
+    const budget = runBudgetOf({
+      depth: 'quick',
+      budget: { ...DEPTH_BUDGETS.quick, ...limits },
+      usage: { search_queries: options.queriesUsed ?? 0 },
+    });
+    const searchProvider = createSearxngProvider({
+      baseUrl: searxng.origin,
+      logger: createSilentLogger(),
+      policy: { retries: 0 },
+    });
     return {
-      run: { id: 'run', language: 'en' } as StepContext['run'],
+      run: { id: 'run', language: 'en', query: options.query ?? 'photosynthesis energy' } as StepContext['run'],
       budget,
       round: 1,
       rounds: 1,
       signal: new AbortController().signal,
       logger: createSilentLogger(),
       metrics: createMetrics({ defaultMetrics: false }),
-      services: { llm: null, searchProvider: null as never, crawler, localCorpusDir: undefined },
+      services: { llm: null, searchProvider, crawler, localCorpusDir: undefined },
       usage: budget.usage,
       events,
       record: (event) => void events.push(event),
@@ -57,7 +97,16 @@ describe('the fetch step', () => {
   }
   const hits = (paths: string[]) =>
     paths.map(
-      (p, i) => ({ url: `${origin}${p}`, title: p, published_at: null, rank: i + 1, round: 1 }) as SearchResultRow,
+      (p, i) =>
+        ({
+          url: `${origin}${p}`,
+          title: p,
+          published_at: null,
+          rank: i + 1,
+          round: 1,
+          position: i,
+          query: 'q',
+        }) as SearchResultRow,
     );
   const snapshot = (searchResults: SearchResultRow[], sources: SourceRow[]): RunSnapshot => ({
     plan: null,
@@ -70,13 +119,41 @@ describe('the fetch step', () => {
 
   it('keeps the download budget across calls and tells the report when it ran out', async () => {
     const ctx = context({ max_total_download_bytes: 9_000, max_pages_per_domain: 10 });
-    const first = await fetchStep(snapshot(hits(['/a', '/b']), []), ctx);
+    const first = (await fetchStep(snapshot(hits(['/a', '/b']), []), ctx)).sources;
     expect(first).toHaveLength(2);
     expect(ctx.usage.download_bytes).toBeGreaterThan(0);
     expect(budgetEvents(ctx)).toEqual([]);
-    const second = await fetchStep(snapshot(hits(['/c', '/d', '/e']), first as unknown as SourceRow[]), ctx);
+    const second = (await fetchStep(snapshot(hits(['/c', '/d', '/e']), first as unknown as SourceRow[]), ctx)).sources;
     expect(ctx.usage.download_bytes).toBeLessThanOrEqual(9_000);
     expect(first.length + second.length).toBeLessThan(5);
     expect(budgetEvents(ctx)).toEqual([{ kind: 'budget', resource: 'download_bytes', max: 9000, dropped: 0 }]);
+  });
+
+  it('takes a second hop: searches the name the pages give that the question needs, and reads its page', async () => {
+    const query = 'Where does the director of Big Stone Gap live?';
+    const ctx = context({ max_pages_per_domain: 10 }, { query, queriesUsed: 7 });
+    const sent = searxng.requests.length;
+    const read = await fetchStep(snapshot(hits(['/big-stone-gap', '/wise-county']), []), ctx);
+    const asked = searxng.requests.slice(sent).map((r) => r.query.get('q'));
+    expect(asked).toContain('Adriana Trigiani');
+    expect(read.sources.map((s) => new URL(s.url).pathname)).toEqual(
+      expect.arrayContaining(['/big-stone-gap', '/adriana-trigiani']),
+    );
+    expect(read.searchResults.map((r) => [r.query, new URL(r.url).pathname])).toContainEqual([
+      'Adriana Trigiani',
+      '/adriana-trigiani',
+    ]);
+    expect(ctx.usage.search_queries).toBe(7 + asked.length);
+    expect(ctx.events).toContainEqual(expect.objectContaining({ kind: 'bridge', round: 1 }));
+  });
+
+  it('spends no query on a second hop when the round has none left or the pages name nothing new', async () => {
+    const sent = searxng.requests.length;
+    const spent = context({}, { query: 'Where does the director of Big Stone Gap live?', queriesUsed: 10 });
+    await fetchStep(snapshot(hits(['/big-stone-gap']), []), spent);
+    const nothingNew = context({}, { query: 'photosynthesis energy' });
+    await fetchStep(snapshot(hits(['/a']), []), nothingNew);
+    expect(searxng.requests.length).toBe(sent);
+    expect(spent.usage.search_queries).toBe(10);
   });
 });

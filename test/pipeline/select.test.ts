@@ -16,22 +16,33 @@ const snapshot = (searchResults: SearchResultRow[], sources: SourceRow[] = []): 
 describe('selecting the hits a round reads', () => {
   const budget = runBudgetOf({ depth: 'normal', budget: { max_sources: 10 }, usage: {} });
 
-  it("reads every query's first hit before any second hit, and only the round's hits not read yet", () => {
+  it("reads in the search step's fused order, a site's further pages pushed back, and only the round's new hits", () => {
     const hits = [
       hit('https://a.example/1', 1, 1, 0),
       hit('https://a.example/2', 1, 2, 1),
-      hit('https://b.example/1', 1, 1, 2),
-      hit('https://b.example/2', 1, 2, 3),
+      hit('https://a.example/3', 1, 3, 2),
+      hit('https://b.example/1', 1, 4, 3),
       hit('https://c.example/old', 1, 1, 4),
-      hit('https://d.example/next-round', 2, 1, 5),
+      hit('https://c.example/new', 1, 2, 5),
+      hit('https://d.example/next-round', 2, 1, 6),
     ];
-    const selection = selectHits(snapshot(hits, [source('https://c.example/old')]), { budget, round: 1, rounds: 2 });
+    const kept = [{ url: 'https://c.example/old', domain: 'c.example' } as SourceRow];
+    const selection = selectHits(snapshot(hits, kept), { budget, round: 1, rounds: 2 });
     expect(selection.hits.map((h) => h.url)).toEqual([
       'https://a.example/1',
       'https://b.example/1',
       'https://a.example/2',
-      'https://b.example/2',
+      'https://c.example/new',
+      'https://a.example/3',
     ]);
+  });
+
+  it("keeps a site's well-ranked page ahead of a weak page elsewhere: diversity is a penalty, not a wall", () => {
+    const weak = Array.from({ length: 60 }, (_, i) => hit(`https://w${i}.example/`, 1, 1, 2 + i));
+    const hits = [hit('https://a.example/1', 1, 1, 0), hit('https://a.example/2', 1, 2, 1), ...weak];
+    const order = selectHits(snapshot(hits), { budget, round: 1, rounds: 1 }).hits.map((h) => h.url);
+    expect(order.indexOf('https://a.example/2')).toBeGreaterThan(1);
+    expect(order.indexOf('https://a.example/2')).toBeLessThan(order.indexOf('https://w59.example/'));
   });
 
   it('keeps room for later rounds: round 1 of 2 may fill half of max_sources, the last round the rest', () => {

@@ -108,6 +108,35 @@ describe('runSearches', () => {
     expect(await counter(metrics, 'duplicate_sources_total')).toBe(3);
   });
 
+  it('with weights, fuses the lists: a page several queries find rises, the heavier query counts more', async () => {
+    const metrics = createMetrics({ defaultMetrics: false });
+    const provider = tableProvider({
+      question: ['https://q.example/1', 'https://q.example/2', 'https://both.example/', 'https://q.example/4'],
+      aspect: ['https://aspect.example/1', 'https://both.example/#x', 'https://aspect.example/3', 'ftp://x'],
+    });
+    const result = await runSearches({
+      provider,
+      queries: ['question', 'aspect'],
+      weights: [2, 1],
+      maxQueries: 10,
+      language: 'en',
+      limit: 10,
+      metrics,
+      knownUrls: ['https://q.example/4'],
+    });
+    expect(result.hits.map((h) => [h.query, h.url, h.rank])).toEqual([
+      ['question', 'https://both.example/', 3],
+      ['question', 'https://q.example/1', 1],
+      ['question', 'https://q.example/2', 2],
+      ['aspect', 'https://aspect.example/1', 1],
+      ['aspect', 'https://aspect.example/3', 3],
+    ]);
+    // The second both.example and the known q.example/4 are duplicates; ftp:// is invalid.
+    expect(result.duplicates).toBe(2);
+    expect(result.invalid).toBe(1);
+    expect(await counter(metrics, 'duplicate_sources_total')).toBe(2);
+  });
+
   it('goes on after a failing query and records it', async () => {
     const provider = tableProvider({ good: ['https://example.org/1'] }, new Set(['bad']));
     const result = await runSearches({

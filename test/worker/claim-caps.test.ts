@@ -49,7 +49,8 @@ function scriptedWeb(): ResearchServices {
         });
         return {
           sources,
-          rejected: [],
+          // As the crawler says of the pages it had no room for.
+          rejected: urls.slice(room).map((url) => ({ url, reason: 'budget_sources' as const })),
           duplicates: 0,
           usage: { sources: sources.length, bytes: 0, pages_per_domain: {} },
         };

@@ -128,6 +128,7 @@ describe('research orchestrator', () => {
     expect(events.map((e) => `${e.kind}:${'step' in e ? e.step : 'round' in e ? e.round : ''}`)).toEqual([
       'engine:plan',
       'search:1',
+      'bridge:1',
       'fetch:1',
       'engine:analyze',
       'engine:compare',

@@ -1,5 +1,14 @@
-export { dedupeQueries, firstRoundQueries, userQueries, type PlannedQuery } from './plan/queries';
-export { extractivePlan, namedEntities, type PlannerInput } from './plan/extractive-planner';
+export {
+  dedupeQueries,
+  firstRoundQueries,
+  queryWeight,
+  userQueries,
+  MAX_QUERY_CHARS,
+  QUESTION_DIMENSION,
+  type PlannedQuery,
+} from './plan/queries';
+export { extractivePlan, type PlannerInput } from './plan/extractive-planner';
+export { namedEntities } from './text/names';
 export { extractClaims, claimTypeOf, planTerms } from './claims/extractive-claims';
 export { groundSpan, prepareGrounding, type Grounding } from './claims/grounding';
 export { chunkText } from './claims/chunking';
@@ -14,6 +23,7 @@ export {
 } from './compare/evidence-graph';
 export { scoreEvidence, claimStrength, type ScoringInput } from './compare/evidence-scores';
 export { findGaps, gapQueries, type Gaps } from './rounds/gap-analysis';
+export { bridgeQueries, type BridgeInput, type BridgeSource } from './rounds/bridge';
 export { buildReport, rankFindings } from './report/report-builder';
 export { englishFallback, hasReportText, reportText, REPORT_LANGUAGES, type ReportText } from './report/report-text';
 export { sentences, type Sentence } from './text/sentences';

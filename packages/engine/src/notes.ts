@@ -23,6 +23,8 @@ export const runEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('search'), round, sent: count, hits: count }),
   /** Pages a round tried to read and the sources it kept. */
   z.object({ kind: z.literal('fetch'), round, candidates: count, accepted: count }),
+  /** The second hop of a round: the names read in its pages that it searched, and the new hits they found. */
+  z.object({ kind: z.literal('bridge'), round, queries: z.array(z.string()), hits: count }),
   /** A budget ran out: max_search_queries (with the queries not sent) or max_total_download_bytes. */
   z.object({
     kind: z.literal('budget'),
@@ -81,7 +83,10 @@ export function readRunEvents(stored: unknown): RunEvent[] {
 export interface ParsedNotes {
   engines: Array<{ step: string; round: number; mode: EngineMode }>;
   fallbacks: Array<{ step: string; round: number; kind: string; count: number }>;
+  /** Queries each round sent and the new hits they found (its second hop included). */
   searches: Array<{ round: number; sent: number; hits: number }>;
+  /** The names each round's second hop searched. */
+  bridges: Array<{ round: number; queries: string[] }>;
   fetches: Array<{ round: number; candidates: number; accepted: number }>;
   searchBudget: { max: number; dropped: number } | null;
   /** max_total_download_bytes when the download budget cut a fetch short. */
@@ -97,6 +102,7 @@ function emptySummary(): ParsedNotes {
     engines: [],
     fallbacks: [],
     searches: [],
+    bridges: [],
     fetches: [],
     searchBudget: null,
     downloadBudget: null,
@@ -120,6 +126,14 @@ function summarize(out: ParsedNotes, e: RunEvent): void {
       out.searches = out.searches.filter((s) => s.round !== e.round);
       out.searches.push({ round: e.round, sent: e.sent, hits: e.hits });
       break;
+    case 'bridge': {
+      out.bridges = out.bridges.filter((b) => b.round !== e.round);
+      out.bridges.push({ round: e.round, queries: e.queries });
+      const search = out.searches.find((s) => s.round === e.round);
+      if (search) Object.assign(search, { sent: search.sent + e.queries.length, hits: search.hits + e.hits });
+      else out.searches.push({ round: e.round, sent: e.queries.length, hits: e.hits });
+      break;
+    }
     case 'fetch':
       out.fetches = out.fetches.filter((s) => s.round !== e.round);
       out.fetches.push({ round: e.round, candidates: e.candidates, accepted: e.accepted });

@@ -32,9 +32,17 @@ export interface RunBudget extends Readonly<Budget> {
   queryAllowance(round: number, rounds: number, used?: number): number;
   /** Sources a round may add given the `known` ones: an even share of the room left over the remaining rounds. */
   sourceAllowance(known: number, round: number, rounds: number): number;
+  /**
+   * Of a round's `allowance` (queries or sources), what its second hop keeps: a quarter, at most
+   * BRIDGE_MAX, none when the round has fewer than 3 to spend.
+   */
+  bridgeReserve(allowance: number): number;
   /** A copy with its own usage, for one step. */
   forStep(): RunBudget;
 }
+
+/** Most queries, and most sources, a round's second hop spends: a few names, each one page away. */
+const BRIDGE_MAX = 4;
 
 function readLimits(stored: unknown, depth: Depth): Budget {
   const budget: Budget = { ...DEPTH_BUDGETS[depth] };
@@ -80,6 +88,7 @@ function makeBudget(depth: Depth, limits: Budget, usage: Record<string, number>)
       const left = Math.max(0, limits.max_sources - known);
       return Math.ceil(left / Math.max(1, runRounds - round + 1));
     },
+    bridgeReserve: (allowance) => (allowance < 3 ? 0 : Math.min(BRIDGE_MAX, Math.ceil(allowance / 4))),
     forStep: () => makeBudget(depth, limits, { ...usage }),
   };
 }

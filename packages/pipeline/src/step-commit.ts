@@ -69,12 +69,15 @@ export async function computeStep(steps: PipelineSteps, step: StepToCompute): Pr
       return { write: (trx) => writeSearchResults(trx, rows) };
     }
     case 'fetch': {
-      const rows = sourceRows(run, position.round, await steps.fetch(snapshot, ctx), {
-        snapshot,
-        budget: ctx.budget,
-        now,
-      });
-      return { write: (trx) => writeSources(trx, rows) };
+      const read = await steps.fetch(snapshot, ctx);
+      const hits = searchResultRows(run, position.round, read.searchResults, snapshot);
+      const rows = sourceRows(run, position.round, read.sources, { snapshot, budget: ctx.budget, now });
+      return {
+        write: async (trx) => {
+          await writeSearchResults(trx, hits);
+          await writeSources(trx, rows);
+        },
+      };
     }
     case 'analyze': {
       const { rows } = claimRows(run, position.round, await steps.analyze(snapshot, ctx), snapshot);

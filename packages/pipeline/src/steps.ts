@@ -66,8 +66,8 @@ export interface PipelineSteps {
   plan: Step<Plan>;
   /** New search hits for this round. */
   search: Step<SearchResultDraft[]>;
-  /** New sources for this round from the search hits not fetched yet. */
-  fetch: Step<SourceDraft[]>;
+  /** New sources for this round from the search hits not fetched yet, and the second hop's new hits. */
+  fetch: Step<{ sources: SourceDraft[]; searchResults: SearchResultDraft[] }>;
   /** New claims from the sources added this round. */
   analyze: Step<ClaimDraft[]>;
   /** One evidence score per claim of the whole run (recomputed every round). */

@@ -1,12 +1,19 @@
 import type { SearchResultDraft } from '@research/core';
 import type { Metrics } from '@research/observability';
 import { hitUrlKey } from './hit-url-key';
+import { fuseRankings } from './rank-fusion';
 import type { SearchHit, SearchProvider } from './search-provider';
 
 export interface RunSearchesInput {
   provider: SearchProvider;
   /** This round's queries in priority order; blank ones and repeats (case/space-insensitive) are skipped. */
   queries: string[];
+  /**
+   * Each query's weight (same order as `queries`): when given, the hits are fused across the queries
+   * (weighted reciprocal rank fusion, rank-fusion.ts) and come in fused order, each under the query that
+   * ranked it best; without, they come in query order then rank order, each under the first query.
+   */
+  weights?: readonly number[];
   /** Queries that may be sent at most (what is left of the caller's budget); the rest are skipped. */
   maxQueries: number;
   language: string;
@@ -24,7 +31,7 @@ export interface QueryFailure {
 }
 
 export interface RunSearchesResult {
-  /** New, distinct hits in query order then rank order; `url` as the provider gave it (first occurrence). */
+  /** New, distinct hits (fused order with `weights`, else query then rank order); `url` as the provider gave it. */
   hits: SearchResultDraft[];
   /** Queries sent to the provider (what to add to the run's usage), failures included. */
   queriesSent: number;
@@ -60,7 +67,8 @@ export async function runSearches(input: RunSearchesInput): Promise<RunSearchesR
   const toSend = distinct.slice(0, allowance);
   const skippedQueries = distinct.slice(allowance);
 
-  const tally: HitTally = { seen: urlKeys(input.knownUrls ?? []), hits: [], duplicates: 0, invalid: 0 };
+  const weightOf = queryWeights(input.queries, input.weights);
+  const lists: Array<{ query: string; weight: number; items: SearchHit[] }> = [];
   const failures: QueryFailure[] = [];
   let lastError: unknown = null;
   for (const query of toSend) {
@@ -72,13 +80,17 @@ export async function runSearches(input: RunSearchesInput): Promise<RunSearchesR
         limit: input.limit,
         signal: input.signal,
       });
-      addHits(tally, query, found);
+      lists.push({ query, weight: weightOf(query), items: found });
     } catch (error) {
       if (input.signal?.aborted) throw input.signal.reason ?? error;
       lastError = error;
       failures.push({ query, message: error instanceof Error ? error.message : String(error) });
     }
   }
+  const tally: HitTally = { seen: urlKeys(input.knownUrls ?? []), hits: [], duplicates: 0, invalid: 0 };
+  const ordered = orderedHits(lists, input.weights !== undefined);
+  for (const [query, hit] of ordered.pairs) addHit(tally, query, hit);
+  tally.duplicates += ordered.merged;
   metrics?.sourcesDiscovered(tally.hits.length);
   metrics?.duplicateSources(tally.duplicates);
   return {
@@ -122,22 +134,51 @@ interface HitTally {
   invalid: number;
 }
 
-function addHits(tally: HitTally, query: string, found: readonly SearchHit[]): void {
-  for (const hit of found) {
-    const key = hitUrlKey(hit.url);
-    if (!key) tally.invalid++;
-    else if (tally.seen.has(key)) tally.duplicates++;
-    else {
-      tally.seen.add(key);
-      tally.hits.push({
-        query,
-        url: hit.url,
-        title: hit.title || null,
-        snippet: hit.snippet || null,
-        published_at: hit.published_at,
-        provider: hit.provider,
-        rank: hit.rank,
-      });
-    }
+/** Each query's weight by its normalised text (1 when no weights are given). */
+function queryWeights(queries: readonly string[], weights: readonly number[] | undefined): (query: string) => number {
+  const byQuery = new Map<string, number>();
+  queries.forEach((raw, i) => {
+    const key = raw.replace(/\s+/g, ' ').trim().toLowerCase();
+    if (!byQuery.has(key)) byQuery.set(key, weights?.[i] ?? 1);
+  });
+  return (query) => byQuery.get(query.toLowerCase()) ?? 1;
+}
+
+/**
+ * The round's hits, each with the query it is kept under: fused across the queries, or query by query.
+ * `merged`: hits fusion folded into another query's hit of the same URL (duplicates).
+ */
+function orderedHits(
+  lists: ReadonlyArray<{ query: string; weight: number; items: SearchHit[] }>,
+  fuse: boolean,
+): { pairs: Array<[string, SearchHit]>; merged: number } {
+  const ranked = lists.map((list) => ({
+    weight: list.weight,
+    items: list.items.map((hit): [string, SearchHit] => [list.query, hit]),
+  }));
+  const all = ranked.flatMap((list) => list.items);
+  if (!fuse) return { pairs: all, merged: 0 };
+  const keyOf = ([, hit]: [string, SearchHit]) => hitUrlKey(hit.url);
+  const fused = fuseRankings(ranked, keyOf).map((f) => f.item);
+  // Hits without a valid URL are not fused; they are still counted as invalid.
+  const invalid = all.filter((pair) => keyOf(pair) === null);
+  return { pairs: [...fused, ...invalid], merged: all.length - invalid.length - fused.length };
+}
+
+function addHit(tally: HitTally, query: string, hit: SearchHit): void {
+  const key = hitUrlKey(hit.url);
+  if (!key) tally.invalid++;
+  else if (tally.seen.has(key)) tally.duplicates++;
+  else {
+    tally.seen.add(key);
+    tally.hits.push({
+      query,
+      url: hit.url,
+      title: hit.title || null,
+      snippet: hit.snippet || null,
+      published_at: hit.published_at,
+      provider: hit.provider,
+      rank: hit.rank,
+    });
   }
 }

@@ -1,5 +1,6 @@
 import { planSchema, type Plan } from '@research/core';
-import { STOPWORDS, languageCode, languageProfile, type LanguageCode } from '../text/language';
+import { languageCode, languageProfile, type LanguageCode } from '../text/language';
+import { namedEntities } from '../text/names';
 import { contentTerms, years } from '../text/tokens';
 
 export interface PlannerInput {
@@ -97,42 +98,6 @@ const TEMPLATES: Record<LanguageCode, Templates> = {
     latest: 'attuale',
   },
 };
-
-/** Names in a query: runs of capitalised words (not the first word alone) and quoted phrases. */
-export function namedEntities(query: string): string[] {
-  const out: string[] = [];
-  for (const m of query.matchAll(/["“„«]([^"“”„«»]{3,80})["”“»]/gu)) out.push(m[1]!.trim());
-  const tokens = [...query.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu)];
-  let run: string[] = [];
-  const flush = () => {
-    if (run.length) out.push(run.join(' '));
-    run = [];
-  };
-  tokens.forEach((m, i) => {
-    const word = m[0].replace(/[.]$/, '');
-    const capital = /^\p{Lu}/u.test(word);
-    const sentenceStart = i === 0 || /[.?!]\s*$/.test(query.slice(0, m.index));
-    const joinsRun = run.length > 0 && /^(of|de|von|van|der|del|la|le|di|da|the)$/i.test(word);
-    const startsName =
-      capital &&
-      sentenceStart &&
-      !STOPWORDS.has(word.toLowerCase()) &&
-      tokens[i + 1] &&
-      /^\p{Lu}/u.test(tokens[i + 1]![0]);
-    if ((capital && !sentenceStart) || startsName) run.push(word);
-    else if (joinsRun && tokens[i + 1] && /^\p{Lu}/u.test(tokens[i + 1]![0])) run.push(word);
-    else flush();
-  });
-  flush();
-  // German capitalises every noun: only multi-word runs or quoted phrases count as names there.
-  const seen = new Set<string>();
-  return out.filter((e) => {
-    const key = e.toLowerCase();
-    if (seen.has(key) || e.length < 3) return false;
-    seen.add(key);
-    return true;
-  });
-}
 
 function timeSensitivity(query: string, language: string, reference: Date): Plan['time_sensitivity'] {
   const profile = languageProfile(language);

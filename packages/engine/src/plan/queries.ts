@@ -22,11 +22,31 @@ export function userQueries(stored: unknown): string[] {
   return Array.isArray(stored) ? stored.filter((q): q is string => typeof q === 'string' && q.trim() !== '') : [];
 }
 
-/** Round 1's queries: the plan's, its counter-evidence queries and the user's extra queries. */
+/** The dimension of the question itself, searched verbatim first in every run, whoever planned it. */
+export const QUESTION_DIMENSION = 'question';
+
+/** Longest query sent to a search provider (the question is cut here, as the user's extra queries are). */
+export const MAX_QUERY_CHARS = 300;
+
+/**
+ * How much a query's hits count when the round's result lists are fused: the question's own words twice
+ * (a planner, LLM or not, may word the search worse than the user did), counter-evidence queries half (they
+ * look for what disagrees, not for the answer), every other query once.
+ */
+export function queryWeight(dimension: string): number {
+  if (dimension === QUESTION_DIMENSION) return 2;
+  return dimension === 'counter_evidence' ? 0.5 : 1;
+}
+
+/**
+ * Round 1's queries: the question verbatim, the plan's queries, the user's extra queries and the plan's
+ * counter-evidence queries.
+ */
 export function firstRoundQueries(plan: Plan, extra: readonly string[]): PlannedQuery[] {
   return dedupeQueries([
+    { query: plan.query.trim().slice(0, MAX_QUERY_CHARS), dimension: QUESTION_DIMENSION },
     ...plan.search_queries.map((q) => ({ query: q.query.trim(), dimension: q.dimension })),
-    ...extra.map((q) => ({ query: q.trim().slice(0, 300), dimension: 'user' })),
+    ...extra.map((q) => ({ query: q.trim().slice(0, MAX_QUERY_CHARS), dimension: 'user' })),
     ...plan.counter_evidence_queries.map((q) => ({ query: q.trim(), dimension: 'counter_evidence' })),
   ]);
 }

@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
-import type { SourceDraft } from '@research/core';
+import type { SearchResultDraft, SourceDraft } from '@research/core';
 import type { SearchResultRow, SourceRow } from '@research/database';
 import { isLocalUrl, readLocalDocument } from '@research/search';
 import type { RunSnapshot, StepContext } from '../steps';
-import { selectHits } from './select';
+import { bridgeHop } from './bridge';
+import { orderByWorth, selectHits } from './select';
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -14,7 +15,7 @@ function countBy<T>(items: readonly T[], key: (item: T) => string): Record<strin
 /** `local:` hits read from the corpus folder, up to `room`; returns the sources and how many were unreadable. */
 async function readLocalHits(
   ctx: StepContext,
-  hits: readonly SearchResultRow[],
+  hits: readonly Candidate[],
   room: number,
 ): Promise<{ sources: SourceDraft[]; unreadable: number }> {
   const corpusDir = ctx.services.localCorpusDir;
@@ -46,16 +47,17 @@ async function readLocalHits(
 
 /**
  * Web pages through the crawler within the run's crawl budgets: `maxSources` given the sources `kept`,
- * max_pages_per_domain, and max_total_download_bytes through the run's persisted usage.
+ * max_pages_per_domain, and max_total_download_bytes through the run's persisted usage. `unread`: the URLs
+ * not read because `maxSources` was reached (a later hop may read them).
  */
 async function crawlHits(
   ctx: StepContext,
-  hits: readonly SearchResultRow[],
+  hits: readonly Candidate[],
   kept: ReadonlyArray<Pick<SourceDraft, 'url' | 'content' | 'domain'>>,
   maxSources: number,
-): Promise<SourceDraft[]> {
+): Promise<{ sources: SourceDraft[]; unread: string[] }> {
   const urls = [...new Set(hits.filter((h) => !isLocalUrl(h.url)).map((h) => h.url))];
-  if (urls.length === 0 || kept.length >= maxSources) return [];
+  if (urls.length === 0 || kept.length >= maxSources) return { sources: [], unread: urls };
   const { budget } = ctx;
   const result = await ctx.services.crawler.fetchSources(
     urls,
@@ -78,29 +80,71 @@ async function crawlHits(
   }
   budget.take('sources_rejected', result.rejected.length);
   const published = new Map(hits.map((h) => [h.url, h.published_at]));
-  return result.sources.map((s) => ({ ...s, published_at: s.published_at ?? published.get(s.url) ?? null }));
+  return {
+    sources: result.sources.map((s) => ({ ...s, published_at: s.published_at ?? published.get(s.url) ?? null })),
+    unread: result.rejected.filter((r) => r.reason === 'budget_sources').map((r) => r.url),
+  };
 }
 
-/** Reads the hits selectHits chose for the round: local documents from the corpus folder, web pages through the crawler. */
-export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promise<SourceDraft[]> {
+/** What a round read: its sources, and the search hits its second hop found (stored with them). */
+export interface FetchOutput {
+  sources: SourceDraft[];
+  searchResults: SearchResultDraft[];
+}
+
+type Candidate = Pick<SearchResultRow, 'url' | 'title' | 'published_at'>;
+/** A source the run holds (stored, or read earlier in this step). */
+type HeldSource = Pick<SourceDraft, 'url' | 'content' | 'domain' | 'title'>;
+
+/** Reads `hits` in order until the run holds `maxSources`: local documents from the corpus folder, web pages through the crawler. */
+async function readHits(
+  ctx: StepContext,
+  hits: readonly Candidate[],
+  kept: readonly HeldSource[],
+  maxSources: number,
+): Promise<{ sources: SourceDraft[]; unreadable: number; unread: string[] }> {
+  const local = await readLocalHits(
+    ctx,
+    hits.filter((h) => isLocalUrl(h.url)),
+    Math.max(0, maxSources - kept.length),
+  );
+  const remote = await crawlHits(ctx, hits, [...kept, ...local.sources], maxSources);
+  return { sources: [...local.sources, ...remote.sources], unreadable: local.unreadable, unread: remote.unread };
+}
+
+/**
+ * Reads the round in two hops: the hits selectHits chose, up to the round's room less the second hop's
+ * reserve; then the names those pages give that the question needs (bridgeHop) are searched, and their
+ * hits, then the first hop's hits not read yet, fill the room.
+ */
+export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promise<FetchOutput> {
   const known: readonly SourceRow[] = snapshot.sources;
   const { hits, maxSources } = selectHits(snapshot, ctx);
   if (hits.length === 0) {
     ctx.record({ kind: 'fetch', round: ctx.round, candidates: 0, accepted: 0 });
-    return [];
+    return { sources: [], searchResults: [] };
   }
-  const local = await readLocalHits(
-    ctx,
-    hits.filter((h) => isLocalUrl(h.url)),
-    Math.max(0, maxSources - known.length),
+  const firstMax = maxSources - ctx.budget.bridgeReserve(maxSources - known.length);
+  // The first hop tries twice its room at most (replacements for pages that fail); the rest wait for the second.
+  const tried = hits.slice(0, 2 * (firstMax - known.length));
+  const first = await readHits(ctx, tried, known, firstMax);
+  const seen = new Set([...snapshot.searchResults.map((r) => r.url), ...known.map((s) => s.url)]);
+  const held: HeldSource[] = [...known, ...first.sources];
+  const searchResults = await bridgeHop(snapshot, ctx, held, seen);
+  // Waiting: the hits not tried yet, and those the first hop left for want of room (not those that failed).
+  const read = new Set(held.map((s) => s.url));
+  const unread = new Set(first.unread);
+  const waiting = hits.filter(
+    (h, i) => !read.has(h.url) && (i >= tried.length || unread.has(h.url) || isLocalUrl(h.url)),
   );
-  const remote = await crawlHits(ctx, hits, [...known, ...local.sources], maxSources);
-  const sources = [...local.sources, ...remote];
+  const next = orderByWorth([...searchResults, ...waiting], held);
+  const second = await readHits(ctx, next, held, maxSources);
+  const sources = [...first.sources, ...second.sources];
   ctx.record({
     kind: 'fetch',
     round: ctx.round,
-    candidates: sources.length + local.unreadable,
+    candidates: sources.length + first.unreadable + second.unreadable,
     accepted: sources.length,
   });
-  return sources;
+  return { sources, searchResults };
 }

@@ -1,4 +1,6 @@
-import type { SearchResultRow } from '@research/database';
+import { registrableDomain } from '@research/core';
+import type { SearchResultRow, SourceRow } from '@research/database';
+import { FUSION_K } from '@research/search';
 import type { RunSnapshot, StepContext } from '../steps';
 
 /** What a round reads: its hits not fetched yet, best-ranked first, and the sources the run may hold after it. */
@@ -8,9 +10,40 @@ export interface Selection {
   maxSources: number;
 }
 
-/** Interleaves hits by rank (every query's first hit, then every second hit…), in stored order. */
-function byRank(hits: SearchResultRow[]): SearchResultRow[] {
-  return [...hits].sort((a, b) => a.rank - b.rank || a.position - b.position);
+/**
+ * A page's site counts against it once the site already gave pages: each page a site holds (kept before, or
+ * chosen earlier in this order) halves the worth of its next one. Diversity as a penalty, not a wall: a site's
+ * third page still comes before a weak page elsewhere when it ranked well enough (max_pages_per_domain, the
+ * run's budget, is the crawler's to enforce).
+ */
+const SITE_PENALTY = 0.5;
+
+/** The worth of the hit at `index` of the search step's (fused) order, before any site penalty. */
+function worthAt(index: number): number {
+  return 1 / (FUSION_K + index + 1);
+}
+
+/** Hits in the order to fetch them: their given (fused) order, with the site penalty applied. */
+export function orderByWorth<T extends { url: string }>(
+  hits: readonly T[],
+  kept: ReadonlyArray<Pick<SourceRow, 'domain'>>,
+): T[] {
+  const perSite = new Map<string, number>();
+  for (const source of kept) perSite.set(source.domain, (perSite.get(source.domain) ?? 0) + 1);
+  const pending = hits.map((hit, index) => ({ hit, worth: worthAt(index), site: registrableDomain(hit.url) }));
+  const ordered: T[] = [];
+  while (pending.length > 0) {
+    let best = 0;
+    let bestWorth = -1;
+    pending.forEach((p, i) => {
+      const worth = p.worth * SITE_PENALTY ** (perSite.get(p.site) ?? 0);
+      if (worth > bestWorth) [best, bestWorth] = [i, worth];
+    });
+    const [chosen] = pending.splice(best, 1);
+    perSite.set(chosen.site, (perSite.get(chosen.site) ?? 0) + 1);
+    ordered.push(chosen.hit);
+  }
+  return ordered;
 }
 
 /**
@@ -23,6 +56,10 @@ export function selectHits(snapshot: RunSnapshot, ctx: Pick<StepContext, 'budget
   const allowance = ctx.budget.sourceAllowance(known.length, ctx.round, ctx.rounds);
   const maxSources = Math.min(ctx.budget.max_sources, known.length + Math.max(0, allowance));
   if (allowance <= 0) return { hits: [], maxSources };
-  const hits = byRank(snapshot.searchResults.filter((r) => r.round === ctx.round && !knownUrls.has(r.url)));
+  const round = snapshot.searchResults.filter((r) => r.round === ctx.round && !knownUrls.has(r.url));
+  const hits = orderByWorth(
+    round.sort((a, b) => a.position - b.position),
+    known,
+  );
   return { hits, maxSources };
 }

@@ -1,0 +1,79 @@
+import { createPause } from '@research/core';
+import { languageCode } from '../text/language';
+import { namedEntities } from '../text/names';
+import { sentencesSliced } from '../text/sentences';
+import { termSet } from '../text/tokens';
+
+/** A page the round read, in the order it was read (best search rank first). */
+export interface BridgeSource {
+  title: string | null;
+  content: string;
+}
+
+export interface BridgeInput {
+  question: string;
+  language: string;
+  sources: readonly BridgeSource[];
+  /** Queries wanted at most. */
+  limit: number;
+}
+
+/** Sentences of the round's pages read for names: the ones sharing most words with the question. */
+const SENTENCES_READ = 12;
+/** Characters of a page read for its sentences: the part where a page states what it is about. */
+const PAGE_PREFIX_CHARS = 20_000;
+
+interface ScoredSentence {
+  text: string;
+  /** Share of the question's terms the sentence holds, discounted by its page's read order. */
+  score: number;
+}
+
+/** The sentences of the round's pages that share at least one term with the question, best first. */
+async function relevantSentences(input: BridgeInput, questionTerms: ReadonlySet<string>): Promise<ScoredSentence[]> {
+  const pause = createPause();
+  const scored: ScoredSentence[] = [];
+  for (const [index, source] of input.sources.entries()) {
+    // A page read earlier ranked better; its sentences weigh a little more.
+    const pageWeight = 1 / (1 + index / 10);
+    const text = source.content.slice(0, PAGE_PREFIX_CHARS);
+    for (const sentence of await sentencesSliced(text, input.language, { min: 20, max: 400 }, pause)) {
+      const terms = termSet(sentence.text);
+      let shared = 0;
+      for (const term of questionTerms) if (terms.has(term)) shared++;
+      if (shared > 0) scored.push({ text: sentence.text, score: (shared / questionTerms.size) * pageWeight });
+    }
+  }
+  return scored.sort((a, b) => b.score - a.score).slice(0, SENTENCES_READ);
+}
+
+/**
+ * The second hop of a round without an LLM: names the question does not give but the round's most relevant
+ * sentences do (the film's director, the band's founder), to be searched next. A name counts by the
+ * relevance of the sentences that hold it; names made only of the question's own words, and names of pages
+ * the run already read (their titles), are left out. German capitalises every noun, so there only names of
+ * several words count. Pure and time-sliced: the same pages give the same queries.
+ */
+export async function bridgeQueries(input: BridgeInput): Promise<string[]> {
+  if (input.limit < 1 || input.sources.length === 0) return [];
+  const questionTerms = termSet(input.question);
+  if (questionTerms.size === 0) return [];
+  const read = new Set(input.sources.map((s) => s.title?.trim().toLowerCase()).filter(Boolean));
+  const german = languageCode(input.language) === 'de';
+  const worth = new Map<string, { name: string; score: number }>();
+  for (const sentence of await relevantSentences(input, questionTerms)) {
+    for (const name of namedEntities(sentence.text)) {
+      const key = name.toLowerCase();
+      if (read.has(key) || (german && !/\s/.test(name))) continue;
+      const terms = termSet(name, false);
+      if (terms.size === 0 || [...terms].every((t) => questionTerms.has(t))) continue;
+      const entry = worth.get(key) ?? { name, score: 0 };
+      entry.score += sentence.score;
+      worth.set(key, entry);
+    }
+  }
+  return [...worth.values()]
+    .sort((a, b) => b.score - a.score)
+    .slice(0, input.limit)
+    .map((e) => e.name);
+}

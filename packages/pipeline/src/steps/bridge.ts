@@ -1,0 +1,32 @@
+import type { SearchResultDraft, SourceDraft } from '@research/core';
+import { bridgeQueries } from '@research/engine';
+import type { RunSnapshot, StepContext } from '../steps';
+import { sendQueries } from './send-queries';
+
+/**
+ * The second hop of a round: reads the pages the round has read so far (`read`, best-ranked first) for the
+ * names the question needs but does not give, and searches them within what the round's query allowance
+ * left (the search step kept the budget's bridge reserve for it). Returns the hits of URLs the run has not
+ * seen, in fused order; a provider failure here costs the hop, never the run.
+ */
+export async function bridgeHop(
+  snapshot: RunSnapshot,
+  ctx: StepContext,
+  read: ReadonlyArray<Pick<SourceDraft, 'title' | 'content'>>,
+  seen: ReadonlySet<string>,
+): Promise<SearchResultDraft[]> {
+  const limit = Math.min(
+    ctx.budget.queryAllowance(ctx.round, ctx.rounds),
+    ctx.budget.bridgeReserve(ctx.budget.max_search_queries),
+  );
+  const names = await bridgeQueries({ question: ctx.run.query, language: ctx.run.language, sources: read, limit });
+  const asked = new Set(snapshot.searchResults.map((r) => r.query.toLowerCase()));
+  const queries = names.filter((q) => !asked.has(q.toLowerCase())).map((query) => ({ query, dimension: 'bridge' }));
+  if (queries.length === 0) return [];
+  const drafts = await sendQueries(ctx, queries, { failWhenAllFail: false });
+  const fresh = drafts.filter((d) => !seen.has(d.url));
+  ctx.metrics.sourcesDiscovered(fresh.length);
+  ctx.metrics.duplicateSources(drafts.length - fresh.length);
+  ctx.record({ kind: 'bridge', round: ctx.round, queries: queries.map((q) => q.query), hits: fresh.length });
+  return fresh;
+}

@@ -1,0 +1,58 @@
+import type { SearchResultDraft } from '@research/core';
+import { queryWeight, type PlannedQuery } from '@research/engine';
+import { runSearches } from '@research/search';
+import type { StepContext } from '../steps';
+
+/**
+ * Hits asked per query: a whole result page. The round's lists are fused (a page found by several queries
+ * rises), so a query's lower ranks still count; asking for fewer would hide the question's ranks 4 to 10.
+ */
+const HITS_PER_QUERY = 10;
+
+/**
+ * Sends the queries through the configured provider within the run's query budget (persisted usage, so it
+ * holds across rounds and resumes), their result lists fused by the queries' weights, and records budgets
+ * that ran out and queries that failed. When every query failed: throws with `failWhenAllFail` (the round
+ * has nothing to read), else returns no hits.
+ */
+export async function sendQueries(
+  ctx: StepContext,
+  queries: readonly PlannedQuery[],
+  options: { failWhenAllFail: boolean },
+): Promise<SearchResultDraft[]> {
+  const result = await runSearches({
+    provider: ctx.services.searchProvider,
+    queries: queries.map((q) => q.query),
+    weights: queries.map((q) => queryWeight(q.dimension)),
+    maxQueries: ctx.budget.remaining('search_queries'),
+    language: ctx.run.language,
+    limit: HITS_PER_QUERY,
+    signal: ctx.signal,
+    // The step counts the discovered sources (new to the run, earlier rounds included); counted here as
+    // well, every discovery would count twice.
+    metrics: {
+      searchQueries: (provider, count) => ctx.metrics.searchQueries(provider, count),
+      duplicateSources: (count) => ctx.metrics.duplicateSources(count),
+      sourcesDiscovered: () => undefined,
+    },
+  });
+  ctx.budget.take('search_queries', result.queriesSent);
+  if (result.budgetExhausted) {
+    ctx.record({
+      kind: 'budget',
+      resource: 'search_queries',
+      max: ctx.budget.max_search_queries,
+      dropped: result.skippedQueries.length,
+    });
+  }
+  if (result.failures.length > 0) {
+    ctx.record({
+      kind: 'search_failures',
+      round: ctx.round,
+      failed: result.failures.length,
+      total: result.queriesSent,
+    });
+  }
+  if (result.allFailed && options.failWhenAllFail) throw result.lastError;
+  return result.hits;
+}
