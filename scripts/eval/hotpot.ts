@@ -189,7 +189,8 @@ function report(judgements: HotpotJudgement[], outcomes: RunOutcome[], settings:
   ]);
   console.log(`\n  supporting-sentence recall: ${SENTENCE_RECALL_DEFINITION}.`);
   console.log(
-    '  answer in report: the answer, lower case, without punctuation and the articles a/an/the, occurs as whole words ' +
+    '  answer in report: the answer, lower case, punctuation and symbols replaced by spaces, without the articles ' +
+      'a/an/the, occurs as whole words ' +
       "in the report's summary and findings.",
   );
 }
