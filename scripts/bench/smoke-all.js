@@ -1,5 +1,5 @@
 // Runs every `bench:*` script of package.json with --smoke, one after the other (.ci/run runs this after the
-// tests). A bench passes when it exits 0 and its last `bench-result:` line (scripts/bench/harness.js) says it
+// tests), then each evaluation of `npm run eval` with --smoke (two items each, seconds). A bench passes when it exits 0 and its last `bench-result:` line (scripts/bench/harness.js) says it
 // completed in smoke mode; a skip (no third-party data) passes only while RESEARCH_DATA_REQUIRED is unset.
 // Exits 1 when any bench failed, naming each.
 'use strict';
@@ -14,18 +14,24 @@ const ROOT = path.resolve(__dirname, '..', '..');
 // A smoke run takes seconds; this only stops one that hangs.
 const TIMEOUT_MS = Number(process.env.BENCH_SMOKE_TIMEOUT_MS || 300_000);
 
-function benchScripts() {
+// The evaluations of `npm run eval` (scripts/eval.js), each a smoke run of its own.
+const EVAL_SUITES = ['hotpot', 'contradiction'];
+
+/** Each smoke run: its name, the npm script and the arguments before --smoke. */
+function smokeRuns() {
   const { scripts } = require(path.join(ROOT, 'package.json'));
-  return Object.keys(scripts)
+  const benches = Object.keys(scripts)
     .filter((name) => name.startsWith('bench:'))
-    .sort();
+    .sort()
+    .map((script) => ({ name: script, script, args: [] }));
+  return [...benches, ...EVAL_SUITES.map((suite) => ({ name: `eval ${suite}`, script: 'eval', args: [suite] }))];
 }
 
-/** Runs `npm run <script> -- --smoke`, echoing its output, and resolves with its exit and output. */
-function runSmoke(script) {
+/** Runs `npm run <script> -- <args> --smoke`, echoing its output, and resolves with its exit and output. */
+function runSmoke({ script, args }) {
   return new Promise((resolve) => {
     // Its own process group, so a timeout stops npm, node and whatever the bench started.
-    const child = spawn('npm', ['run', '--silent', script, '--', '--smoke'], {
+    const child = spawn('npm', ['run', '--silent', script, '--', ...args, '--smoke'], {
       cwd: ROOT,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,21 +76,20 @@ function verdict(run) {
 }
 
 async function main() {
-  const scripts = benchScripts();
+  const runs = smokeRuns();
   const failures = [];
   const started = Date.now();
-  for (const script of scripts) {
-    console.log(`\n=== ${script} --smoke`);
+  for (const run of runs) {
+    console.log(`\n=== ${run.name} --smoke`);
     const t0 = Date.now();
-    const run = await runSmoke(script);
-    const problem = verdict(run);
+    const problem = verdict(await runSmoke(run));
     console.log(
-      `=== ${script} --smoke: ${problem ? `FAILED, ${problem}` : 'ok'} (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+      `=== ${run.name} --smoke: ${problem ? `FAILED, ${problem}` : 'ok'} (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
     );
-    if (problem) failures.push(`${script}: ${problem}`);
+    if (problem) failures.push(`${run.name}: ${problem}`);
   }
   console.log(
-    `\nbench smoke runs: ${scripts.length - failures.length} of ${scripts.length} passed in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    `\nbench smoke runs: ${runs.length - failures.length} of ${runs.length} passed in ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
   for (const failure of failures) console.log(`  FAILED ${failure}`);
   process.exit(failures.length > 0 ? 1 : 0);

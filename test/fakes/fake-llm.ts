@@ -139,6 +139,36 @@ export function plausibleResponder(options: { mangleQuotes?: boolean; inventSpan
   };
 }
 
+// Everyday queries that no research question here is about: what a model that plans badly sends.
+const OFF_TOPIC_QUERIES = [
+  'easy pancake recipe',
+  'weather forecast this weekend',
+  'cheap flights to the coast',
+  'how to fix a squeaky door',
+  'best running shoes for beginners',
+  'houseplants that need little light',
+];
+
+/**
+ * A model that plans badly: its plans search only everyday queries unrelated to the question (the same few for
+ * every question); claims and reports are written as by `plausibleResponder`.
+ */
+export function offTopicPlannerResponder() {
+  const plausible = plausibleResponder();
+  return (request: FakeLlmRequest): FakeLlmReply => {
+    const reply = plausible(request);
+    if (request.schemaName !== 'research_plan' || reply.kind !== 'json') return reply;
+    return {
+      kind: 'json',
+      content: {
+        ...(reply.content as Record<string, unknown>),
+        search_queries: OFF_TOPIC_QUERIES.slice(0, 5).map((query) => ({ query, dimension: 'general' })),
+        counter_evidence_queries: OFF_TOPIC_QUERIES.slice(5),
+      },
+    };
+  };
+}
+
 /**
  * A loopback OpenAI-compatible server: `POST /v1/chat/completions` answers in the chat completion shape
  * (choices[0].message.content, usage.prompt_tokens / completion_tokens ≈ characters / 4), from a script of

@@ -40,13 +40,34 @@ ${page.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 </main><footer>Footer text of the site.</footer></body></html>`;
 }
 
+/** The default ranking: a page matches a query holding at least half of its terms; more matched terms rank higher. */
+function matchingPages(pages: FakeWebPage[], query: string): FakeWebPage[] {
+  const wanted = terms(query);
+  return pages
+    .map((page) => {
+      const text = `${page.title} ${page.paragraphs.join(' ')}`.toLowerCase();
+      const title = page.title.toLowerCase();
+      const hits = wanted.filter((t) => text.includes(t)).length;
+      const inTitle = wanted.filter((t) => title.includes(t)).length;
+      return { page, hits, inTitle };
+    })
+    .filter((m) => wanted.length > 0 && m.hits / wanted.length >= 0.5)
+    .sort((a, b) => b.hits - a.hits || b.inTitle - a.inTitle || a.page.title.localeCompare(b.page.title))
+    .map(({ page }) => page);
+}
+
 /**
  * A loopback web: every page is served over HTTP on its own loopback host (so pages on 127.0.0.2 and
  * 127.0.0.3 are different domains), and a search engine on 127.0.0.1 answers in SearxNG's JSON shape
- * (`results[]` with url, title, content, publishedDate). A page matches a query holding at least half of
- * its terms; more matched terms rank higher.
+ * (`results[]` with url, title, content: the first 200 characters of the page's text, publishedDate), at most
+ * 10 results a query, ranked by `rank` (default: `matchingPages`).
  */
-export async function startFakeWeb(options: { pages: FakeWebPage[]; pageLatencyMs?: number }): Promise<FakeWeb> {
+export async function startFakeWeb(options: {
+  pages: FakeWebPage[];
+  pageLatencyMs?: number;
+  rank?: (query: string) => FakeWebPage[];
+}): Promise<FakeWeb> {
+  const rank = options.rank ?? ((query: string) => matchingPages(options.pages, query));
   const state = {
     pageLatencyMs: options.pageLatencyMs ?? 0,
     searchLatencyMs: 0,
@@ -92,19 +113,9 @@ export async function startFakeWeb(options: { pages: FakeWebPage[]; pageLatencyM
       await delay(state.searchLatencyMs);
       const q = url.searchParams.get('q') ?? '';
       state.requests.queries.push(q);
-      const wanted = terms(q);
-      const results = options.pages
-        .map((page) => {
-          const text = `${page.title} ${page.paragraphs.join(' ')}`.toLowerCase();
-          const title = page.title.toLowerCase();
-          const hits = wanted.filter((t) => text.includes(t)).length;
-          const inTitle = wanted.filter((t) => title.includes(t)).length;
-          return { page, hits, inTitle };
-        })
-        .filter((m) => wanted.length > 0 && m.hits / wanted.length >= 0.5)
-        .sort((a, b) => b.hits - a.hits || b.inTitle - a.inTitle || a.page.title.localeCompare(b.page.title))
+      const results = rank(q)
         .slice(0, 10)
-        .map(({ page }) => ({
+        .map((page) => ({
           url: urlOf(page),
           title: page.title,
           content: page.paragraphs[0]?.slice(0, 200) ?? '',

@@ -1,0 +1,106 @@
+// The measuring rules of `npm run eval`, as pure functions: where a page lives, when an answer counts as
+// stated, when a claim's evidence span counts as covering a supporting sentence. Issue 12 fixes them so that
+// figures measured by different people compare.
+import crypto from 'node:crypto';
+
+/** How many loopback hosts the evaluated pages are spread over (127.0.0.1 … 127.0.0.8). */
+export const LOOPBACK_HOSTS = 8;
+
+/** The loopback host of host number `n` (0-based, taken modulo LOOPBACK_HOSTS). */
+export function loopbackHost(n: number): string {
+  return `127.0.0.${1 + (((n % LOOPBACK_HOSTS) + LOOPBACK_HOSTS) % LOOPBACK_HOSTS)}`;
+}
+
+/** A stable number for a text (the first 32 bits of its SHA-256): the same page lands on the same host in every run. */
+export function stableHash(text: string): number {
+  return crypto.createHash('sha256').update(text).digest().readUInt32BE(0);
+}
+
+/** The host a page titled `title` is served on: one of LOOPBACK_HOSTS, chosen by a hash of the title. */
+export function hostOfTitle(title: string): string {
+  return loopbackHost(stableHash(title));
+}
+
+/**
+ * An answer or a text as compared: lower case, every punctuation mark or symbol replaced by a space, the
+ * articles a, an and the dropped, words separated by single spaces. (Replacing rather than deleting keeps
+ * "Paris[1]" two words; both sides are treated alike, so "U.S." still meets "U.S.".)
+ */
+export function normaliseText(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}]+/gu, ' ')
+    .split(/\s+/u)
+    .filter((w) => w && !['a', 'an', 'the'].includes(w))
+    .join(' ');
+}
+
+/** True when the normalised `answer` occurs in the normalised `text` as whole words. */
+export function statesAnswer(text: string, answer: string): boolean {
+  const wanted = normaliseText(answer);
+  return wanted.length > 0 && ` ${normaliseText(text)} `.includes(` ${wanted} `);
+}
+
+/** True for an answer that cannot be looked for in a text (yes / no). */
+export function isYesNo(answer: string): boolean {
+  return ['yes', 'no'].includes(answer.trim().toLowerCase());
+}
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** How many words a span must share with a sentence to cover it (fewer only when the sentence is shorter). */
+export const COVER_MIN_WORDS = 3;
+
+/** The definition `npm run eval` prints beside the supporting-sentence recall. */
+export const SENTENCE_RECALL_DEFINITION =
+  "a supporting sentence counts as found when some claim from its page has an evidence span whose words (lower case, letters and digits) occur as one run in the page's paragraph " +
+  `and share at least ${COVER_MIN_WORDS} words (or all of them, for a shorter sentence) with that sentence's place in it`;
+
+/**
+ * The indexes of the `sentences` (one paragraph, in order) that `span` covers: the span's words are found as
+ * one run in the paragraph's words (every place they occur), and a sentence is covered when such a run shares
+ * at least COVER_MIN_WORDS of its words (all of them when it has fewer). A span that does not occur in the
+ * paragraph (a title, a footer, changed text) covers nothing.
+ */
+export function sentencesCoveredBy(span: string, sentences: readonly string[]): Set<number> {
+  const paragraph = sentences.flatMap((sentence, index) => words(sentence).map((word) => ({ word, index })));
+  const sizes = sentences.map((s) => words(s).length);
+  const wanted = words(span);
+  const covered = new Set<number>();
+  if (wanted.length === 0) return covered;
+  for (let start = 0; start + wanted.length <= paragraph.length; start++) {
+    if (!wanted.every((w, i) => paragraph[start + i]!.word === w)) continue;
+    const shared = new Map<number, number>();
+    for (let i = start; i < start + wanted.length; i++) {
+      const index = paragraph[i]!.index;
+      shared.set(index, (shared.get(index) ?? 0) + 1);
+    }
+    for (const [index, n] of shared) if (n >= Math.min(COVER_MIN_WORDS, sizes[index]!)) covered.add(index);
+  }
+  return covered;
+}
+
+/** `part / whole`, or 0 when there is nothing to divide (a figure must be a number). */
+export function share(part: number, whole: number): number {
+  return whole > 0 ? part / whole : 0;
+}
+
+/** `share` to 4 decimals: a figure of the closing `bench-result:` line. */
+export function fraction(part: number, whole: number): number {
+  return Number(share(part, whole).toFixed(4));
+}
+
+/** The median of `values` (0 for none). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The mean of `values` (0 for none). */
+export function mean(values: readonly number[]): number {
+  return values.length ? values.reduce((n, v) => n + v, 0) / values.length : 0;
+}

@@ -1,0 +1,108 @@
+import { createSearxngProvider } from '@research/search';
+import { createBm25Index } from '../../scripts/eval/bm25';
+import { CONTRADICTION_NEEDS, contradictionCases } from '../../scripts/eval/contradiction';
+import { hostOfTitle, normaliseText, sentencesCoveredBy, statesAnswer } from '../../scripts/eval/protocol';
+import { startFakeWeb, type FakeWebPage } from '../fakes/fake-web';
+import { describeWithData } from '../support/data-dir';
+import { captureLogger } from '../search/support/capture-logger';
+
+const page = (title: string, text: string, host = '127.0.0.2'): FakeWebPage => ({
+  host,
+  path: `/${title.toLowerCase().replace(/\W+/g, '-')}`,
+  title,
+  paragraphs: [text],
+});
+
+describe('BM25 search of the evaluation', () => {
+  const docs = ['apple banana', 'apple apple cherry', 'banana banana banana banana banana banana date', 'fig'];
+  const index = createBm25Index(docs, (d) => d);
+
+  it('scores Okapi BM25 with k1 1.2 and b 0.75', () => {
+    // "fig": n = 1 of N = 4 documents, tf 1, |d| 1, avgdl 13 / 4.
+    const idf = Math.log(1 + (4 - 1 + 0.5) / (1 + 0.5));
+    const expected = (idf * 1 * 2.2) / (1 + 1.2 * (1 - 0.75 + (0.75 * 1) / (13 / 4)));
+    expect(index.search('fig', 10)).toEqual([{ doc: 'fig', score: expect.closeTo(expected, 10) }]);
+  });
+
+  it('ranks a rarer term above a commoner one, and leaves out documents sharing no term', () => {
+    expect(index.search('cherry banana', 10).map((h) => h.doc)[0]).toBe('apple apple cherry');
+    expect(index.search('Apple!', 10).map((h) => h.doc)).toEqual(['apple apple cherry', 'apple banana']);
+    expect(index.search('grape', 10)).toEqual([]);
+  });
+
+  it('penalises length: the same term once in a long document weighs less than in a short one', () => {
+    const short = createBm25Index(['x y', 'x y z w v u t s'], (d) => d).search('x', 2);
+    expect(short.map((h) => h.doc)).toEqual(['x y', 'x y z w v u t s']);
+  });
+
+  it('answers the product SearXNG provider through the loopback web, best first, with 200-character snippets', async () => {
+    const pages = [
+      page('Kiss and Tell', `Kiss and Tell is a 1945 film. ${'It stars Shirley Temple. '.repeat(20)}`),
+      page('Shirley Temple', 'Shirley Temple was an actress and diplomat.', '127.0.0.3'),
+      page('Corliss Archer', 'Meet Corliss Archer is a radio series.', '127.0.0.4'),
+    ];
+    const bm25 = createBm25Index(pages, (p) => `${p.title} ${p.paragraphs.join(' ')}`);
+    const web = await startFakeWeb({ pages, rank: (q) => bm25.search(q, 10).map((h) => h.doc) });
+    try {
+      const provider = createSearxngProvider({
+        baseUrl: web.searchUrl.replace(/\/search$/, ''),
+        logger: captureLogger().logger,
+      });
+      const hits = await provider.search('Shirley Temple diplomat', { language: 'en', limit: 10 });
+      expect(hits.map((h) => h.title)).toEqual(['Shirley Temple', 'Kiss and Tell']);
+      expect(hits[0]!.url).toBe(web.urlOf(pages[1]!));
+      expect(hits[1]!.snippet.length).toBeLessThanOrEqual(200);
+    } finally {
+      await web.close();
+    }
+  });
+});
+
+describe('measuring rules of the evaluation', () => {
+  it('puts a page on one of 8 loopback hosts by its title, the same every time', () => {
+    const hosts = new Set(Array.from({ length: 200 }, (_, i) => hostOfTitle(`Page ${i}`)));
+    expect([...hosts].sort()).toEqual(Array.from({ length: 8 }, (_, i) => `127.0.0.${i + 1}`));
+    expect(hostOfTitle('Animorphs')).toBe(hostOfTitle('Animorphs'));
+  });
+
+  it('finds an answer as whole words, without case, punctuation or articles', () => {
+    expect(normaliseText('The Hork-Bajir Chronicles, an "Animorphs" book!')).toBe(
+      'hork bajir chronicles animorphs book',
+    );
+    expect(statesAnswer('It was published by Scholastic[1].', 'Scholastic')).toBe(true);
+    expect(statesAnswer("Governor Nelson Rockefeller's committee", 'Nelson Rockefeller')).toBe(true);
+    expect(statesAnswer('He served as the Chief of Protocol.', 'chief of protocol')).toBe(true);
+    expect(statesAnswer('Scholastics books', 'Scholastic')).toBe(false);
+    expect(statesAnswer('anything', '')).toBe(false);
+  });
+
+  it('counts a supporting sentence covered by a span of at least 3 of its words found in the paragraph', () => {
+    const sentences = ['Animorphs is a science fantasy series.', ' It is told in first person.', ' It sold well.'];
+    expect(sentencesCoveredBy('Animorphs is a science fantasy series.', sentences)).toEqual(new Set([0]));
+    expect(sentencesCoveredBy('series. It is told', sentences)).toEqual(new Set([1]));
+    expect(sentencesCoveredBy('told in first person. It sold', sentences)).toEqual(new Set([1]));
+    expect(sentencesCoveredBy('It sold well', sentences)).toEqual(new Set([2]));
+    expect(sentencesCoveredBy('Footer text of the site.', sentences)).toEqual(new Set());
+  });
+});
+
+describeWithData('contradiction cases of the evaluation', CONTRADICTION_NEEDS, (dir) => {
+  const cases = contradictionCases(dir);
+
+  it('has every disputed claim of the dev file and 40 controls, each with two key pages on different hosts', () => {
+    expect(cases.filter((c) => c.disputed).length).toBeGreaterThan(0);
+    expect(cases.filter((c) => !c.disputed)).toHaveLength(40);
+    for (const c of cases) {
+      const hosts = c.pages.map((p) => p.host);
+      expect(new Set(hosts).size).toBe(hosts.length);
+      expect(c.pages.slice(0, 2)).toEqual(c.keyPages);
+    }
+    const addresses = cases.flatMap((c) => c.pages.map((p) => `${p.host}${p.path}`));
+    expect(new Set(addresses).size).toBe(addresses.length);
+  });
+
+  it('takes the first N of each kind with a limit', () => {
+    const limited = contradictionCases(dir, 1);
+    expect(limited.map((c) => c.disputed)).toEqual([true, false]);
+  });
+});
