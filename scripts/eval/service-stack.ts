@@ -69,6 +69,8 @@ export interface RunOutcome {
   seconds: number;
   /** The run's usage counters (llm_requests, llm_tokens_input, llm_tokens_output, search_queries, …). */
   usage: Record<string, number>;
+  /** The run's search hits in stored order (query, URL, provider rank, round), for `--save`. */
+  searchResults: Array<{ round: number; query: string; url: string; rank: number }>;
 }
 
 export interface ServiceStack {
@@ -187,7 +189,7 @@ export async function startServiceStack(options: {
         await sleep(POLL_MS);
         status = await get(`/v1/research/${id}/status`);
       }
-      const [report, sources, claims, evidence, stored, timing] = await Promise.all([
+      const [report, sources, claims, evidence, stored, timing, hits] = await Promise.all([
         get<Report>(`/v1/research/${id}/report`),
         get<{ sources: RunSource[] }>(`/v1/research/${id}/sources`),
         get<{ claims: RunClaim[] }>(`/v1/research/${id}/claims`),
@@ -195,6 +197,10 @@ export async function startServiceStack(options: {
         pool.query<{ id: string; content: string }>('select id, content from sources where run_id = $1', [id]),
         pool.query<{ seconds: number | null; usage: Record<string, number> }>(
           'select extract(epoch from finished_at - started_at)::float8 as seconds, usage from research_runs where id = $1',
+          [id],
+        ),
+        pool.query<{ round: number; query: string; url: string; rank: number }>(
+          'select round, query, url, rank from search_results where run_id = $1 order by position',
           [id],
         ),
       ]);
@@ -210,6 +216,7 @@ export async function startServiceStack(options: {
         storedText: new Map(stored.rows.map((r) => [r.id, r.content])),
         seconds: row?.seconds ?? 0,
         usage: row?.usage ?? {},
+        searchResults: hits.rows,
       };
     }
 

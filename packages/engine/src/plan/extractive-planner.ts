@@ -134,10 +134,14 @@ export function extractivePlan(input: PlannerInput): Plan {
     query_categories: q.categories,
     sub_questions: subQuestionsOf(q),
     search_queries: searchQueries,
-    counter_evidence_queries: dedupe(
-      q.profile.counterTerms.map((w) => `${q.topic} ${w}`),
-      (c) => c,
-    ),
+    // A question after a fact (who, when, which) has an answer, not sides: criticism queries would only
+    // spend its budget. Statements, and questions of causes and ways, get them.
+    counter_evidence_queries: isFactoid(q)
+      ? []
+      : dedupe(
+          q.profile.counterTerms.map((w) => `${q.topic} ${w}`),
+          (c) => c,
+        ),
     required_fields: requiredFieldsOf(q),
     search_dimensions: [...new Set([...searchQueries.map((s) => s.dimension), 'counter_evidence'])],
     time_sensitivity: q.time,
@@ -213,15 +217,14 @@ function searchQueriesOf(
         : []),
       ...(categories.includes('quantitative') ? [{ query: `${topic} ${t.statistics}`, dimension: 'figures' }] : []),
       ...(time === 'high' || time === 'medium' ? [{ query: `${topic} ${t.latest}`, dimension: 'recency' }] : []),
-      ...(terms.length >= 3
-        ? terms
-            .filter((w) => w.length >= 4)
-            .slice(0, 2)
-            .map((w) => ({ query: w, dimension: 'aspect' }))
-        : []),
     ],
     (q) => q.query,
   );
+}
+
+/** A question asking for a fact: it ends in a question mark and asks neither why nor how to. */
+function isFactoid({ query, categories }: ReadQuery): boolean {
+  return /[?？]\s*$/u.test(query) && !categories.includes('causal') && !categories.includes('procedural');
 }
 
 function requiredFieldsOf({ categories, time, entities }: ReadQuery): string[] {

@@ -29,12 +29,13 @@ export const QUESTION_DIMENSION = 'question';
 export const MAX_QUERY_CHARS = 300;
 
 /**
- * How much a query's hits count when the round's result lists are fused: the question's own words twice
- * (a planner, LLM or not, may word the search worse than the user did), counter-evidence queries half (they
- * look for what disagrees, not for the answer), every other query once.
+ * How much a query's hits count when the round's result lists are fused: the question's own words three
+ * times (a planner, LLM or not, may word the search worse than the user did; with it, the question's tenth
+ * hit still outranks another query's first), counter-evidence queries half (they look for what disagrees,
+ * not for the answer), every other query once.
  */
 export function queryWeight(dimension: string): number {
-  if (dimension === QUESTION_DIMENSION) return 2;
+  if (dimension === QUESTION_DIMENSION) return 3;
   return dimension === 'counter_evidence' ? 0.5 : 1;
 }
 

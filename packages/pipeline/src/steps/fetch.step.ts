@@ -4,7 +4,7 @@ import type { SearchResultRow, SourceRow } from '@research/database';
 import { isLocalUrl, readLocalDocument } from '@research/search';
 import type { RunSnapshot, StepContext } from '../steps';
 import { bridgeHop } from './bridge';
-import { orderByWorth, selectHits } from './select';
+import { orderByWorth, selectHits, worthAt } from './select';
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -134,10 +134,15 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
   // Waiting: the hits not tried yet, and those the first hop left for want of room (not those that failed).
   const read = new Set(held.map((s) => s.url));
   const unread = new Set(first.unread);
-  const waiting = hits.filter(
-    (h, i) => !read.has(h.url) && (i >= tried.length || unread.has(h.url) || isLocalUrl(h.url)),
+  const waiting = hits
+    .map((hit, index) => ({ hit, worth: worthAt(index) }))
+    .filter(({ hit }, i) => !read.has(hit.url) && (i >= tried.length || unread.has(hit.url) || isLocalUrl(hit.url)));
+  // A name's own top hits come before the first hop's leftovers; its lower ranks do not.
+  const found = searchResults.map((hit) => ({ hit: hit as Candidate, worth: worthAt(hit.rank - 1) }));
+  const next = orderByWorth(
+    [...found, ...waiting].sort((a, b) => b.worth - a.worth).map((c) => c.hit),
+    held,
   );
-  const next = orderByWorth([...searchResults, ...waiting], held);
   const second = await readHits(ctx, next, held, maxSources);
   const sources = [...first.sources, ...second.sources];
   ctx.record({

@@ -19,7 +19,7 @@ export interface Selection {
 const SITE_PENALTY = 0.5;
 
 /** The worth of the hit at `index` of the search step's (fused) order, before any site penalty. */
-function worthAt(index: number): number {
+export function worthAt(index: number): number {
   return 1 / (FUSION_K + index + 1);
 }
 
