@@ -1,7 +1,7 @@
 export {
   dedupeQueries,
   firstRoundQueries,
-  queryWeight,
+  fusionWeight,
   userQueries,
   MAX_QUERY_CHARS,
   QUESTION_DIMENSION,

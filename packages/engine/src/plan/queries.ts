@@ -1,4 +1,5 @@
 import type { Plan } from '@research/core';
+import { termSet } from '../text/tokens';
 
 /** A search query with the plan dimension it serves. */
 export interface PlannedQuery {
@@ -37,6 +38,25 @@ export const MAX_QUERY_CHARS = 300;
 export function queryWeight(dimension: string): number {
   if (dimension === QUESTION_DIMENSION) return 3;
   return dimension === 'counter_evidence' ? 0.5 : 1;
+}
+
+/** The least a query counts in fusion when every word of it is already in the question. */
+const LEAST_NOVELTY = 0.25;
+
+/**
+ * A query's weight in the fusion of a round's lists: its dimension's weight (queryWeight) times the share
+ * of its words the question does not hold (at least a quarter). A query made of the question's own words
+ * finds what the question's search finds, ranked by fewer of them: its agreeing with it is no new evidence
+ * of relevance, so it adds pages after the question's own rather than reordering them. A query with new
+ * words (an LLM's rewording, a name read in a page) counts in full.
+ */
+export function fusionWeight(query: PlannedQuery, question: string): number {
+  const weight = queryWeight(query.dimension);
+  if (query.dimension === QUESTION_DIMENSION) return weight;
+  const own = termSet(question);
+  const terms = [...termSet(query.query)];
+  const novel = terms.length === 0 ? 0 : terms.filter((t) => !own.has(t)).length / terms.length;
+  return weight * Math.max(LEAST_NOVELTY, novel);
 }
 
 /**

@@ -51,8 +51,10 @@ async function relevantSentences(input: BridgeInput, questionTerms: ReadonlySet<
  * The second hop of a round without an LLM: names the question does not give but the round's most relevant
  * sentences do (the film's director, the band's founder), to be searched next. A name counts by the
  * relevance of the sentences that hold it; names made only of the question's own words, and names of pages
- * the run already read (their titles), are left out. German capitalises every noun, so there only names of
- * several words count. Pure and time-sliced: the same pages give the same queries.
+ * the run already read (their titles), are left out. Names of several words come first: a lone capitalised
+ * word is as often a people, a month or an abbreviation as a name, and searched alone it finds everything
+ * that mentions it; in German, which capitalises every noun, it never counts. Pure and time-sliced: the
+ * same pages give the same queries.
  */
 export async function bridgeQueries(input: BridgeInput): Promise<string[]> {
   if (input.limit < 1 || input.sources.length === 0) return [];
@@ -72,8 +74,9 @@ export async function bridgeQueries(input: BridgeInput): Promise<string[]> {
       worth.set(key, entry);
     }
   }
+  const words = (name: string) => (/\s/.test(name) ? 1 : 0);
   return [...worth.values()]
-    .sort((a, b) => b.score - a.score)
+    .sort((a, b) => words(b.name) - words(a.name) || b.score - a.score)
     .slice(0, input.limit)
     .map((e) => e.name);
 }

@@ -112,10 +112,31 @@ async function readHits(
   return { sources: [...local.sources, ...remote.sources], unreadable: local.unreadable, unread: remote.unread };
 }
 
+type Weighed<T> = { item: T; worth: number };
+
+/**
+ * The second hop's candidates, best first: a name's own top hits before the first hop's leftovers (hits not
+ * tried yet, and those the first hop left for want of room, not those that failed); its lower ranks after.
+ */
+function secondHopCandidates(
+  hits: readonly SearchResultRow[],
+  first: { tried: number; unread: readonly string[] },
+  held: readonly HeldSource[],
+  found: readonly SearchResultDraft[],
+): Array<Weighed<Candidate>> {
+  const read = new Set(held.map((s) => s.url));
+  const unread = new Set(first.unread);
+  const waiting = hits
+    .map((item, index) => ({ item: item as Candidate, worth: worthAt(index) }))
+    .filter(({ item }, i) => !read.has(item.url) && (i >= first.tried || unread.has(item.url) || isLocalUrl(item.url)));
+  const named = found.map((item) => ({ item: item as Candidate, worth: worthAt(item.rank - 1) }));
+  return [...named, ...waiting].sort((a, b) => b.worth - a.worth);
+}
+
 /**
  * Reads the round in two hops: the hits selectHits chose, up to the round's room less the second hop's
  * reserve; then the names those pages give that the question needs (bridgeHop) are searched, and their
- * hits, then the first hop's hits not read yet, fill the room.
+ * top hits, then the first hop's hits not read yet, fill the room.
  */
 export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promise<FetchOutput> {
   const known: readonly SourceRow[] = snapshot.sources;
@@ -129,21 +150,23 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
   const tried = hits.slice(0, 2 * (firstMax - known.length));
   const first = await readHits(ctx, tried, known, firstMax);
   const seen = new Set([...snapshot.searchResults.map((r) => r.url), ...known.map((s) => s.url)]);
-  const held: HeldSource[] = [...known, ...first.sources];
-  const searchResults = await bridgeHop(snapshot, ctx, held, seen);
-  // Waiting: the hits not tried yet, and those the first hop left for want of room (not those that failed).
-  const read = new Set(held.map((s) => s.url));
-  const unread = new Set(first.unread);
-  const waiting = hits
-    .map((hit, index) => ({ hit, worth: worthAt(index) }))
-    .filter(({ hit }, i) => !read.has(hit.url) && (i >= tried.length || unread.has(hit.url) || isLocalUrl(hit.url)));
-  // A name's own top hits come before the first hop's leftovers; its lower ranks do not.
-  const found = searchResults.map((hit) => ({ hit: hit as Candidate, worth: worthAt(hit.rank - 1) }));
-  const next = orderByWorth(
-    [...found, ...waiting].sort((a, b) => b.worth - a.worth).map((c) => c.hit),
-    held,
+  const found = await bridgeHop(snapshot, ctx, [...known, ...first.sources], seen);
+  const candidates = secondHopCandidates(
+    hits,
+    { tried: tried.length, unread: first.unread },
+    [...known, ...first.sources],
+    found,
   );
-  const second = await readHits(ctx, next, held, maxSources);
+  const held: HeldSource[] = [...known, ...first.sources];
+  const second = await readHits(
+    ctx,
+    orderByWorth(
+      candidates.map((c) => c.item),
+      held,
+    ),
+    held,
+    maxSources,
+  );
   const sources = [...first.sources, ...second.sources];
   ctx.record({
     kind: 'fetch',
@@ -151,5 +174,5 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
     candidates: sources.length + first.unreadable + second.unreadable,
     accepted: sources.length,
   });
-  return { sources, searchResults };
+  return { sources, searchResults: found };
 }

@@ -1,5 +1,5 @@
 import type { SearchResultDraft } from '@research/core';
-import { queryWeight, type PlannedQuery } from '@research/engine';
+import { fusionWeight, type PlannedQuery } from '@research/engine';
 import { runSearches } from '@research/search';
 import type { StepContext } from '../steps';
 
@@ -23,7 +23,7 @@ export async function sendQueries(
   const result = await runSearches({
     provider: ctx.services.searchProvider,
     queries: queries.map((q) => q.query),
-    weights: queries.map((q) => queryWeight(q.dimension)),
+    weights: queries.map((q) => fusionWeight(q, ctx.run.query)),
     maxQueries: ctx.budget.remaining('search_queries'),
     language: ctx.run.language,
     limit: HITS_PER_QUERY,
