@@ -27,7 +27,8 @@ describe('extractive planner', () => {
     expect(de.sub_questions.some((q) => q.startsWith('Welche Zahlen'))).toBe(true);
     expect(de.search_queries[0]).toEqual({ query: 'Wie viele Einwohner hat Berlin heute?', dimension: 'core' });
     expect(de.search_queries).toContainEqual({ query: 'Berlin Bevölkerung Statistik', dimension: 'user' });
-    expect(de.counter_evidence_queries.some((q) => q.includes('Kritik'))).toBe(true);
+    // A question after a fact has an answer, not sides: no criticism queries spend its budget.
+    expect(de.counter_evidence_queries).toEqual([]);
     expect(de.required_fields).toEqual(expect.arrayContaining(['key_facts', 'figures', 'dates']));
 
     const en = extractivePlan({
@@ -52,7 +53,23 @@ describe('extractive planner', () => {
     });
     expect(fr.query_categories).toContain('definition');
     expect(fr.sub_questions[0]).toMatch(/^Qu'est-ce que/);
-    expect(fr.counter_evidence_queries.some((q) => q.includes('critique'))).toBe(true);
+    expect(fr.counter_evidence_queries).toEqual([]);
+
+    // A statement to check, and a question of causes, look for what disagrees, in the run's language.
+    const claim = extractivePlan({
+      query: 'Le télétravail réduit la productivité',
+      language: 'fr',
+      extraQueries: [],
+      referenceDate: reference,
+    });
+    expect(claim.counter_evidence_queries.some((q) => q.includes('critique'))).toBe(true);
+    const why = extractivePlan({
+      query: 'Why is the sky blue?',
+      language: 'en',
+      extraQueries: [],
+      referenceDate: reference,
+    });
+    expect(why.counter_evidence_queries.some((q) => q.includes('criticism'))).toBe(true);
   });
 
   it('gives the same plan for the same query, language and reference date', () => {

@@ -24,6 +24,7 @@ export {
 export { scoreEvidence, claimStrength, type ScoringInput } from './compare/evidence-scores';
 export { findGaps, gapQueries, type Gaps } from './rounds/gap-analysis';
 export { bridgeQueries, type BridgeInput, type BridgeSource } from './rounds/bridge';
+export { answerKindOf, fitsAnswer, type AnswerKind } from './report/answer-fit';
 export { buildReport, rankFindings } from './report/report-builder';
 export { englishFallback, hasReportText, reportText, REPORT_LANGUAGES, type ReportText } from './report/report-text';
 export { sentences, type Sentence } from './text/sentences';

@@ -4,7 +4,9 @@ import { claimStrength } from '../compare/evidence-scores';
 import type { Cluster, EvidenceGraph } from '../compare/evidence-graph';
 import { summarizeEvents, type ParsedNotes, type RunEvent } from '../notes';
 import type { Gaps } from '../rounds/gap-analysis';
+import { namedEntities } from '../text/names';
 import { contentTerms, overlapCount, round2, termSet } from '../text/tokens';
+import { answerKindOf, fitsAnswer } from './answer-fit';
 import { englishFallback, hasReportText, reportText, type ReportText } from './report-text';
 
 /** Findings a report lists at most, and how many of them the summary states. */
@@ -39,17 +41,72 @@ export function cite(text: string, numbers: number[]): string {
   return `${body} ${numbers.map((n) => `[${n}]`).join('')}.`;
 }
 
+/** Claims whose names link the question to the pages that answer it (see linkTerms). */
+const LINKING_CLAIMS = 5;
+
+/**
+ * The words of the names that link the question to its answer: the names the run's second hops searched,
+ * and the names the claims closest to the question give that the question does not (the film's director,
+ * the band's label). A sentence on the second page of a two-step question shares few words with the
+ * question but names what the first page named.
+ */
+function linkTerms(
+  claims: ReadonlyArray<{ claim_text: string }>,
+  queryTerms: ReadonlySet<string>,
+  events: readonly RunEvent[],
+): Set<string> {
+  const closest = claims
+    .map((c) => ({ text: c.claim_text, shared: overlapCount(termSet(c.claim_text, false), queryTerms) }))
+    .filter((c) => c.shared > 0)
+    .sort((a, b) => b.shared - a.shared)
+    .slice(0, LINKING_CLAIMS);
+  const names = [
+    ...events.flatMap((e) => (e.kind === 'bridge' ? e.queries : [])),
+    ...closest.flatMap((c) => namedEntities(c.text)),
+  ];
+  const out = new Set<string>();
+  for (const name of names) for (const t of termSet(name, false)) if (!queryTerms.has(t)) out.add(t);
+  return out;
+}
+
+interface Ask {
+  query: string;
+  queryTerms: Set<string>;
+  planTerms: Set<string>;
+  links: Set<string>;
+  kind: ReturnType<typeof answerKindOf>;
+}
+
+/** How a claim answers the question: shared words (twice), sub-question words and linking names, and an answer of the asked kind (twice). */
+function relevanceOf(text: string, ask: Ask): number {
+  const terms = termSet(text, false);
+  const shared = overlapCount(terms, ask.queryTerms);
+  const linked = overlapCount(terms, ask.links);
+  if (shared + linked === 0) return 0;
+  const fits = ask.kind !== 'open' && fitsAnswer(text, ask.kind, ask.query) ? 2 : 0;
+  return 2 * shared + overlapCount(terms, ask.planTerms) + linked + fits;
+}
+
 /**
  * Ranks the propositions of the run into findings: relevance to the question (query terms weigh
- * double, sub-question terms once) plus the cluster's strongest claim; each finding carries every
- * source of its cluster and a confidence = mean claimStrength over the cluster's claims.
+ * double, sub-question terms and the names linking the question to its answer once, an answer of the kind
+ * the question asks for twice) plus the cluster's strongest claim; each finding carries every source of
+ * its cluster and a confidence = mean claimStrength over the cluster's claims.
  */
-export function rankFindings(input: Pick<ReportInput, 'query' | 'plan' | 'graph' | 'evidence'>): RankedFinding[] {
+export function rankFindings(
+  input: Pick<ReportInput, 'query' | 'plan' | 'graph' | 'evidence'> & { events?: readonly RunEvent[] },
+): RankedFinding[] {
   const { graph } = input;
   const evidence = new Map(input.evidence.map((e) => [e.claim_id, e]));
   const claims = new Map(graph.claims.map((c) => [c.id, c]));
   const queryTerms = termSet(input.query, false);
-  const planTerms = new Set((input.plan?.sub_questions ?? []).flatMap((q) => [...termSet(q, false)]));
+  const ask: Ask = {
+    query: input.query,
+    queryTerms,
+    planTerms: new Set((input.plan?.sub_questions ?? []).flatMap((q) => [...termSet(q, false)])),
+    links: linkTerms(graph.claims, queryTerms, input.events ?? []),
+    kind: answerKindOf(input.query),
+  };
   const ranked = graph.clusters.map((cluster) => {
     const members = cluster.claimIds.map((id) => {
       const claim = claims.get(id)!;
@@ -59,8 +116,7 @@ export function rankFindings(input: Pick<ReportInput, 'query' | 'plan' | 'graph'
     });
     members.sort((a, b) => b.strength - a.strength || a.claim.position - b.claim.position);
     const best = members[0]!;
-    const terms = termSet(best.claim.claim_text, false);
-    const relevance = 2 * overlapCount(terms, queryTerms) + overlapCount(terms, planTerms);
+    const relevance = relevanceOf(best.claim.claim_text, ask);
     const confidence = round2(members.reduce((n, m) => n + m.strength, 0) / members.length);
     return {
       cluster,

@@ -71,7 +71,7 @@ export async function synthesizeReport(
     queriesSent: input.queriesSent,
     generatedAt: input.generatedAt,
   };
-  const ranked = rankFindings(base);
+  const ranked = rankFindings({ ...base, events: input.events });
   const extractive = (added: RunEvent[]): SynthesizedReport => ({
     body: buildReport({ ...base, events: [...input.events, ...added] }, ranked),
     events: added,
