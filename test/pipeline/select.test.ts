@@ -15,6 +15,22 @@ const snapshot = (searchResults: SearchResultRow[], sources: SourceRow[] = []): 
 
 describe('selecting the hits a round reads', () => {
   const budget = runBudgetOf({ depth: 'normal', budget: { max_sources: 10 }, usage: {} });
+  // No question words: every hit is as much on topic as the next, the order is the search step's.
+  const run = { query: '' };
+
+  it('sets back a hit whose title and snippet share no word with the question', () => {
+    const hits = [
+      { ...hit('https://a.example/pancakes', 1, 1, 0), title: 'Easy pancakes', snippet: 'Flour, eggs and milk.' },
+      {
+        ...hit('https://b.example/lighthouse', 1, 2, 1),
+        title: 'Cape lighthouse',
+        snippet: 'Built in 1871 of granite.',
+      },
+    ];
+    const question = { query: 'When was the cape lighthouse built?' };
+    const order = selectHits(snapshot(hits), { budget, round: 1, rounds: 1, run: question }).hits.map((h) => h.url);
+    expect(order).toEqual(['https://b.example/lighthouse', 'https://a.example/pancakes']);
+  });
 
   it("reads in the search step's fused order, a site's further pages pushed back, and only the round's new hits", () => {
     const hits = [
@@ -27,7 +43,7 @@ describe('selecting the hits a round reads', () => {
       hit('https://d.example/next-round', 2, 1, 6),
     ];
     const kept = [{ url: 'https://c.example/old', domain: 'c.example' } as SourceRow];
-    const selection = selectHits(snapshot(hits, kept), { budget, round: 1, rounds: 2 });
+    const selection = selectHits(snapshot(hits, kept), { budget, round: 1, rounds: 2, run });
     expect(selection.hits.map((h) => h.url)).toEqual([
       'https://a.example/1',
       'https://b.example/1',
@@ -40,16 +56,21 @@ describe('selecting the hits a round reads', () => {
   it("keeps a site's well-ranked page ahead of a weak page elsewhere: diversity is a penalty, not a wall", () => {
     const weak = Array.from({ length: 60 }, (_, i) => hit(`https://w${i}.example/`, 1, 1, 2 + i));
     const hits = [hit('https://a.example/1', 1, 1, 0), hit('https://a.example/2', 1, 2, 1), ...weak];
-    const order = selectHits(snapshot(hits), { budget, round: 1, rounds: 1 }).hits.map((h) => h.url);
+    const order = selectHits(snapshot(hits), { budget, round: 1, rounds: 1, run }).hits.map((h) => h.url);
     expect(order.indexOf('https://a.example/2')).toBeGreaterThan(1);
     expect(order.indexOf('https://a.example/2')).toBeLessThan(order.indexOf('https://w59.example/'));
   });
 
   it('keeps room for later rounds: round 1 of 2 may fill half of max_sources, the last round the rest', () => {
     const hits = [hit('https://a.example/1', 1, 1, 0)];
-    expect(selectHits(snapshot(hits), { budget, round: 1, rounds: 2 }).maxSources).toBe(5);
+    expect(selectHits(snapshot(hits), { budget, round: 1, rounds: 2, run }).maxSources).toBe(5);
     const kept = Array.from({ length: 5 }, (_, i) => source(`https://k.example/${i}`));
-    const last = selectHits(snapshot([hit('https://a.example/1', 2, 1, 0)], kept), { budget, round: 2, rounds: 2 });
+    const last = selectHits(snapshot([hit('https://a.example/1', 2, 1, 0)], kept), {
+      budget,
+      round: 2,
+      rounds: 2,
+      run,
+    });
     expect(last.maxSources).toBe(10);
     expect(last.hits).toHaveLength(1);
   });
@@ -60,6 +81,7 @@ describe('selecting the hits a round reads', () => {
       budget,
       round: 2,
       rounds: 2,
+      run,
     });
     expect(selection).toEqual({ hits: [], maxSources: 10 });
   });

@@ -4,7 +4,7 @@ import type { SearchResultRow, SourceRow } from '@research/database';
 import { isLocalUrl, readLocalDocument } from '@research/search';
 import type { RunSnapshot, StepContext } from '../steps';
 import { bridgeHop } from './bridge';
-import { orderByWorth, selectHits, worthAt } from './select';
+import { orderByWorth, selectHits, worthAt, type Weighed } from './select';
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -112,8 +112,6 @@ async function readHits(
   return { sources: [...local.sources, ...remote.sources], unreadable: local.unreadable, unread: remote.unread };
 }
 
-type Weighed<T> = { item: T; worth: number };
-
 /**
  * The second hop's candidates, best first: a name's own top hits before the first hop's leftovers (hits not
  * tried yet, and those the first hop left for want of room, not those that failed); its lower ranks after.
@@ -158,15 +156,7 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
     found,
   );
   const held: HeldSource[] = [...known, ...first.sources];
-  const second = await readHits(
-    ctx,
-    orderByWorth(
-      candidates.map((c) => c.item),
-      held,
-    ),
-    held,
-    maxSources,
-  );
+  const second = await readHits(ctx, orderByWorth(candidates, held), held, maxSources);
   const sources = [...first.sources, ...second.sources];
   ctx.record({
     kind: 'fetch',

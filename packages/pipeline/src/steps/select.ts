@@ -1,9 +1,13 @@
 import { registrableDomain } from '@research/core';
 import type { SearchResultRow, SourceRow } from '@research/database';
+import { hitRelevance, termSet } from '@research/engine';
 import { FUSION_K } from '@research/search';
 import type { RunSnapshot, StepContext } from '../steps';
 
-/** What a round reads: its hits not fetched yet, best-ranked first, and the sources the run may hold after it. */
+/**
+ * What a round reads: its hits not fetched yet, best first (the search step's fused order, a hit whose
+ * title and snippet do not speak of the question set back), and the sources the run may hold after it.
+ */
 export interface Selection {
   hits: SearchResultRow[];
   /** max_sources for this round: the sources already kept plus the round's share of the room left. */
@@ -23,14 +27,20 @@ export function worthAt(index: number): number {
   return 1 / (FUSION_K + index + 1);
 }
 
-/** Hits in the order to fetch them: their given (fused) order, with the site penalty applied. */
+/** A hit with what it is worth reading. */
+export interface Weighed<T> {
+  item: T;
+  worth: number;
+}
+
+/** Hits in the order to fetch them: by worth, with the site penalty applied. */
 export function orderByWorth<T extends { url: string }>(
-  hits: readonly T[],
+  hits: ReadonlyArray<Weighed<T>>,
   kept: ReadonlyArray<Pick<SourceRow, 'domain'>>,
 ): T[] {
   const perSite = new Map<string, number>();
   for (const source of kept) perSite.set(source.domain, (perSite.get(source.domain) ?? 0) + 1);
-  const pending = hits.map((hit, index) => ({ hit, worth: worthAt(index), site: registrableDomain(hit.url) }));
+  const pending = hits.map(({ item, worth }) => ({ hit: item, worth, site: registrableDomain(item.url) }));
   const ordered: T[] = [];
   while (pending.length > 0) {
     let best = 0;
@@ -50,16 +60,19 @@ export function orderByWorth<T extends { url: string }>(
  * Chooses the hits the fetch step reads this round and how many sources it may keep: the part of fetching
  * that decides, apart from the part that downloads. Empty when the round has no share of max_sources left.
  */
-export function selectHits(snapshot: RunSnapshot, ctx: Pick<StepContext, 'budget' | 'round' | 'rounds'>): Selection {
+export function selectHits(
+  snapshot: RunSnapshot,
+  ctx: Pick<StepContext, 'budget' | 'round' | 'rounds'> & { run: Pick<StepContext['run'], 'query'> },
+): Selection {
   const known = snapshot.sources;
   const knownUrls = new Set(known.map((s) => s.url));
   const allowance = ctx.budget.sourceAllowance(known.length, ctx.round, ctx.rounds);
   const maxSources = Math.min(ctx.budget.max_sources, known.length + Math.max(0, allowance));
   if (allowance <= 0) return { hits: [], maxSources };
   const round = snapshot.searchResults.filter((r) => r.round === ctx.round && !knownUrls.has(r.url));
-  const hits = orderByWorth(
-    round.sort((a, b) => a.position - b.position),
-    known,
-  );
-  return { hits, maxSources };
+  const question = termSet(ctx.run.query);
+  const weighed = round
+    .sort((a, b) => a.position - b.position)
+    .map((item, index) => ({ item, worth: worthAt(index) * hitRelevance(question, item) }));
+  return { hits: orderByWorth(weighed, known), maxSources };
 }

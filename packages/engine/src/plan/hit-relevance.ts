@@ -1,0 +1,22 @@
+import { termSet } from '../text/tokens';
+
+/** Question words a hit's title and snippet must hold to count as fully on topic. */
+const ON_TOPIC_TERMS = 4;
+
+/**
+ * How much a search hit's own words say it is on the question's topic, from 0.5 (its title and snippet
+ * share no word with the question) to 1 (they share ON_TOPIC_TERMS of them, or all the question has).
+ * Read before fetching: a query that wanders off (a planner's poor rewording) brings hits whose snippets
+ * say so, and they wait behind the hits that speak of the question.
+ */
+export function hitRelevance(
+  question: string | ReadonlySet<string>,
+  hit: { title: string | null; snippet: string | null },
+): number {
+  const own = typeof question === 'string' ? termSet(question) : question;
+  if (own.size === 0) return 1;
+  const words = termSet(`${hit.title ?? ''} ${hit.snippet ?? ''}`);
+  let shared = 0;
+  for (const t of own) if (words.has(t)) shared++;
+  return 0.5 + 0.5 * Math.min(1, shared / Math.min(ON_TOPIC_TERMS, own.size));
+}
