@@ -1,4 +1,8 @@
-import { answerKindOf, bridgeQueries, fitsAnswer } from '@research/engine';
+import { DEPTH_BUDGETS, loadConfig } from '@research/core';
+import { answerKindOf, bridgeQueries, fitsAnswer, planBridge } from '@research/engine';
+import { createLlmClient } from '@research/llm';
+import { createMetrics, createSilentLogger } from '@research/observability';
+import { startFakeLlm, type FakeLlm } from '../fakes/fake-llm';
 
 // What kind of answer a question asks for, and whether a sentence holds one it does not already give.
 describe('answer kinds', () => {
@@ -25,7 +29,65 @@ describe('answer kinds', () => {
   });
 });
 
+const LIBRARY = {
+  question: 'Where was the architect of the Harbour Library born?',
+  language: 'en',
+  limit: 3,
+  sources: [
+    {
+      title: 'Harbour Library',
+      content:
+        'The Harbour Library was designed by the architect Ilse Marten with the engineer Paul Roder in 1931. ' +
+        'The Harbour Library holds maps of the Baltic coast. Visitors come from Denmark every summer.',
+    },
+  ],
+};
+
 describe('second-hop names', () => {
+  let fake: FakeLlm;
+  beforeAll(async () => {
+    fake = await startFakeLlm();
+  });
+  afterAll(() => fake.close());
+
+  function llmContext() {
+    const config = loadConfig({ LLM_BASE_URL: fake.baseUrl, LOG_LEVEL: 'error' }).llm;
+    const llm = createLlmClient({
+      config,
+      metrics: createMetrics({ defaultMetrics: false }),
+      logger: createSilentLogger(),
+      retryBaseMs: 1,
+      maxAttempts: 1,
+    });
+    const ctx = {
+      usage: {} as Record<string, number>,
+      budget: DEPTH_BUDGETS.quick,
+      signal: new AbortController().signal,
+    };
+    return { llm, ctx };
+  }
+
+  it('asks the model, in one call, for what the question needs that the sentences name', async () => {
+    const { llm, ctx } = llmContext();
+    const sent = fake.requests.length;
+    const result = await planBridge(llm, ctx, LIBRARY);
+    expect(fake.requests.slice(sent).map((r) => r.schemaName)).toEqual(['bridge_queries']);
+    expect(result.mode).toBe('llm');
+    expect(result.queries).toContain('Ilse Marten');
+    expect(result.queries).not.toContainEqual(expect.stringMatching(/Harbour Library/));
+    expect(ctx.usage.llm_requests).toBe(1);
+  });
+
+  it('falls back to the names the pages give when the model fails, and says why', async () => {
+    const { llm, ctx } = llmContext();
+    fake.script.push({ kind: 'status', status: 500 });
+    const result = await planBridge(llm, ctx, LIBRARY);
+    expect(result).toEqual(
+      expect.objectContaining({ mode: 'extractive', queries: ['Ilse Marten', 'Paul Roder', 'Baltic'] }),
+    );
+    expect(result.fallback).toBeDefined();
+  });
+
   it('finds the names the best sentences give that the question does not, several words first', async () => {
     const names = await bridgeQueries({
       question: 'Where was the architect of the Harbour Library born?',

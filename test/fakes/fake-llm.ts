@@ -121,6 +121,16 @@ export function plausibleResponder(options: { mangleQuotes?: boolean; inventSpan
           });
         return { kind: 'json', content: { claims } };
       }
+      case 'bridge_queries': {
+        // Names of the numbered sentences the question does not hold, as a model reading them would give.
+        const user = request.messages.find((m) => m.role === 'user')?.content ?? '';
+        const limit = Number(/at most (\d+)/.exec(user)?.[1] ?? 2);
+        const own = terms(question);
+        const names = [...user.matchAll(/^\d+\. (.*)$/gm)]
+          .flatMap((m) => entities(m[1]!))
+          .filter((n) => [...terms(n)].some((t) => !own.has(t)));
+        return { kind: 'json', content: { queries: [...new Set(names)].slice(0, limit) } };
+      }
       case 'report': {
         const user = request.messages.find((m) => m.role === 'user')?.content ?? '';
         const findings = [...user.matchAll(/^\[(\d+)\] (.*) \(sources: \d+, confidence: [\d.]+\)$/gm)].map((m) => ({

@@ -24,13 +24,14 @@ export {
 } from './compare/evidence-graph';
 export { scoreEvidence, claimStrength, type ScoringInput } from './compare/evidence-scores';
 export { findGaps, gapQueries, type Gaps } from './rounds/gap-analysis';
-export { bridgeQueries, type BridgeInput, type BridgeSource } from './rounds/bridge';
+export { bridgeQueries, planBridge, type BridgeInput, type BridgeResult, type BridgeSource } from './rounds/bridge';
 export { answerKindOf, fitsAnswer, type AnswerKind } from './report/answer-fit';
 export { buildReport, rankFindings } from './report/report-builder';
 export { englishFallback, hasReportText, reportText, REPORT_LANGUAGES, type ReportText } from './report/report-text';
 export { sentences, type Sentence } from './text/sentences';
 export { termSet } from './text/tokens';
 export * as planPromptV1 from './prompts/plan.v1';
+export * as bridgePromptV1 from './prompts/bridge.v1';
 export * as claimsPromptV1 from './prompts/claims.v1';
 export * as reportPromptV1 from './prompts/report.v1';
 export { planResearch, type PlanResearchInput, type PlanResearchResult } from './plan/plan-research';

@@ -60,7 +60,13 @@ const EN: ReportText = {
     comparison: 'comparison',
     verdict: 'verdict',
   },
-  steps: { plan: 'Planning', analyze: 'Claim extraction', compare: 'Comparison', synthesize: 'Report' },
+  steps: {
+    plan: 'Planning',
+    bridge: 'Second search hop',
+    analyze: 'Claim extraction',
+    compare: 'Comparison',
+    synthesize: 'Report',
+  },
   modes: {
     llm: 'language model',
     extractive: 'extractive engine',
@@ -111,7 +117,13 @@ const DE: ReportText = {
     comparison: 'Vergleich',
     verdict: 'Urteil',
   },
-  steps: { plan: 'Planung', analyze: 'Aussagenextraktion', compare: 'Vergleich', synthesize: 'Bericht' },
+  steps: {
+    plan: 'Planung',
+    bridge: 'Zweiter Suchschritt',
+    analyze: 'Aussagenextraktion',
+    compare: 'Vergleich',
+    synthesize: 'Bericht',
+  },
   modes: {
     llm: 'Sprachmodell',
     extractive: 'extraktives Verfahren',
@@ -166,6 +178,7 @@ const FR: ReportText = {
   },
   steps: {
     plan: 'Planification',
+    bridge: 'Deuxième étape de recherche',
     analyze: 'Extraction des affirmations',
     compare: 'Comparaison',
     synthesize: 'Rapport',
@@ -223,6 +236,7 @@ const ES: ReportText = {
   },
   steps: {
     plan: 'Planificación',
+    bridge: 'Segundo paso de búsqueda',
     analyze: 'Extracción de afirmaciones',
     compare: 'Comparación',
     synthesize: 'Informe',
@@ -280,6 +294,7 @@ const IT: ReportText = {
   },
   steps: {
     plan: 'Pianificazione',
+    bridge: 'Secondo passo di ricerca',
     analyze: 'Estrazione delle affermazioni',
     compare: 'Confronto',
     synthesize: 'Rapporto',

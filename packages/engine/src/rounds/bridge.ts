@@ -1,4 +1,5 @@
-import { createPause } from '@research/core';
+import { createPause, LlmFailure, type LlmCallContext, type LlmClient, type LlmFailureKind } from '@research/core';
+import * as bridgePrompt from '../prompts/bridge.v1';
 import { languageCode } from '../text/language';
 import { namedEntities } from '../text/names';
 import { sentencesSliced } from '../text/sentences';
@@ -45,6 +46,55 @@ async function relevantSentences(input: BridgeInput, questionTerms: ReadonlySet<
     }
   }
   return scored.sort((a, b) => b.score - a.score).slice(0, SENTENCES_READ);
+}
+
+/** Characters of sentences the model is shown. */
+const LLM_SENTENCE_CHARS = 6_000;
+
+export interface BridgeResult {
+  queries: string[];
+  /** Who chose them. */
+  mode: 'llm' | 'extractive';
+  /** Set when the LLM was asked and failed (the extractive names were used instead). */
+  fallback?: LlmFailureKind;
+  fallbackReason?: string;
+}
+
+/**
+ * The second hop's queries: with an LLM, the model reads the round's sentences closest to the question and
+ * names what the question needs but does not name (one call); without one, or when the call fails,
+ * bridgeQueries' names. The model's queries are kept only when they are not the question's own words.
+ * Aborts and non-LLM errors propagate.
+ */
+export async function planBridge(
+  llm: LlmClient | null,
+  ctx: LlmCallContext,
+  input: BridgeInput,
+): Promise<BridgeResult> {
+  const extractive = async (): Promise<BridgeResult> => ({ queries: await bridgeQueries(input), mode: 'extractive' });
+  if (!llm || input.limit < 1 || input.sources.length === 0) return extractive();
+  const questionTerms = termSet(input.question);
+  const sentences = (await relevantSentences(input, questionTerms)).map((s) => s.text);
+  if (sentences.length === 0) return extractive();
+  let chars = 0;
+  const shown = sentences.filter((s) => (chars += s.length) <= LLM_SENTENCE_CHARS);
+  try {
+    const answer = await llm.complete(ctx, {
+      name: bridgePrompt.name,
+      system: bridgePrompt.system,
+      user: bridgePrompt.user({ query: input.question, sentences: shown, limit: input.limit }),
+      schema: bridgePrompt.schema,
+      maxTokens: 300,
+    });
+    const queries = answer.queries
+      .map((q) => q.trim())
+      .filter((q) => [...termSet(q, false)].some((t) => !questionTerms.has(t)))
+      .slice(0, input.limit);
+    return { queries, mode: 'llm' };
+  } catch (error) {
+    if (ctx.signal.aborted || !(error instanceof LlmFailure)) throw error;
+    return { ...(await extractive()), fallback: error.kind, fallbackReason: error.message };
+  }
 }
 
 /**

@@ -1,11 +1,11 @@
 import type { SearchResultDraft, SourceDraft } from '@research/core';
-import { bridgeQueries } from '@research/engine';
+import { planBridge } from '@research/engine';
 import type { RunSnapshot, StepContext } from '../steps';
 import { sendQueries } from './send-queries';
 
 /**
  * The second hop of a round: reads the pages the round has read so far (`read`, best-ranked first) for the
- * names the question needs but does not give, and searches them within what the round's query allowance
+ * names the question needs but does not give (the LLM names them when there is one, see planBridge), and searches them within what the round's query allowance
  * left (the search step kept the budget's bridge reserve for it). Returns the hits of URLs the run has not
  * seen, in fused order; a provider failure here costs the hop, never the run.
  */
@@ -19,7 +19,15 @@ export async function bridgeHop(
     ctx.budget.queryAllowance(ctx.round, ctx.rounds),
     ctx.budget.bridgeReserve(ctx.budget.max_search_queries),
   );
-  const names = await bridgeQueries({ question: ctx.run.query, language: ctx.run.language, sources: read, limit });
+  const input = { question: ctx.run.query, language: ctx.run.language, sources: read, limit };
+  const chosen = await planBridge(ctx.services.llm, ctx, input);
+  if (chosen.fallback) {
+    ctx.logger.warn('LLM second-hop planning failed; using the names the pages give', {
+      reason: chosen.fallbackReason,
+    });
+    ctx.record({ kind: 'fallback', step: 'bridge', round: ctx.round, reason: chosen.fallback, count: 1 });
+  }
+  const names = chosen.queries;
   const asked = new Set(snapshot.searchResults.map((r) => r.query.toLowerCase()));
   const queries = names.filter((q) => !asked.has(q.toLowerCase())).map((query) => ({ query, dimension: 'bridge' }));
   if (queries.length === 0) return [];
