@@ -144,6 +144,8 @@ export async function startServiceStack(options: {
   const start = (main: string) => spawn(process.execPath, [main], { env, stdio: ['ignore', log, log] });
   const children: ChildProcess[] = [];
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  // An idle client the server drops must not end the evaluation: the next query takes a new connection.
+  pool.on('error', (error) => process.stderr.write(`eval: database connection lost (${error.message})\n`));
   const origin = `http://127.0.0.1:${port}`;
 
   async function stop(): Promise<void> {
