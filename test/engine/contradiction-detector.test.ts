@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { detectContradiction } from '@research/engine';
+import { detectContradiction, judgeStance, propositionOf } from '@research/engine';
 import { describeWithData } from '../support/data-dir';
 
 const SNLI = 'nli/snli-dev/snli_dev.jsonl';
@@ -84,9 +84,11 @@ describeWithData('contradiction detector on labelled third-party pairs', [SNLI, 
     );
     // Lexical rules cannot see most SNLI contradictions (different scenes); what they flag must be right.
     console.log(`SNLI dev: ${JSON.stringify(result)}`);
-    // Measured: precision 0.63, recall 0.02 (lexical rules see negations and opposite verdicts only).
+    // Measured: precision 0.75, recall 0.014 (3 of 4 flagged pairs are contradictions). A negation must deny
+    // what the other statement affirms: "The boy has no clothes on" against "A young boy wearing a red coat"
+    // is no longer flagged (it was, by luck, with precision 0.63 over 8 pairs).
     expect(result.precision).toBeGreaterThanOrEqual(0.6);
-    expect(result.tp).toBeGreaterThanOrEqual(5);
+    expect(result.tp).toBeGreaterThanOrEqual(3);
   });
 
   it('flags conflicting climate-fever evidence more often than agreeing evidence (rates printed)', () => {
@@ -105,5 +107,24 @@ describeWithData('contradiction detector on labelled third-party pairs', [SNLI, 
       `climate-fever claim/evidence: ${JSON.stringify(result)}; conflicting pairs flagged: ${conflictRate.toFixed(3)}`,
     );
     expect(result.precision).toBeGreaterThan(0.29); // base rate of REFUTES is 0.29: must do better than chance
+  });
+
+  it('judges refuting climate-fever evidence as refuting the claim far more often than supporting evidence', () => {
+    const rows = readJsonl<{ claim: string; evidence: string; label: string }>(
+      path.join(dir, CLIMATE_FEVER, 'claim_evidence_support_refute.jsonl'),
+    );
+    const refuted = (label: string) => {
+      const of = rows.filter((r) => r.label === label);
+      const flagged = of.filter((r) => judgeStance(propositionOf(r.claim)!, r.evidence).stance === 'refutes');
+      return { flagged: flagged.length, of: of.length, rate: flagged.length / of.length };
+    };
+    const refutes = refuted('REFUTES');
+    const supports = refuted('SUPPORTS');
+    console.log(
+      `climate-fever stance: refutes on REFUTES ${JSON.stringify(refutes)}, on SUPPORTS ${JSON.stringify(supports)}`,
+    );
+    // Measured: 22 of 174 refuting and 7 of 384 supporting evidence sentences judged refuting.
+    expect(refutes.rate).toBeGreaterThan(4 * supports.rate);
+    expect(supports.rate).toBeLessThan(0.03);
   });
 });

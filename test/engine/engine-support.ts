@@ -136,3 +136,39 @@ export function loopbackSearchProvider(searchUrl: string): SearchProvider {
 export function loopbackServices(searchUrl: string, live: ResearchServices): ResearchServices {
   return { ...live, searchProvider: loopbackSearchProvider(searchUrl) };
 }
+
+/** A yes/no question whose proposition the planted stance pages support and refute (written for these tests). */
+export const STANCE_QUERY = 'Is the Arctic sea ice extent shrinking every decade?';
+export const STANCE_SUPPORTING =
+  'Each decade since 1979 has ended with less Arctic sea ice than the one before, satellite records show.';
+export const STANCE_REFUTING = 'The Arctic sea ice extent is no longer shrinking: it has grown since 2012.';
+
+/**
+ * A page that supports the proposition of STANCE_QUERY and one that refutes it, on two hosts, worded so that
+ * the two claims share too little to contradict each other: only their stances toward the question disagree.
+ */
+export function plantedStancePages(): FakeWebPage[] {
+  return [
+    {
+      host: '127.0.0.5',
+      path: '/arctic-sea-ice-records',
+      title: 'Arctic sea ice records',
+      paragraphs: [
+        STANCE_SUPPORTING,
+        'Sea ice reflects sunlight back to space, which keeps the polar ocean cool in summer.',
+      ],
+    },
+    {
+      host: '127.0.0.6',
+      path: '/arctic-ice-debate',
+      title: 'A contrarian view of Arctic ice',
+      paragraphs: [STANCE_REFUTING, 'The author of this view runs a weather blog and does not publish his data.'],
+    },
+    {
+      host: '127.0.0.7',
+      path: '/polar-bears',
+      title: 'Polar bears',
+      paragraphs: ['Polar bears hunt seals from the edge of the sea ice and can swim long distances.'],
+    },
+  ];
+}

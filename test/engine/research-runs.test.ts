@@ -20,12 +20,16 @@ import {
   PLANTED_FALSE,
   PLANTED_QUERY,
   PLANTED_TRUE,
+  STANCE_QUERY,
+  STANCE_REFUTING,
+  STANCE_SUPPORTING,
   corpusPages,
   hotpotItems,
   hotpotPages,
   loopbackServices,
   openHotpotItems,
   plantedContradictionPages,
+  plantedStancePages,
 } from './engine-support';
 
 function job(): ResearchJobContext {
@@ -36,7 +40,7 @@ interface Outcome {
   run: RunRow;
   sources: Array<{ id: string; url: string; title: string | null; content: string }>;
   claims: Array<{ id: string; source_id: string; evidence_span: string; claim_text: string }>;
-  evidence: Array<{ claim_id: string }>;
+  evidence: Array<{ claim_id: string; contradiction_level: number }>;
   report: ReportBody & { research_id: string };
   metrics: Metrics;
 }
@@ -153,6 +157,32 @@ function loopbackSetup(name: string, pages: () => FakeWebPage[]) {
 }
 
 const PHOTOSYNTHESIS_QUERY = 'How does photosynthesis convert light energy in plants?';
+
+describe('research runs that dispute the question', () => {
+  const s = loopbackSetup('stance', () => [...corpusPages(PHOTOSYNTHESIS_CORPUS), ...plantedStancePages()]);
+  const { extractive } = engines(
+    () => s.config,
+    () => s.services,
+  );
+
+  it('sets a page that refutes the question against one that supports it (extractive engine)', async () => {
+    const o = await research(s.t.db, extractive, { query: STANCE_QUERY });
+    expectSoundRun(o);
+    const dispute = o.report.disagreements.find((d) => d.claim === 'the Arctic sea ice extent shrinking every decade');
+    expect(dispute).toBeDefined();
+    const positions = (dispute!.positions ?? []) as Array<{ view: string; stance?: string; source_id?: string }>;
+    expect(positions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ stance: 'supports', view: STANCE_SUPPORTING }),
+        expect.objectContaining({ stance: 'refutes', view: STANCE_REFUTING }),
+      ]),
+    );
+    const refuting = o.claims.find((c) => c.claim_text === STANCE_REFUTING)!;
+    const level = o.evidence.find((e) => e.claim_id === refuting.id)!.contradiction_level;
+    expect(level).toBeGreaterThanOrEqual(0.5);
+    expect(await metricValue(o.metrics, 'contradictions_detected_total')).toBeGreaterThanOrEqual(1);
+  });
+});
 
 describe('research runs with the evidence engine', () => {
   const s = loopbackSetup('engine', () => [...corpusPages(PHOTOSYNTHESIS_CORPUS), ...plantedContradictionPages()]);

@@ -15,11 +15,21 @@ export { groundSpan, prepareGrounding, type Grounding } from './claims/grounding
 export { chunkText } from './claims/chunking';
 export { detectContradiction, type Contradiction, type ContradictionKind } from './compare/contradiction';
 export {
+  judgeStance,
+  propositionOf,
+  type Proposition,
+  type Stance,
+  type StanceCue,
+  type StanceJudgement,
+} from './compare/stance';
+export type { PropositionStances } from './compare/stance-disputes';
+export {
   buildEvidenceGraph,
   MAX_COMPARED_PAIRS,
   type ClaimInput,
   type Cluster,
   type EvidenceGraph,
+  type GraphOptions,
   type SourceInput,
 } from './compare/evidence-graph';
 export { scoreEvidence, claimStrength, type ScoringInput } from './compare/evidence-scores';

@@ -1,17 +1,25 @@
 import { finishInSlices, type EvidenceDraft, type Plan, type SlicedWork } from '@research/core';
-import { evidenceGraphWork, type ClaimInput, type EvidenceGraph, type SourceInput } from './evidence-graph';
+import {
+  evidenceGraphWork,
+  type ClaimInput,
+  type EvidenceGraph,
+  type GraphOptions,
+  type SourceInput,
+} from './evidence-graph';
 import { scoreWork, type ScoringInput } from './evidence-scores';
 
 export interface CompareEvidenceInput {
   claims: readonly ClaimInput[];
   sources: readonly SourceInput[];
   plan: Pick<Plan, 'time_sensitivity'> | null;
+  /** The run's question: claims are judged for their stance toward its proposition (GraphOptions). */
+  question?: string | null;
   /** The run's creation time: ages are measured from it, so scores do not drift. */
   referenceDate: Date;
 }
 
 function* compareWork(input: CompareEvidenceInput): SlicedWork<{ graph: EvidenceGraph; evidence: EvidenceDraft[] }> {
-  const graph = yield* evidenceGraphWork(input.claims, input.sources);
+  const graph = yield* evidenceGraphWork(input.claims, input.sources, { question: input.question });
   const evidence = yield* scoreWork(
     {
       claims: input.claims,
@@ -40,8 +48,9 @@ export function compareEvidence(
 export function evidenceGraphOf(
   claims: readonly ClaimInput[],
   sources: readonly SourceInput[],
+  options: GraphOptions = {},
 ): Promise<EvidenceGraph> {
-  return finishInSlices(evidenceGraphWork(claims, sources));
+  return finishInSlices(evidenceGraphWork(claims, sources, options));
 }
 
 /** One evidence score per claim over a graph already built, in slices like compareEvidence. */

@@ -1,12 +1,18 @@
 import { OPPOSITES, languageProfile } from '../text/language';
 import { containment, overlapCount, quantities, termSet, words, years, type Quantity } from '../text/tokens';
+import { denialBetween, read, type Reading } from './stance';
 
-export type ContradictionKind = 'numeric' | 'date' | 'negation' | 'opposite_verdict';
+export type ContradictionKind = 'numeric' | 'date' | 'negation' | 'opposite_verdict' | 'direction';
 
 export interface Contradiction {
   kind: ContradictionKind;
   /** What each side says that the other denies (the disagreeing numbers or words). */
   detail: string;
+  /**
+   * Set when the two claims disagree about the proposition of the run's question (one supports it, the
+   * other refutes it; see compare/stance.ts) rather than about each other: the proposition.
+   */
+  proposition?: string;
 }
 
 /** Two statements are about the same subject when this share of the smaller one's terms is shared. */
@@ -99,6 +105,7 @@ export class Statement {
     years?: number[];
     quantities?: Quantity[];
     words?: Set<string>;
+    reading?: Reading;
   } = {};
 
   constructor(
@@ -127,6 +134,17 @@ export class Statement {
   get words(): Set<string> {
     return (this.cache.words ??= new Set(words(this.text)));
   }
+  /** Its words with their negation scopes, as the stance judge reads them. */
+  get reading(): Reading {
+    return (this.cache.reading ??= read(this.text));
+  }
+}
+
+/** One statement denies what the other affirms: a negation somewhere in one of them is not enough. */
+function negationBetween(a: Statement, b: Statement): Contradiction | null {
+  if (a.negated === b.negated) return null;
+  const denier = denialBetween(a.reading, b.reading);
+  return denier ? { kind: 'negation', detail: denier === 'first' ? NEGATION_FIRST : NEGATION_SECOND } : null;
 }
 
 /**
@@ -163,9 +181,8 @@ export function contradictionBetween(
     return { kind: 'date', detail: `${ya.join(', ')} ≠ ${yb.join(', ')}` };
   }
 
-  if (a.negated !== b.negated) {
-    return { kind: 'negation', detail: a.negated ? NEGATION_FIRST : NEGATION_SECOND };
-  }
+  const negation = negationBetween(a, b);
+  if (negation) return negation;
 
   const wa = a.words;
   const wb = b.words;

@@ -1,5 +1,6 @@
 import { finishNow, registrableDomain, type SlicedWork } from '@research/core';
 import { Statement, VERDICT_SUBJECT, contradictionBetween, type Contradiction } from './contradiction';
+import { claimStances, stanceDisputes, type PropositionStances } from './stance-disputes';
 import { containment, overlapCount, shingles } from '../text/tokens';
 
 /** The parts of a claim the comparison reads. */
@@ -77,8 +78,14 @@ export interface EvidenceGraph {
   relations: ClaimRelation[];
   /** Independence group of each source (same registrable domain or copied text = same group). */
   groupOf: Map<string, number>;
-  /** Cluster pairs in contradiction, each with one witness pair of claims. */
+  /**
+   * Cluster pairs in contradiction, each with one witness pair of claims: claims that contradict each
+   * other, then claims that dispute the question's proposition (`contradiction.proposition` set; `a` and
+   * `claimA` support it, `b` and `claimB` refute it).
+   */
   contradictions: Array<{ a: Cluster; b: Cluster; claimA: string; claimB: string; contradiction: Contradiction }>;
+  /** The stance of the claims toward the question's proposition; null without a question that proposes one. */
+  stances: PropositionStances | null;
   /** Cluster pairs where one refines the other. */
   refinements: Array<{ general: Cluster; specific: Cluster }>;
 }
@@ -300,6 +307,15 @@ function* candidatePairs(
   return later;
 }
 
+/** What the comparison is told besides the claims and sources. */
+export interface GraphOptions {
+  /**
+   * The run's question: each claim's stance toward its proposition is judged, and a refuting claim is set
+   * against a supporting claim of another independent source (see compare/stance-disputes.ts).
+   */
+  question?: string | null;
+}
+
 /**
  * The evidence graph as sliced work (see buildEvidenceGraph); `finishInSlices` runs it without holding
  * the event loop.
@@ -307,6 +323,7 @@ function* candidatePairs(
 export function* evidenceGraphWork(
   claimsIn: readonly ClaimInput[],
   sourcesIn: readonly SourceInput[],
+  options: GraphOptions = {},
 ): SlicedWork<EvidenceGraph> {
   const sources = new Map(sourcesIn.map((s) => [s.id, s]));
   const claims = claimsIn
@@ -319,6 +336,8 @@ export function* evidenceGraphWork(
   const { clusters, clusterOf } = clusterClaims(claims, compared.uf, groupOf);
   const contradictions = yield* clusterContradictions(claims, clusterOf, compared.contradicting);
   const refinements = clusterRefinements(claims, clusterOf, compared.refining);
+  const stances = yield* claimStances(claims, options.question);
+  if (stances) contradictions.push(...propositionDisputes(claims, stances, { groupOf, clusterOf }));
   return {
     claims,
     sources,
@@ -328,7 +347,28 @@ export function* evidenceGraphWork(
     groupOf,
     contradictions,
     refinements,
+    stances,
   };
+}
+
+/** The disputes over the question's proposition as contradictions between clusters, each pair once. */
+function propositionDisputes(
+  claims: readonly ClaimInput[],
+  stances: PropositionStances,
+  independence: { groupOf: Map<string, number>; clusterOf: Map<string, Cluster> },
+): EvidenceGraph['contradictions'] {
+  const { clusterOf } = independence;
+  const seen = new Set<string>();
+  const out: EvidenceGraph['contradictions'] = [];
+  for (const dispute of stanceDisputes(claims, stances, independence)) {
+    const a = clusterOf.get(dispute.supporting)!;
+    const b = clusterOf.get(dispute.refuting)!;
+    const key = `${a.index}:${b.index}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ a, b, claimA: dispute.supporting, claimB: dispute.refuting, contradiction: dispute.contradiction });
+  }
+  return out;
 }
 
 /** Each claim as a Statement, with its terms read now (the costly part, so it is sliced here). */
@@ -479,6 +519,10 @@ function clusterRefinements(
  * relate clusters. Pure and order-stable: claims are read in (round, position) order, so the same
  * evidence always gives the same graph.
  */
-export function buildEvidenceGraph(claimsIn: readonly ClaimInput[], sourcesIn: readonly SourceInput[]): EvidenceGraph {
-  return finishNow(evidenceGraphWork(claimsIn, sourcesIn));
+export function buildEvidenceGraph(
+  claimsIn: readonly ClaimInput[],
+  sourcesIn: readonly SourceInput[],
+  options: GraphOptions = {},
+): EvidenceGraph {
+  return finishNow(evidenceGraphWork(claimsIn, sourcesIn, options));
 }

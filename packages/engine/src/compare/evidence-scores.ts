@@ -88,17 +88,8 @@ export function scoreEvidence(input: ScoringInput, graph?: EvidenceGraph): Evide
 /** scoreEvidence as sliced work over a graph already built. */
 export function* scoreWork(input: ScoringInput, g: EvidenceGraph): SlicedWork<EvidenceDraft[]> {
   const referenceYear = input.referenceDate.getUTCFullYear();
-  const contradictingGroups = new Map<number, Set<number>>();
-  for (const { a, b } of g.contradictions) {
-    for (const [self, other] of [
-      [a, b],
-      [b, a],
-    ] as const) {
-      const set = contradictingGroups.get(self.index) ?? new Set<number>();
-      for (const s of other.sourceIds) set.add(g.groupOf.get(s)!);
-      contradictingGroups.set(self.index, set);
-    }
-  }
+  const contradictingGroups = contradictingGroupsOf(g);
+  const stanceLevel = stanceLevels(g);
 
   const scores: EvidenceDraft[] = [];
   for (const claim of g.claims) {
@@ -136,12 +127,56 @@ export function* scoreWork(input: ScoringInput, g: EvidenceGraph): SlicedWork<Ev
       source_independence_score: round2(1 - Math.pow(0.5, groups)),
       primary_source_proximity: proximity,
       cross_source_support: round2(support / (support + 1)),
-      contradiction_level: round2(c / (c + groups)),
+      contradiction_level: round2(Math.max(c / (c + groups), stanceLevel.get(claim.id) ?? 0)),
       evidence_directness: round2(directness),
       date_relevance_score: round2(dateRelevance),
     });
   }
   return scores;
+}
+
+/** The independence groups behind the clusters that contradict each cluster, by cluster index. */
+function contradictingGroupsOf(g: EvidenceGraph): Map<number, Set<number>> {
+  const contradictingGroups = new Map<number, Set<number>>();
+  for (const { a, b, contradiction } of g.contradictions) {
+    // Disputes over the question's proposition are weighed side against side (stanceLevels).
+    if (contradiction.proposition !== undefined) continue;
+    for (const [self, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const set = contradictingGroups.get(self.index) ?? new Set<number>();
+      for (const s of other.sourceIds) set.add(g.groupOf.get(s)!);
+      contradictingGroups.set(self.index, set);
+    }
+  }
+  return contradictingGroups;
+}
+
+/**
+ * How much of the evidence on the question's proposition goes against each claim that takes a stance on
+ * it: the independence groups on the other side (its own group left out) over all groups that take a
+ * side, o / (o + m) with m the groups on its own side. A lone refutation against many supporting sources
+ * weighs little on them and much on itself; evenly split sources give every claim 0.5.
+ */
+function stanceLevels(g: EvidenceGraph): Map<string, number> {
+  const levels = new Map<string, number>();
+  if (!g.stances) return levels;
+  const side = { supports: new Set<number>(), refutes: new Set<number>() };
+  const stanceClaims = g.claims.filter((c) => g.stances!.judgements.has(c.id));
+  for (const claim of stanceClaims) {
+    const stance = g.stances.judgements.get(claim.id)!.stance;
+    if (stance !== 'neutral') side[stance].add(g.groupOf.get(claim.source_id)!);
+  }
+  for (const claim of stanceClaims) {
+    const stance = g.stances.judgements.get(claim.id)!.stance;
+    if (stance === 'neutral') continue;
+    const own = g.groupOf.get(claim.source_id)!;
+    const other = side[stance === 'supports' ? 'refutes' : 'supports'];
+    const opposing = other.size - (other.has(own) ? 1 : 0);
+    if (opposing > 0) levels.set(claim.id, opposing / (opposing + side[stance].size));
+  }
+  return levels;
 }
 
 /**

@@ -155,27 +155,54 @@ function summaryOf(ranked: RankedFinding[], graph: EvidenceGraph, findingNumber:
   return sentences.length ? sentences.join(' ') : t.noFindings;
 }
 
-/** The contradictions, each with one position per source (up to 3 a side) and the findings it touches. */
+/** Disagreements the report lists at most. */
+export const MAX_DISAGREEMENTS = 10;
+
+/**
+ * The contradictions, each with one position per source (up to 3 a side) and the findings it touches;
+ * disputes over the question's proposition first (their `claim` is the proposition, and each position
+ * says whether its source supports or refutes it), then contradictions between claims.
+ */
 function disagreementsOf(graph: EvidenceGraph, claims: ClaimOf, findingNumber: Map<number, number>, t: ReportText) {
-  return graph.contradictions.slice(0, 10).map((c) => {
-    const positions = [c.a, c.b].flatMap((cluster) =>
-      cluster.sourceIds.slice(0, 3).map((sourceId) => {
-        const claim = cluster.claimIds.map((id) => claims.get(id)!).find((x) => x.source_id === sourceId)!;
+  const listed = [
+    ...graph.contradictions.filter((c) => c.contradiction.proposition !== undefined),
+    ...graph.contradictions.filter((c) => c.contradiction.proposition === undefined),
+  ].slice(0, MAX_DISAGREEMENTS);
+  return listed.map((c) => {
+    const proposition = c.contradiction.proposition;
+    const sides = [
+      { cluster: c.a, witness: c.claimA, stance: 'supports' },
+      { cluster: c.b, witness: c.claimB, stance: 'refutes' },
+    ] as const;
+    const positions = sides.flatMap(({ cluster, witness, stance }) => {
+      // A proposition's dispute shows the claim that took the stance first: it is the one judged.
+      const sourceIds = [
+        claims.get(witness)!.source_id,
+        ...cluster.sourceIds.filter((s) => s !== claims.get(witness)!.source_id),
+      ];
+      return sourceIds.slice(0, 3).map((sourceId) => {
+        const claim =
+          sourceId === claims.get(witness)!.source_id
+            ? claims.get(witness)!
+            : cluster.claimIds.map((id) => claims.get(id)!).find((x) => x.source_id === sourceId)!;
         const source = graph.sources.get(sourceId)!;
-        return { source: source.url || source.title || sourceId, source_id: sourceId, view: claim.claim_text };
-      }),
-    );
+        return {
+          source: source.url || source.title || sourceId,
+          source_id: sourceId,
+          view: claim.claim_text,
+          ...(proposition !== undefined ? { stance } : {}),
+        };
+      });
+    });
     const findings = [findingNumber.get(c.a.index), findingNumber.get(c.b.index)].filter(
       (n): n is number => n !== undefined,
     );
+    const firstDenies = proposition === undefined ? c.contradiction.detail === NEGATION_FIRST : false;
     return {
-      claim: claims.get(c.claimA)!.claim_text,
+      claim: proposition ?? claims.get(c.claimA)!.claim_text,
       kind: c.contradiction.kind,
       // Numbers, years and verdict words are the sources' own; only the negation detail is wording.
-      detail:
-        c.contradiction.kind === 'negation'
-          ? t.negationDetail(c.contradiction.detail === NEGATION_FIRST)
-          : c.contradiction.detail,
+      detail: c.contradiction.kind === 'negation' ? t.negationDetail(firstDenies) : c.contradiction.detail,
       positions,
       ...(findings.length > 0 ? { findings } : {}),
     };

@@ -5,11 +5,13 @@ import type { RunSnapshot, StepContext } from '../steps';
 import { scoreClaims } from './score';
 
 /**
- * Compares every claim of the run with the others (clusters, supports, refines, contradicts) and scores
- * each from that graph (steps/score.ts), deterministically: never with the LLM.
+ * Compares every claim of the run with the others (clusters, supports, refines, contradicts) and with the
+ * proposition of the run's question (each claim's stance; a refuting and a supporting claim of
+ * independent sources dispute it), and scores each claim from that graph (steps/score.ts),
+ * deterministically: never with the LLM.
  */
 export async function compareStep(snapshot: RunSnapshot, ctx: StepContext): Promise<EvidenceDraft[]> {
-  const graph = await evidenceGraphOf(snapshot.claims, snapshot.sources);
+  const graph = await evidenceGraphOf(snapshot.claims, snapshot.sources, { question: ctx.run.query });
   const round = new Map(snapshot.claims.map((c) => [c.id, c.round]));
   // Each contradiction is counted once: in the round its newer claim arrived.
   const fresh = graph.contradictions.filter(
@@ -29,6 +31,7 @@ export interface ClaimGraphRows {
 /**
  * The evidence graph the compare step scores with (the same proposition across sources is one cluster;
  * supports, refines and contradicts relations), as the rows POST /research/{id}/cluster-claims stores.
+ * The relations are those between claims; disputes over the question's proposition are not stored here.
  */
 export async function claimGraphRows(
   runId: string,

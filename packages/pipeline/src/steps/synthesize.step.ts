@@ -8,7 +8,7 @@ export async function synthesizeStep(snapshot: RunSnapshot, ctx: StepContext): P
     query: ctx.run.query,
     language: ctx.run.language,
     plan: snapshot.plan,
-    graph: await evidenceGraphOf(snapshot.claims, snapshot.sources),
+    graph: await evidenceGraphOf(snapshot.claims, snapshot.sources, { question: ctx.run.query }),
     evidence: evidenceDraftsOf(snapshot.evidence),
     round: ctx.round,
     rounds: ctx.rounds,
