@@ -75,6 +75,8 @@ export async function startFakeWeb(options: {
   };
   const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const hosts = [...new Set(options.pages.map((p) => p.host))];
+  // Pages by host and path as a request carries it (percent-encoded, as a client sends "/euromarché").
+  const byPath = new Map(options.pages.map((p) => [`${p.host}${new URL(p.path, 'http://fake').pathname}`, p]));
   const servers: http.Server[] = [];
   const ports = new Map<string, number>();
 
@@ -88,7 +90,7 @@ export async function startFakeWeb(options: {
           res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
           return;
         }
-        const page = options.pages.find((p) => p.host === host && p.path === url.pathname);
+        const page = byPath.get(`${host}${url.pathname}`);
         if (!page) {
           res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not found</body></html>');
           return;
