@@ -1,0 +1,72 @@
+/** Sectioning elements: a header or footer inside one belongs to that section, not to the page (HTML-AAM). */
+const SECTIONING = new Set(['ARTICLE', 'ASIDE', 'MAIN', 'NAV', 'SECTION']);
+
+/** ARIA roles of the parts of a page around its content. */
+const CHROME_ROLES = new Set(['banner', 'contentinfo', 'navigation', 'complementary', 'search']);
+
+/** Roles that make an element hold the content, as `<main>` and `<article>` do. */
+const CONTENT_ROLES = new Set(['main', 'article']);
+
+/** Fewer non-space characters than this outside the landmarks, and they are kept: they hold the page's text. */
+const MIN_TEXT_OUTSIDE = 1;
+
+/**
+ * Whether an element is one of the page's own landmarks around its content: its navigation, its banner
+ * (a `<header>` outside any section), its footer (a `<footer>` outside any section, the "contentinfo"),
+ * its side content (an `<aside>` outside any section), or an element with one of those roles.
+ */
+function isPageChrome(element: Element, inSection: boolean): boolean {
+  const role = element.getAttribute('role')?.trim().toLowerCase();
+  if (role && CHROME_ROLES.has(role)) return true;
+  switch (element.tagName) {
+    case 'NAV':
+      return true;
+    case 'HEADER':
+    case 'FOOTER':
+    case 'ASIDE':
+      return !inSection;
+    default:
+      return false;
+  }
+}
+
+function holdsContent(element: Element): boolean {
+  return element.querySelector('main, article, [role="main"], [role="article"]') !== null;
+}
+
+function visibleLength(node: Node): number {
+  return (node.textContent ?? '').replace(/\s+/g, '').length;
+}
+
+/**
+ * Removes the page's navigation, banner, footer and side content, as their elements and ARIA roles mark
+ * them. Readability recognises these by class names only: a site footer of a few sentences outscored an
+ * article of one short paragraph, and a page whose paragraphs were too short to score came out as the
+ * whole body, menus included. A landmark that holds a `<main>` or an `<article>` stays (a page that wraps
+ * its content in one), and so do all of them when hardly any text is left outside them.
+ *
+ * One walk over the tree that never enters a landmark, so each element is visited once and each
+ * landmark's subtree is read once: linear in the size of the page.
+ */
+export function dropPageLandmarks(document: Document): void {
+  const body = document.body;
+  if (!body) return;
+  const landmarks: Element[] = [];
+  const stack: Array<{ element: Element; inSection: boolean }> = [{ element: body, inSection: false }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    for (let child = next.element.firstElementChild; child; child = child.nextElementSibling) {
+      if (isPageChrome(child, next.inSection)) {
+        if (!holdsContent(child)) landmarks.push(child);
+        continue;
+      }
+      const role = child.getAttribute('role')?.trim().toLowerCase();
+      const section =
+        next.inSection || SECTIONING.has(child.tagName) || (role !== undefined && CONTENT_ROLES.has(role));
+      stack.push({ element: child, inSection: section });
+    }
+  }
+  if (landmarks.length === 0) return;
+  const inLandmarks = landmarks.reduce((sum, landmark) => sum + visibleLength(landmark), 0);
+  if (visibleLength(body) - inLandmarks < MIN_TEXT_OUTSIDE) return;
+  for (const landmark of landmarks) landmark.remove();
+}
