@@ -156,6 +156,25 @@ describe('pages whose article is short', () => {
   });
 });
 
+describe('the text of an article', () => {
+  it('leaves out captions and date lines, and keeps dates in sentences and in tables', async () => {
+    const doc = await extract(
+      page(
+        '',
+        `<article><h1>Solar output rises</h1><p>PUBLISHED: 10:48, Tue, Mar 19, 2024 | UPDATED: 11:05, Tue, Mar 19, 2024</p>
+<figure><img src="/panels.jpg"><figcaption>Panels near the city of Almería, Spain. (Image: Getty)</figcaption></figure>
+${ARTICLE}<div class="wp-caption"><img src="/grid.jpg"><p class="wp-caption-text">The grid operator's control room.</p></div>
+<p>The record was first reported on March 5, 2024 by the operator.</p>
+<table><tr><th>Month</th><th>Output</th></tr><tr><td>March 2024</td><td>4.1 TWh</td></tr></table></article>`,
+      ),
+    );
+    expect(doc.content).toContain('Solar farms in the region produced more electricity');
+    expect(doc.content).toContain('The record was first reported on March 5, 2024 by the operator.');
+    expect(doc.content).toContain('March 2024');
+    expect(doc.content).not.toMatch(/PUBLISHED|Almería|control room/);
+  });
+});
+
 describe('pages extracted one after another in a thread', () => {
   it('share nothing: each has its own URL, title, links and dates, over 300 pages', async () => {
     for (let i = 0; i < 300; i++) {

@@ -1,42 +1,9 @@
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { Readability } from '@mozilla/readability';
+import { articleText } from './article-text';
 import { decodeHtml } from './decode';
 import { dropPageLandmarks } from './landmarks';
 import type { ExtractedDocument, PageHints } from './document';
-
-const BLOCK_TAGS = new Set([
-  'ADDRESS',
-  'ARTICLE',
-  'ASIDE',
-  'BLOCKQUOTE',
-  'BR',
-  'DD',
-  'DIV',
-  'DL',
-  'DT',
-  'FIGCAPTION',
-  'FIGURE',
-  'FOOTER',
-  'H1',
-  'H2',
-  'H3',
-  'H4',
-  'H5',
-  'H6',
-  'HEADER',
-  'HR',
-  'LI',
-  'MAIN',
-  'OL',
-  'P',
-  'PRE',
-  'SECTION',
-  'TABLE',
-  'TD',
-  'TH',
-  'TR',
-  'UL',
-]);
 
 /** Where pages state their publication time, best first: `<meta>` attribute and value, compared in lower case. */
 const PUBLISHED_META = [
@@ -58,34 +25,6 @@ const PUBLISHED_META = [
 ];
 
 const META_KEYS = ['name', 'property', 'itemprop', 'http-equiv'];
-
-/** The text of a node with a blank line between blocks, so sentences of two paragraphs never run together. */
-function blockText(root: Node): string {
-  const parts: string[] = [];
-  const walk = (node: Node) => {
-    if (node.nodeType === 3) {
-      parts.push(node.nodeValue ?? '');
-      return;
-    }
-    if (node.nodeType !== 1) return;
-    const block = BLOCK_TAGS.has((node as Element).tagName);
-    if (block) parts.push('\n\n');
-    for (let child = node.firstChild; child; child = child.nextSibling) walk(child);
-    if (block) parts.push('\n\n');
-  };
-  walk(root);
-  return tidyText(parts.join(''));
-}
-
-/** Collapses runs of spaces inside lines and of blank lines between paragraphs. */
-export function tidyText(text: string): string {
-  return text
-    .replace(/\u0000/g, '')
-    .split(/\n\s*\n/)
-    .map((para) => para.replace(/\s+/g, ' ').trim())
-    .filter((para) => para !== '')
-    .join('\n\n');
-}
 
 /** ISO 8601 of a date text, or null when it is not a date. */
 export function toIsoDate(value: string | null | undefined): string | null {
@@ -301,7 +240,7 @@ export function extractHtml(body: Uint8Array, contentType: string, url: string):
     return {
       kind: 'html',
       ...articleFields(article, metadata),
-      content: article?.content ?? blockText(document.body ?? document.documentElement),
+      content: article?.content ?? articleText(document.body ?? document.documentElement),
       encoding,
       hints: metadata.hints,
     };
@@ -327,7 +266,12 @@ function withDocument<T>(html: string, url: string, read: (document: Document) =
  */
 function readArticle(document: Document, charThreshold = ARTICLE_MIN_CHARS) {
   dropPageLandmarks(document);
-  return new Readability(document, { charThreshold, serializer: (node: Node) => blockText(node) }).parse();
+  return new Readability(document, {
+    charThreshold,
+    // articleText knows captions by their class names, which Readability would otherwise remove first.
+    keepClasses: true,
+    serializer: (node: Node) => articleText(node),
+  }).parse();
 }
 
 /** What the page says about itself in its head: meta tags, JSON-LD, canonical link, language. */
