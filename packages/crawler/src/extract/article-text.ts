@@ -46,19 +46,6 @@ function tidyParagraphs(text: string): string[] {
     .filter((para) => para !== '');
 }
 
-/**
- * A caption of an image or a video: `<figcaption>`, or an element whose class names it one (WordPress's
- * `wp-caption-text`, `media-caption`, `image-caption` … predate `<figcaption>` and outlive it). A caption
- * describes a picture the text does not show; it is not a statement of the article.
- */
-function isCaption(element: Element): boolean {
-  if (element.tagName === 'FIGCAPTION') return true;
-  const classes = element.getAttribute('class');
-  if (!classes || !/caption/i.test(classes)) return false;
-  // "has-caption", "no-caption", "withoutCaption" describe a container, not the caption itself.
-  return classes.split(/\s+/).some((name) => /caption/i.test(name) && !/(has|no|without)[-_]?caption/i.test(name));
-}
-
 const MONTHS =
   'jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july august september ' +
   'october november december';
@@ -90,19 +77,24 @@ function isDateLine(paragraph: string): boolean {
   return number && (month || /\d:\d\d/.test(paragraph));
 }
 
+/** A paragraph of a node's text, and whether it is (in) a table's cell. */
+interface Paragraph {
+  text: string;
+  inTable: boolean;
+}
+
 /**
- * The text of an article's node, a blank line between blocks so sentences of two paragraphs never run
- * together, without the parts that are about the page rather than its subject: captions and date lines.
- * One pass over the nodes, without recursion (a page may nest elements deeper than the stack allows).
+ * The paragraphs of a node's text: a new one at each block, so sentences of two paragraphs never run
+ * together. A `<figcaption>` in it is left out: a caption describes a picture the text does not show, it
+ * is not a statement of the article. One pass over the nodes, without recursion (a page may nest elements
+ * deeper than the stack allows).
  */
-export function articleText(root: Node): string {
-  const paragraphs: string[] = [];
+export function paragraphsOf(root: Node): Paragraph[] {
+  const paragraphs: Paragraph[] = [];
   let pending: string[] = [];
   let tables = 0;
   const endParagraph = () => {
-    for (const paragraph of tidyParagraphs(pending.join(''))) {
-      if (tables > 0 || !isDateLine(paragraph)) paragraphs.push(paragraph);
-    }
+    for (const text of tidyParagraphs(pending.join(''))) paragraphs.push({ text, inTable: tables > 0 });
     pending = [];
   };
   // A block is entered, then left once its children are done: a `leave` entry marks where.
@@ -119,7 +111,7 @@ export function articleText(root: Node): string {
     }
     if (item.nodeType !== 1) continue;
     const element = item as Element;
-    if (isCaption(element)) continue;
+    if (element.tagName === 'FIGCAPTION') continue;
     if (BLOCK_TAGS.has(element.tagName)) {
       endParagraph();
       if (element.tagName === 'TABLE') tables++;
@@ -128,5 +120,17 @@ export function articleText(root: Node): string {
     for (let child = item.lastChild; child; child = child.previousSibling) stack.push(child);
   }
   endParagraph();
-  return paragraphs.join('\n\n');
+  return paragraphs;
+}
+
+/**
+ * The text of an article's node, paragraphs separated by blank lines, without the parts that are about the
+ * page rather than its subject: captions, date lines, and the paragraphs of `leaveOut` (the captions known
+ * by their class, read before Readability rewrote the elements that carried it).
+ */
+export function articleText(root: Node, leaveOut: ReadonlySet<string> = new Set()): string {
+  return paragraphsOf(root)
+    .filter(({ text, inTable }) => !leaveOut.has(text) && (inTable || !isDateLine(text)))
+    .map(({ text }) => text)
+    .join('\n\n');
 }

@@ -2,7 +2,7 @@ import { JSDOM, VirtualConsole } from 'jsdom';
 import { Readability } from '@mozilla/readability';
 import { articleText } from './article-text';
 import { decodeHtml } from './decode';
-import { dropPageLandmarks } from './landmarks';
+import { captionParagraphs, dropPageLandmarks } from './boilerplate';
 import type { ExtractedDocument, PageHints } from './document';
 
 /** Where pages state their publication time, best first: `<meta>` attribute and value, compared in lower case. */
@@ -266,11 +266,10 @@ function withDocument<T>(html: string, url: string, read: (document: Document) =
  */
 function readArticle(document: Document, charThreshold = ARTICLE_MIN_CHARS) {
   dropPageLandmarks(document);
+  const captions = captionParagraphs(document);
   return new Readability(document, {
     charThreshold,
-    // articleText knows captions by their class names, which Readability would otherwise remove first.
-    keepClasses: true,
-    serializer: (node: Node) => articleText(node),
+    serializer: (node: Node) => articleText(node, captions),
   }).parse();
 }
 

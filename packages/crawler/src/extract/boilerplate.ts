@@ -1,3 +1,5 @@
+import { paragraphsOf } from './article-text';
+
 /** Sectioning elements: a header or footer inside one belongs to that section, not to the page (HTML-AAM). */
 const SECTIONING = new Set(['ARTICLE', 'ASIDE', 'MAIN', 'NAV', 'SECTION']);
 
@@ -69,4 +71,39 @@ export function dropPageLandmarks(document: Document): void {
   const inLandmarks = landmarks.reduce((sum, landmark) => sum + visibleLength(landmark), 0);
   if (visibleLength(body) - inLandmarks < MIN_TEXT_OUTSIDE) return;
   for (const landmark of landmarks) landmark.remove();
+}
+
+/** More visible characters than this, and an element whose class names a caption is not one (a page's body can be named so). */
+const MAX_CAPTION_CHARS = 1000;
+
+/**
+ * An element whose class names it a caption: WordPress's `wp-caption-text`, `media-caption`,
+ * `imageCaption` … (captions predate `<figcaption>` and outlive it). "has-caption", "no-caption" and
+ * "withoutCaption" describe a container instead.
+ */
+function isNamedCaption(element: Element): boolean {
+  const classes = element.getAttribute('class');
+  if (!classes || !/caption/i.test(classes)) return false;
+  return classes.split(/\s+/).some((name) => /caption/i.test(name) && !/(has|no|without)[-_]?caption/i.test(name));
+}
+
+/**
+ * The paragraphs of the page's captions known by their class (a `<figcaption>` is known by its tag, which
+ * stays). A caption describes a picture the text does not show; it is not a statement of the article. They
+ * are read before Readability rewrites the page, which drops the class (a `<div>` of text becomes a new
+ * `<p>`), and are left out of its text afterwards by their paragraphs' text; removing them first would
+ * change what Readability keeps (a picture without its caption looks like no content). A caption is read
+ * whole, without looking inside, so each element is visited once.
+ */
+export function captionParagraphs(document: Document): Set<string> {
+  const paragraphs = new Set<string>();
+  const stack: Element[] = document.body ? [document.body] : [];
+  for (let element = stack.pop(); element; element = stack.pop()) {
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+      if (!isNamedCaption(child)) stack.push(child);
+      else if (visibleLength(child) <= MAX_CAPTION_CHARS)
+        for (const { text } of paragraphsOf(child)) paragraphs.add(text);
+    }
+  }
+  return paragraphs;
 }
