@@ -9,9 +9,6 @@ const CHROME_ROLES = new Set(['banner', 'contentinfo', 'navigation', 'complement
 /** Roles that make an element hold the content, as `<main>` and `<article>` do. */
 const CONTENT_ROLES = new Set(['main', 'article']);
 
-/** Fewer non-space characters than this outside the landmarks, and they are kept: they hold the page's text. */
-const MIN_TEXT_OUTSIDE = 1;
-
 /**
  * Whether an element is one of the page's own landmarks around its content: its navigation, its banner
  * (a `<header>` outside any section), its footer (a `<footer>` outside any section, the "contentinfo"),
@@ -45,7 +42,7 @@ function visibleLength(node: Node): number {
  * them. Readability recognises these by class names only: a site footer of a few sentences outscored an
  * article of one short paragraph, and a page whose paragraphs were too short to score came out as the
  * whole body, menus included. A landmark that holds a `<main>` or an `<article>` stays (a page that wraps
- * its content in one), and so do all of them when hardly any text is left outside them.
+ * its content in one), and so do all of them when no text is left outside them.
  *
  * One walk over the tree that never enters a landmark, so each element is visited once and each
  * landmark's subtree is read once: linear in the size of the page.
@@ -69,11 +66,11 @@ export function dropPageLandmarks(document: Document): void {
   }
   if (landmarks.length === 0) return;
   const inLandmarks = landmarks.reduce((sum, landmark) => sum + visibleLength(landmark), 0);
-  if (visibleLength(body) - inLandmarks < MIN_TEXT_OUTSIDE) return;
+  if (visibleLength(body) === inLandmarks) return;
   for (const landmark of landmarks) landmark.remove();
 }
 
-/** More visible characters than this, and an element whose class names a caption is not one (a page's body can be named so). */
+/** An element whose class names a caption but holds more text than this is no caption (some pages name their body so). */
 const MAX_CAPTION_CHARS = 1000;
 
 /**
@@ -92,8 +89,8 @@ function isNamedCaption(element: Element): boolean {
  * stays). A caption describes a picture the text does not show; it is not a statement of the article. They
  * are read before Readability rewrites the page, which drops the class (a `<div>` of text becomes a new
  * `<p>`), and are left out of its text afterwards by their paragraphs' text; removing them first would
- * change what Readability keeps (a picture without its caption looks like no content). A caption is read
- * whole, without looking inside, so each element is visited once.
+ * change what Readability keeps (a picture without its caption looks like no content). The walk does not
+ * enter an element named a caption, so each element is visited once and each caption read once.
  */
 export function captionParagraphs(document: Document): Set<string> {
   const paragraphs = new Set<string>();
