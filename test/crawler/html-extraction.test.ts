@@ -105,6 +105,77 @@ describe('metadata of an HTML page', () => {
   });
 });
 
+// Short articles as real sites serve them: one or two sentences inside the site's full template. Each
+// template failed a different way before: a footer of two sentences outscored the article (semantic
+// landmarks), Readability's retry without its class-name rules returned the longer footer (class names
+// only), and paragraphs too short to score left the whole body, menus included (a stub).
+const SHORT_ARTICLES: Array<[string, string[]]> = [
+  [
+    'Kiss and Tell (1945 film)',
+    ['Kiss and Tell is a 1945 American comedy film starring Shirley Temple as Corliss Archer.'],
+  ],
+  ['Arctic sea ice', ['Arctic sea ice extent in September 2012 was the lowest in the satellite record.']],
+  ['Mountain glaciers', ['Most mountain glaciers have retreated since 1850.', 'Some in Norway advanced in the 1990s.']],
+  ['Sea level', ['Sea level rose.']],
+];
+
+const SHORT_PAGE_TEMPLATES: Record<string, (title: string, paragraphs: string[]) => string> = {
+  'header, nav and footer elements': (title, paragraphs) =>
+    `<!doctype html><html lang="en"><head><title>${title} - The Daily Planet</title></head><body>
+<header><a href="/">The Daily Planet</a><nav><ul><li><a href="/news">News</a></li><li><a href="/science">Science</a></li>
+<li><a href="/opinion">Opinion</a></li></ul></nav></header>
+<div class="wrap"><article><h1>${title}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</article></div>
+<footer><p>The Daily Planet is an independent newspaper published since 1938, covering science, politics and culture
+for readers around the world.</p><p>© 2024 Daily Planet Media, Inc. All rights reserved. Reproduction of material
+from any pages without written permission is strictly prohibited.</p>
+<ul><li><a href="/privacy">Privacy policy</a></li><li><a href="/terms">Terms of use</a></li></ul></footer></body></html>`,
+  'class names only': (title, paragraphs) =>
+    `<!doctype html><html lang="en"><head><title>${title} - The Daily Planet</title></head><body>
+<div id="top"><a href="/">The Daily Planet</a><div class="menu"><a href="/news">News</a> <a href="/science">Science</a>
+</div></div><div class="wrap"><div class="story"><h1>${title}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</div>
+<div class="site-footer"><p>The Daily Planet is an independent newspaper published since 1938, covering science,
+politics and culture for readers around the world.</p><p>© 2024 Daily Planet Media, Inc. All rights reserved.
+Reproduction of material from any pages without written permission is strictly prohibited.</p></div></div></body></html>`,
+  'a wiki stub': (title, paragraphs) =>
+    `<!doctype html><html lang="en"><head><title>${title} - Wikipedia</title></head><body>
+<nav><a href="/wiki/Main_Page">Main page</a> &middot; <a href="/wiki/Special:Random">Random article</a></nav>
+<main><h1>${title}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}</main>
+<footer>Text is available under the Creative Commons Attribution-ShareAlike License.</footer></body></html>`,
+};
+
+describe('pages whose article is short', () => {
+  it.each(Object.keys(SHORT_PAGE_TEMPLATES))('keep their article, not the site around it (%s)', async (template) => {
+    const render = SHORT_PAGE_TEMPLATES[template];
+    const contents = await Promise.all(
+      SHORT_ARTICLES.map(async ([title, paragraphs], i) => {
+        const doc = await extract(render(title, paragraphs), `https://site.example/page-${i}`);
+        return doc.content;
+      }),
+    );
+    expect(contents).toEqual(SHORT_ARTICLES.map(([, paragraphs]) => paragraphs.join('\n\n')));
+  });
+});
+
+describe('the text of an article', () => {
+  it('leaves out captions and date lines, and keeps dates in sentences and in tables', async () => {
+    const doc = await extract(
+      page(
+        '',
+        `<article><h1>Solar output rises</h1><p>PUBLISHED: 10:48, Tue, Mar 19, 2024 | UPDATED: 11:05, Tue, Mar 19, 2024</p>
+<figure><img src="/panels.jpg"><figcaption>Panels near the city of Almería, Spain. (Image: Getty)</figcaption></figure>
+${ARTICLE}<div class="wp-caption"><img src="/grid.jpg"><p class="wp-caption-text">The grid operator's control room.</p></div>
+<div class="inline-image"><img src="/farm.jpg"><div class="inline-image__caption">A solar farm at dawn.</div></div>
+<p>The record was first reported on March 5, 2024 by the operator.</p>
+<table><tr><th>Month</th><th>Output</th></tr><tr><td>March 2024</td><td>4.1 TWh</td></tr></table></article>`,
+      ),
+    );
+    expect(doc.content).toContain('Solar farms in the region produced more electricity');
+    expect(doc.content).toContain('The record was first reported on March 5, 2024 by the operator.');
+    expect(doc.content).toContain('March 2024');
+    expect(doc.content).not.toMatch(/PUBLISHED|Almería|control room|at dawn/);
+  });
+});
+
 describe('pages extracted one after another in a thread', () => {
   it('share nothing: each has its own URL, title, links and dates, over 300 pages', async () => {
     for (let i = 0; i < 300; i++) {

@@ -1,41 +1,9 @@
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { Readability } from '@mozilla/readability';
+import { articleText } from './article-text';
 import { decodeHtml } from './decode';
+import { captionParagraphs, dropPageLandmarks } from './boilerplate';
 import type { ExtractedDocument, PageHints } from './document';
-
-const BLOCK_TAGS = new Set([
-  'ADDRESS',
-  'ARTICLE',
-  'ASIDE',
-  'BLOCKQUOTE',
-  'BR',
-  'DD',
-  'DIV',
-  'DL',
-  'DT',
-  'FIGCAPTION',
-  'FIGURE',
-  'FOOTER',
-  'H1',
-  'H2',
-  'H3',
-  'H4',
-  'H5',
-  'H6',
-  'HEADER',
-  'HR',
-  'LI',
-  'MAIN',
-  'OL',
-  'P',
-  'PRE',
-  'SECTION',
-  'TABLE',
-  'TD',
-  'TH',
-  'TR',
-  'UL',
-]);
 
 /** Where pages state their publication time, best first: `<meta>` attribute and value, compared in lower case. */
 const PUBLISHED_META = [
@@ -57,34 +25,6 @@ const PUBLISHED_META = [
 ];
 
 const META_KEYS = ['name', 'property', 'itemprop', 'http-equiv'];
-
-/** The text of a node with a blank line between blocks, so sentences of two paragraphs never run together. */
-function blockText(root: Node): string {
-  const parts: string[] = [];
-  const walk = (node: Node) => {
-    if (node.nodeType === 3) {
-      parts.push(node.nodeValue ?? '');
-      return;
-    }
-    if (node.nodeType !== 1) return;
-    const block = BLOCK_TAGS.has((node as Element).tagName);
-    if (block) parts.push('\n\n');
-    for (let child = node.firstChild; child; child = child.nextSibling) walk(child);
-    if (block) parts.push('\n\n');
-  };
-  walk(root);
-  return tidyText(parts.join(''));
-}
-
-/** Collapses runs of spaces inside lines and of blank lines between paragraphs. */
-export function tidyText(text: string): string {
-  return text
-    .replace(/\u0000/g, '')
-    .split(/\n\s*\n/)
-    .map((para) => para.replace(/\s+/g, ' ').trim())
-    .filter((para) => para !== '')
-    .join('\n\n');
-}
 
 /** ISO 8601 of a date text, or null when it is not a date. */
 export function toIsoDate(value: string | null | undefined): string | null {
@@ -276,12 +216,42 @@ function parseDocument(html: string, url: string): Document {
   return new parsingWindow.window.DOMParser().parseFromString(html, 'text/html');
 }
 
+/**
+ * Readability's default `charThreshold`: an attempt whose text is shorter fails, and Readability tries again
+ * with fewer of its rules (first without removing elements whose class names look like boilerplate).
+ */
+const ARTICLE_MIN_CHARS = 500;
+
 /** Extracts the main text and metadata of an HTML page with @mozilla/readability on jsdom. */
 export function extractHtml(body: Uint8Array, contentType: string, url: string): ExtractedDocument {
   const { text: html, encoding } = decodeHtml(body, contentType);
-  const document = parseDocument(dropInertBlocks(html), url);
+  const page = dropInertBlocks(html);
+  return withDocument(page, url, (document) => {
+    // Metadata is read before Readability, which rewrites the document as it works.
+    const metadata = readMetadata(document, url);
+    let article = readArticle(document);
+    if ((article?.length ?? 0) < ARTICLE_MIN_CHARS) {
+      // No attempt reached an article's length, and Readability returned the longest of its attempts: on a
+      // page whose article is one short paragraph, the site's footer or menus, which only its later, laxer
+      // attempts keep. The first attempt, with all of its rules, is the better guess for a short page.
+      const strict = withDocument(page, url, (again) => readArticle(again, 1));
+      if (strict?.textContent?.trim()) article = strict;
+    }
+    return {
+      kind: 'html',
+      ...articleFields(article, metadata),
+      content: article?.content ?? articleText(document.body ?? document.documentElement),
+      encoding,
+      hints: metadata.hints,
+    };
+  });
+}
+
+/** Runs `read` on the parsed page, then empties the document. */
+function withDocument<T>(html: string, url: string, read: (document: Document) => T): T {
+  const document = parseDocument(html, url);
   try {
-    return readDocument(document, url, encoding);
+    return read(document);
   } finally {
     // The window tracks every element with an id or a name until it leaves its document: emptied, the
     // page is garbage at once instead of living on with the window (half the live heap, and the garbage
@@ -290,17 +260,17 @@ export function extractHtml(body: Uint8Array, contentType: string, url: string):
   }
 }
 
-function readDocument(document: Document, url: string, encoding: string | null): ExtractedDocument {
-  // Metadata is read before Readability, which rewrites the document as it works.
-  const metadata = readMetadata(document, url);
-  const article = new Readability(document, { serializer: (node: Node) => blockText(node) }).parse();
-  return {
-    kind: 'html',
-    ...articleFields(article, metadata),
-    content: article?.content ?? blockText(document.body ?? document.documentElement),
-    encoding,
-    hints: metadata.hints,
-  };
+/**
+ * The article of a page without its landmarks (navigation, banner, footer); with `charThreshold` 1 the
+ * first attempt's, however short.
+ */
+function readArticle(document: Document, charThreshold = ARTICLE_MIN_CHARS) {
+  dropPageLandmarks(document);
+  const captions = captionParagraphs(document);
+  return new Readability(document, {
+    charThreshold,
+    serializer: (node: Node) => articleText(node, captions),
+  }).parse();
 }
 
 /** What the page says about itself in its head: meta tags, JSON-LD, canonical link, language. */

@@ -2,7 +2,8 @@ import { getDocumentProxy, getMeta } from 'unpdf';
 import { pdfOverLimits, pdfPagesText } from '@research/core';
 import { CrawlError } from '../crawl-error';
 import { EMPTY_HINTS, type ExtractedDocument } from './document';
-import { tidyText, toIsoDate } from './html';
+import { tidyText } from './article-text';
+import { toIsoDate } from './html';
 
 /** PDF dates look like `D:20240131120000+01'00'`. */
 function pdfDate(value: unknown): string | null {

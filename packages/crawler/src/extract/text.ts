@@ -1,6 +1,6 @@
 import { decodeText } from './decode';
 import { EMPTY_HINTS, type ExtractedDocument } from './document';
-import { tidyText } from './html';
+import { tidyText } from './article-text';
 
 /** A text/plain page: its decoded text, the first line as its title when it is short. */
 export function extractText(body: Uint8Array, contentType: string): ExtractedDocument {
