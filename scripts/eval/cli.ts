@@ -1,4 +1,4 @@
-// The command line of `npm run eval -- hotpot|contradiction [--limit N] [--depth D] [--llm[=fake|nonsense|none]]
+// The command line of `npm run eval -- hotpot|contradiction [--limit N] [--depth D] [--llm[=fake|nonsense|judge|none]]
 // [--concurrency N] [--save DIR] [--smoke]`: which evaluation, on how much, with which model; then the table and the
 // closing `bench-result:` line of scripts/bench/harness.js.
 import os from 'node:os';
@@ -22,7 +22,7 @@ const SUITES = {
 
 const USAGE =
   'usage: npm run eval -- hotpot|contradiction [--limit N] [--depth quick|normal|deep] ' +
-  '[--llm[=fake|nonsense|none]] [--concurrency N] [--save DIR] [--smoke]';
+  '[--llm[=fake|nonsense|judge|none]] [--concurrency N] [--save DIR] [--smoke]';
 
 interface Arguments {
   suite: keyof typeof SUITES;

@@ -56,6 +56,8 @@ export interface ContradictionCase {
   disputed: boolean;
   keyPages: [FakeWebPage, FakeWebPage];
   pages: FakeWebPage[];
+  /** The claim's evidence sentences labelled SUPPORTS or REFUTES (what a scripted stance judge is told). */
+  stances: Array<{ sentence: string; stance: 'supports' | 'refutes' }>;
 }
 
 function slug(title: string): string {
@@ -97,7 +99,17 @@ export function contradictionCases(dataDir: string, limit?: number): Contradicti
     const keyPages: [FakeWebPage, FakeWebPage] = [page(loopbackHost(first), a), page(loopbackHost(first + 1), b)];
     const neutral = labelled(claim, 'NOT_ENOUGH_INFO');
     const pages = neutral.length > 0 ? [...keyPages, page(loopbackHost(first + 2), neutral)] : [...keyPages];
-    return { id: claim.claim_id, question: claim.claim, disputed: isDisputed, keyPages, pages };
+    const stances = claim.evidences.flatMap((e) =>
+      e.evidence_label === 'NOT_ENOUGH_INFO'
+        ? []
+        : [
+            {
+              sentence: e.evidence,
+              stance: e.evidence_label === 'SUPPORTS' ? ('supports' as const) : ('refutes' as const),
+            },
+          ],
+    );
+    return { id: claim.claim_id, question: claim.claim, disputed: isDisputed, keyPages, pages, stances };
   };
   return [...disputed.slice(0, limit).map((c) => caseOf(c, true)), ...controls.map((c) => caseOf(c, false))];
 }
@@ -148,6 +160,7 @@ export async function evaluateContradiction(settings: EvalSettings): Promise<voi
       `${cases.filter((c) => !c.disputed).length} controls, ${pages.length} pages on 8 loopback hosts, ` +
       `depth ${settings.depth}, ${settings.llm.label}, ${settings.concurrency} runs at a time`,
   );
+  settings.llm.learnStances?.(new Map(cases.map((c) => [c.question, c.stances])));
   const world = await startEvalWorld(pages, settings);
   const outcomes: RunOutcome[] = [];
   const judgements: ContradictionJudgement[] = [];
@@ -265,6 +278,17 @@ function report(judgements: ContradictionJudgement[], outcomes: RunOutcome[], se
       counted(
         count(controls, (j) => j.keyPagesFetched),
         controls.length,
+      ),
+    ],
+    [
+      '  flagged among runs with both key pages',
+      counted(
+        count(disputed, (j) => j.flagged && j.keyPagesFetched),
+        count(disputed, (j) => j.keyPagesFetched),
+      ),
+      counted(
+        count(controls, (j) => j.flagged && j.keyPagesFetched),
+        count(controls, (j) => j.keyPagesFetched),
       ),
     ],
     [

@@ -271,7 +271,7 @@ describe('evidence scores', () => {
         retrieved_at: reference,
         language: 'en',
       })),
-      claims: claims.map((c) => ({ ...c, run_id: 'r' })),
+      claims: claims.map((c) => ({ ...c, run_id: 'r', stance: null })),
       evidence: [],
     };
     const scoresAt = (depth: 'quick' | 'normal' | 'deep') => {

@@ -172,3 +172,29 @@ export function plantedStancePages(): FakeWebPage[] {
     },
   ];
 }
+
+/** A yes/no question whose planted pages only a model's stance sets against each other (written for these tests). */
+export const MODEL_STANCE_QUERY = 'Is coffee consumption linked to a longer life?';
+export const MODEL_STANCE_SUPPORTING =
+  'People who drank coffee every day lived two years longer than those who drank none, a cohort study found.';
+/** Refutes the proposition without a negation, an opposite, a number or a direction the words could show. */
+export const MODEL_STANCE_REFUTING =
+  'After adjusting for smoking, coffee drinkers and abstainers died at the same rate.';
+
+/** A page that supports MODEL_STANCE_QUERY's proposition and one that refutes it, on two hosts. */
+export function plantedModelStancePages(): FakeWebPage[] {
+  return [
+    {
+      host: '127.0.0.5',
+      path: '/coffee-cohort',
+      title: 'Coffee consumption and a longer life: a cohort study',
+      paragraphs: [MODEL_STANCE_SUPPORTING, 'The study followed half a million adults in ten countries.'],
+    },
+    {
+      host: '127.0.0.6',
+      path: '/coffee-trial',
+      title: 'Coffee consumption and life expectancy: a second look',
+      paragraphs: [MODEL_STANCE_REFUTING, 'The trial was paid for by a public health fund.'],
+    },
+  ];
+}

@@ -8,7 +8,7 @@ import { createResearchRunner } from '@research/pipeline';
 import type { ResearchJobContext } from '@research/queue';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createLiveWeb, type LiveWeb } from '../support/engine';
-import { startFakeLlm, plausibleResponder, type FakeLlm } from '../fakes/fake-llm';
+import { startFakeLlm, plausibleResponder, stanceJudgeResponder, type FakeLlm } from '../fakes/fake-llm';
 import { startFakeWeb, type FakeWeb, type FakeWebPage } from '../fakes/fake-web';
 import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
 import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
@@ -17,6 +17,9 @@ import { inProcessWorkerConfig, insertTestRun, runRow, testConfig } from '../wor
 import { describeWithData } from '../support/data-dir';
 import {
   HOTPOT_FILE,
+  MODEL_STANCE_QUERY,
+  MODEL_STANCE_REFUTING,
+  MODEL_STANCE_SUPPORTING,
   PLANTED_FALSE,
   PLANTED_QUERY,
   PLANTED_TRUE,
@@ -29,6 +32,7 @@ import {
   loopbackServices,
   openHotpotItems,
   plantedContradictionPages,
+  plantedModelStancePages,
   plantedStancePages,
 } from './engine-support';
 
@@ -39,7 +43,7 @@ function job(): ResearchJobContext {
 interface Outcome {
   run: RunRow;
   sources: Array<{ id: string; url: string; title: string | null; content: string }>;
-  claims: Array<{ id: string; source_id: string; evidence_span: string; claim_text: string }>;
+  claims: Array<{ id: string; source_id: string; evidence_span: string; claim_text: string; stance: string | null }>;
   evidence: Array<{ claim_id: string; contradiction_level: number }>;
   report: ReportBody & { research_id: string };
   metrics: Metrics;
@@ -178,6 +182,50 @@ describe('research runs that dispute the question', () => {
       ]),
     );
     const refuting = o.claims.find((c) => c.claim_text === STANCE_REFUTING)!;
+    const level = o.evidence.find((e) => e.claim_id === refuting.id)!.contradiction_level;
+    expect(level).toBeGreaterThanOrEqual(0.5);
+    expect(await metricValue(o.metrics, 'contradictions_detected_total')).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('research runs whose model judges the stance toward the question', () => {
+  const s = loopbackSetup('model-stance', () => [...corpusPages(PHOTOSYNTHESIS_CORPUS), ...plantedModelStancePages()]);
+  const { withLlm } = engines(
+    () => s.config,
+    () => s.services,
+  );
+
+  it("sets a page the model reads as refuting the question against one that supports it, in the LLM's report", async () => {
+    s.llm.responder = stanceJudgeResponder(
+      new Map([
+        [
+          MODEL_STANCE_QUERY,
+          [
+            { sentence: MODEL_STANCE_SUPPORTING, stance: 'supports' as const },
+            { sentence: MODEL_STANCE_REFUTING, stance: 'refutes' as const },
+          ],
+        ],
+      ]),
+      { misses: 0, falseRefutations: 0 },
+    );
+    const o = await research(s.t.db, withLlm, { query: MODEL_STANCE_QUERY });
+    expectSoundRun(o);
+    // The report is the language model's, and the stance was asked in the claims requests, not in others.
+    expect(o.report.methodology).toMatch(/Report: language model/);
+    expect(new Set(s.llm.requests.map((r) => r.schemaName))).toEqual(
+      new Set(['research_plan', 'bridge_queries', 'claims', 'report']),
+    );
+    const refuting = o.claims.find((c) => c.claim_text === MODEL_STANCE_REFUTING)!;
+    const supporting = o.claims.find((c) => c.claim_text === MODEL_STANCE_SUPPORTING)!;
+    expect([refuting.stance, supporting.stance]).toEqual(['refutes', 'supports']);
+    const dispute = o.report.disagreements.find((d) => d.claim === 'coffee consumption linked to a longer life');
+    expect(dispute).toBeDefined();
+    expect(dispute!.positions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ stance: 'supports', view: MODEL_STANCE_SUPPORTING, source_id: supporting.source_id }),
+        expect.objectContaining({ stance: 'refutes', view: MODEL_STANCE_REFUTING, source_id: refuting.source_id }),
+      ]),
+    );
     const level = o.evidence.find((e) => e.claim_id === refuting.id)!.contradiction_level;
     expect(level).toBeGreaterThanOrEqual(0.5);
     expect(await metricValue(o.metrics, 'contradictions_detected_total')).toBeGreaterThanOrEqual(1);

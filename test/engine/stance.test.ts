@@ -207,6 +207,59 @@ describe('disputes over the question in the evidence graph', () => {
     expect(asking.contradictions).toEqual([]);
   });
 
+  it("takes the stance the model gave a claim over the words' reading", () => {
+    // The words read this claim as neutral (too few shared terms); the model read it as refuting.
+    const shrinking = 'Beekeepers across Europe report that their colonies are shrinking year after year.';
+    const claims = [claim('c1', 's1', SUPPORTING, 0), { ...claim('c2', 's2', shrinking, 1), stance: 'refutes' }];
+    const graph = buildEvidenceGraph(claims, sources.slice(0, 2), { question: QUESTION });
+    expect(graph.stances?.judgements.get('c1')?.stance).toBe('supports');
+    expect(graph.stances?.judgements.get('c2')).toMatchObject({ stance: 'refutes', cue: 'stance' });
+    expect(graph.contradictions).toEqual([
+      expect.objectContaining({
+        claimA: 'c1',
+        claimB: 'c2',
+        contradiction: { kind: 'stance', detail: '', proposition: 'bee populations in Europe increasing' },
+      }),
+    ]);
+    const evidence = scoreEvidence(
+      { claims, sources: sources.slice(0, 2), timeSensitivity: 'none', referenceDate: new Date('2026-01-01') },
+      graph,
+    );
+    expect(evidence.map((e) => e.contradiction_level)).toEqual([0.5, 0.5]);
+
+    // A model's refutation the words show too keeps their cue; a model that reads no stance overrides them.
+    const direction = buildEvidenceGraph(
+      [claim('c1', 's1', SUPPORTING, 0), { ...claim('c2', 's2', REFUTING, 1), stance: 'refutes' }],
+      sources.slice(0, 2),
+      { question: QUESTION },
+    );
+    expect(direction.stances?.judgements.get('c2')).toMatchObject({ stance: 'refutes', cue: 'direction' });
+    const neutral = buildEvidenceGraph(
+      [claim('c1', 's1', SUPPORTING, 0), { ...claim('c2', 's2', REFUTING, 1), stance: 'neutral' }],
+      sources.slice(0, 2),
+      { question: QUESTION },
+    );
+    expect(neutral.stances?.judgements.has('c2')).toBe(false);
+    expect(neutral.contradictions).toEqual([]);
+  });
+
+  it("lets the model's stances dispute a question the words read no proposition in", () => {
+    const asking = 'What is happening to bee populations in Europe?';
+    const claims = [
+      { ...claim('c1', 's1', SUPPORTING, 0), stance: 'supports' },
+      { ...claim('c2', 's2', REFUTING, 1), stance: 'refutes' },
+    ];
+    const graph = buildEvidenceGraph(claims, sources.slice(0, 2), { question: asking });
+    expect(graph.stances?.proposition).toBe(asking);
+    expect(graph.contradictions).toEqual([
+      expect.objectContaining({
+        claimA: 'c1',
+        claimB: 'c2',
+        contradiction: expect.objectContaining({ kind: 'stance' }),
+      }),
+    ]);
+  });
+
   it('judges the stances of 1,000 claims without holding the event loop', async () => {
     const many = Array.from({ length: 1000 }, (_, i) =>
       claim(`m${i}`, `h${i % 50}`, i % 7 === 0 ? REFUTING : `${SUPPORTING} Colony ${i} was counted.`, i),

@@ -67,6 +67,48 @@ function entities(question: string): string[] {
   return [...question.matchAll(/(?:[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)+)/gu)].map((m) => m[0]);
 }
 
+/** A claim as the fake model answers it (the claims schema). */
+interface FakeClaim {
+  claim_text: string;
+  evidence_span: string;
+  claim_type: string;
+  confidence: number;
+  stance?: string;
+}
+
+/**
+ * The claims a plausible model extracts from the passage of a claims request: up to six of its sentences
+ * that share a word with the question, each quoted exactly (or with typography changed when `mangleQuotes`),
+ * plus an invented one when `inventSpan`.
+ */
+function plausibleClaims(
+  request: FakeLlmRequest,
+  options: { mangleQuotes?: boolean; inventSpan?: boolean } = {},
+): FakeClaim[] {
+  const wanted = terms(line(request.messages, 'Question:'));
+  const passage = passageOf(request.messages);
+  const sentences = passage
+    .split('\n')
+    .flatMap((l) => l.split(/(?<=[.!?])\s+(?=[A-Z0-9"“])/u))
+    .map((s) => s.trim())
+    .filter((s) => s.length > 30);
+  const picked = sentences.filter((s) => [...terms(s)].some((w) => wanted.has(w))).slice(0, 6);
+  const claims: FakeClaim[] = picked.map((s) => ({
+    claim_text: s,
+    evidence_span: options.mangleQuotes ? s.replace(/"/g, '“').replace(/'/g, '’').toUpperCase() : s,
+    claim_type: /\d/.test(s) ? 'fact' : 'claim',
+    confidence: 0.8,
+  }));
+  if (options.inventSpan)
+    claims.push({
+      claim_text: 'The moon is made of green cheese.',
+      evidence_span: 'The moon is made of green cheese according to every astronomer.',
+      claim_type: 'fact',
+      confidence: 0.9,
+    });
+  return claims;
+}
+
 /**
  * A plausible model: plans from the question's words and names, extracts sentences of the passage that
  * share words with the question (quoting them exactly, or with typography changed when `mangle`), and
@@ -97,30 +139,8 @@ export function plausibleResponder(options: { mangleQuotes?: boolean; inventSpan
           },
         };
       }
-      case 'claims': {
-        const wanted = terms(question);
-        const passage = passageOf(request.messages);
-        const sentences = passage
-          .split('\n')
-          .flatMap((l) => l.split(/(?<=[.!?])\s+(?=[A-Z0-9"“])/u))
-          .map((s) => s.trim())
-          .filter((s) => s.length > 30);
-        const picked = sentences.filter((s) => [...terms(s)].some((w) => wanted.has(w))).slice(0, 6);
-        const claims = picked.map((s) => ({
-          claim_text: s,
-          evidence_span: options.mangleQuotes ? s.replace(/"/g, '“').replace(/'/g, '’').toUpperCase() : s,
-          claim_type: /\d/.test(s) ? 'fact' : 'claim',
-          confidence: 0.8,
-        }));
-        if (options.inventSpan)
-          claims.push({
-            claim_text: 'The moon is made of green cheese.',
-            evidence_span: 'The moon is made of green cheese according to every astronomer.',
-            claim_type: 'fact',
-            confidence: 0.9,
-          });
-        return { kind: 'json', content: { claims } };
-      }
+      case 'claims':
+        return { kind: 'json', content: { claims: plausibleClaims(request, options) } };
       case 'bridge_queries': {
         // Names of the numbered sentences the question does not hold, as a model reading them would give.
         const user = request.messages.find((m) => m.role === 'user')?.content ?? '';
@@ -176,6 +196,71 @@ export function offTopicPlannerResponder() {
         counter_evidence_queries: OFF_TOPIC_QUERIES.slice(5),
       },
     };
+  };
+}
+
+/** Sentences whose stance toward a question is known (a data set's labels), by question. */
+export type StanceLabels = ReadonlyMap<string, ReadonlyArray<{ sentence: string; stance: 'supports' | 'refutes' }>>;
+
+/** Letters and digits only, lower case, single spaces: how labels, claims and questions are matched. */
+function plain(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** A fixed number in [0, 1) for a text (FNV-1a): the judge's deterministic "chance". */
+function chanceOf(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0) / 2 ** 32;
+}
+
+/** The share of refuting sentences the stance judge misses... */
+export const JUDGE_MISSES = 0.2;
+/** ...and of the other claims it wrongly calls refuting. */
+export const JUDGE_FALSE_REFUTATIONS = 0.01;
+
+/**
+ * A model that extracts claims as `plausibleResponder` does and judges each claim's stance toward the
+ * question as a good but imperfect model would, from labels it is given: a claim quoting a sentence labelled
+ * refuting is `refutes`, except for `misses` of those sentences (chosen by a hash of the sentence), which it
+ * calls `supports` or `neutral`; a claim quoting a supporting sentence is `supports`; any other claim is
+ * `neutral`; and `falseRefutations` of the claims not quoting a refuting sentence (by a hash of the question
+ * and the claim) it wrongly calls `refutes`. `seed` draws other mistakes. Plans, bridges and reports are the
+ * plausible model's.
+ */
+export function stanceJudgeResponder(
+  labels: StanceLabels,
+  options: { misses?: number; falseRefutations?: number; seed?: string } = {},
+) {
+  const misses = options.misses ?? JUDGE_MISSES;
+  const falseRefutations = options.falseRefutations ?? JUDGE_FALSE_REFUTATIONS;
+  const seed = options.seed ?? '';
+  const byQuestion = new Map(
+    [...labels].map(([question, list]) => [plain(question), list.map((l) => ({ ...l, plain: plain(l.sentence) }))]),
+  );
+  const plausible = plausibleResponder();
+  const stanceOf = (question: string, claim: string): string => {
+    const text = plain(claim);
+    const label = byQuestion
+      .get(plain(question))
+      ?.find((l) => text.length > 0 && (l.plain.includes(text) || text.includes(l.plain)));
+    if (label?.stance === 'refutes') {
+      if (chanceOf(`${seed}${label.plain}`) >= misses) return 'refutes';
+      return chanceOf(`${seed}missed ${label.plain}`) < 0.5 ? 'supports' : 'neutral';
+    }
+    // A mistake of judging this claim against this question: the same sentence under another question is
+    // judged afresh.
+    if (chanceOf(`${seed}${plain(question)} ${text}`) < falseRefutations) return 'refutes';
+    return label?.stance ?? 'neutral';
+  };
+  return (request: FakeLlmRequest): FakeLlmReply => {
+    if (request.schemaName !== 'claims') return plausible(request);
+    const question = line(request.messages, 'Question:');
+    const claims = plausibleClaims(request).map((c) => ({ ...c, stance: stanceOf(question, c.evidence_span) }));
+    return { kind: 'json', content: { claims } };
   };
 }
 

@@ -148,6 +148,10 @@ export type SourceType = (typeof SOURCE_TYPES)[number];
 export const CLAIM_TYPES = ['fact', 'opinion', 'prediction', 'recommendation', 'claim'] as const;
 export type ClaimType = (typeof CLAIM_TYPES)[number];
 
+/** What a claim says of the proposition the run's question states or asks about. */
+export const CLAIM_STANCES = ['supports', 'refutes', 'neutral'] as const;
+export type ClaimStance = (typeof CLAIM_STANCES)[number];
+
 export const EVIDENCE_TYPES = ['primary_report', 'secondary_report'] as const;
 export type EvidenceType = (typeof EVIDENCE_TYPES)[number];
 
@@ -230,6 +234,11 @@ export interface ClaimDraft {
   evidence_span: string;
   claim_type: ClaimType | string;
   confidence: number;
+  /**
+   * The claim's stance toward the proposition of the run's question, as the model that extracted it judged
+   * (internal: not a SPEC claim field); absent when no model judged it.
+   */
+  stance?: ClaimStance | null;
 }
 
 /** The six scores of a claim's evidence (SPEC 2.4), each in [0, 1]. */

@@ -99,6 +99,8 @@ export interface ClaimsTable {
   evidence_span: string;
   claim_type: string;
   confidence: number;
+  /** Stance toward the run's question as the extracting model judged it (supports/refutes/neutral), or null. */
+  stance: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface EvidenceScoresTable extends EvidenceScores {
@@ -163,6 +165,7 @@ export type RunUpdate = Updateable<ResearchRunsTable>;
 export type SearchResultRow = Selectable<SearchResultsTable>;
 export type SourceRow = Selectable<SourcesTable>;
 export type ClaimRow = Selectable<ClaimsTable>;
+export type NewClaim = Insertable<ClaimsTable>;
 export type EvidenceRow = Selectable<EvidenceScoresTable>;
 export type ReportRow = Selectable<ReportsTable>;
 export type RetentionRow = Selectable<RetentionRecordsTable>;

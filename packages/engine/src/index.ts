@@ -42,7 +42,7 @@ export { sentences, type Sentence } from './text/sentences';
 export { termSet } from './text/tokens';
 export * as planPromptV1 from './prompts/plan.v1';
 export * as bridgePromptV1 from './prompts/bridge.v1';
-export * as claimsPromptV1 from './prompts/claims.v1';
+export * as claimsPromptV2 from './prompts/claims.v2';
 export * as reportPromptV1 from './prompts/report.v1';
 export { planResearch, type PlanResearchInput, type PlanResearchResult } from './plan/plan-research';
 export {

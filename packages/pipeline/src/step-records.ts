@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import {
+  CLAIM_STANCES,
   fitClaimCaps,
   normalizeWhitespace,
   tallyClaims,
@@ -45,6 +46,11 @@ export function cleanJson<T extends object>(value: T): T {
 
 function cleanOrNull(text: string | null | undefined): string | null {
   return text === null || text === undefined ? null : stripNul(text);
+}
+
+/** A stance a model gave, or null for none or one outside CLAIM_STANCES. */
+function stanceOrNull(value: unknown): string | null {
+  return (CLAIM_STANCES as readonly unknown[]).includes(value) ? (value as string) : null;
 }
 
 function unit(value: unknown, fallback: number): number {
@@ -176,6 +182,7 @@ export function claimRows(
       evidence_span: clean(d.evidence_span),
       claim_type: clean(d.claim_type || 'claim'),
       confidence: unit(d.confidence, 1),
+      stance: stanceOrNull(d.stance),
     };
   });
   return { rows, overLimit: dropped };

@@ -3,6 +3,7 @@ import * as initial from './2026-11-21T0000-initial';
 import * as pageCache from './2026-11-22T0000-page-cache';
 import * as visibleRunCounter from './2026-11-22T0100-visible-run-counter';
 import * as claimGraph from './2026-11-22T0200-claim-graph';
+import * as claimStance from './2026-11-23T0000-claim-stance';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T0000-page-cache': pageCache,
   '2026-11-22T0100-visible-run-counter': visibleRunCounter,
   '2026-11-22T0200-claim-graph': claimGraph,
+  '2026-11-23T0000-claim-stance': claimStance,
 };

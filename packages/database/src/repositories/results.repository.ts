@@ -1,4 +1,4 @@
-import type { ClaimRow, Db, EvidenceRow, ReportRow, SearchResultRow, SourceRow } from '../schema';
+import type { ClaimRow, Db, EvidenceRow, NewClaim, ReportRow, SearchResultRow, SourceRow } from '../schema';
 
 // Large runs insert in slices to stay far below Postgres's 65,535 bind-parameter limit.
 const SLICE = 500;
@@ -34,7 +34,7 @@ export function listSources(db: Db, runId: string): Promise<SourceRow[]> {
   return db.selectFrom('sources').selectAll().where('run_id', '=', runId).orderBy('position').execute();
 }
 
-export function insertClaims(db: Db, rows: ClaimRow[]) {
+export function insertClaims(db: Db, rows: NewClaim[]) {
   return insertInSlices(rows, (slice) => db.insertInto('claims').values(slice).execute());
 }
 

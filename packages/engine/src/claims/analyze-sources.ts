@@ -7,7 +7,7 @@ import {
   type LlmClient,
 } from '@research/core';
 import { stableId } from '../ids';
-import * as claimsPrompt from '../prompts/claims.v1';
+import * as claimsPrompt from '../prompts/claims.v2';
 import { chunkText } from './chunking';
 import { CLAIMS_PER_SOURCE, extractClaims, type PlanTerms } from './extractive-claims';
 import { prepareGrounding } from './grounding';
@@ -148,6 +148,8 @@ export async function analyzeSources(
                 evidence_span: span,
                 claim_type: c.claim_type,
                 confidence: Math.round(c.confidence * 100) / 100,
+                // The model's stance toward the question's proposition, asked in the same call.
+                stance: c.stance ?? null,
               });
             }
             return drafts;

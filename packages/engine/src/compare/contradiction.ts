@@ -2,7 +2,11 @@ import { OPPOSITES, languageProfile } from '../text/language';
 import { containment, overlapCount, quantities, termSet, words, years, type Quantity } from '../text/tokens';
 import { denialBetween, read, type Reading } from './stance';
 
-export type ContradictionKind = 'numeric' | 'date' | 'negation' | 'opposite_verdict' | 'direction';
+/**
+ * Why two claims disagree. `stance` is only a dispute over the question's proposition that the language
+ * model judged without a cue the words show (see compare/stance-disputes.ts).
+ */
+export type ContradictionKind = 'numeric' | 'date' | 'negation' | 'opposite_verdict' | 'direction' | 'stance';
 
 export interface Contradiction {
   kind: ContradictionKind;

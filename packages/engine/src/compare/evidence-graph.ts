@@ -13,6 +13,8 @@ export interface ClaimInput {
   confidence: number;
   round: number;
   position: number;
+  /** The claim's stance toward the question's proposition as the extracting model judged it, if one did. */
+  stance?: string | null;
 }
 
 /** The parts of a source the comparison reads. */
@@ -310,8 +312,9 @@ function* candidatePairs(
 /** What the comparison is told besides the claims and sources. */
 export interface GraphOptions {
   /**
-   * The run's question: each claim's stance toward its proposition is judged, and a refuting claim is set
-   * against a supporting claim of another independent source (see compare/stance-disputes.ts).
+   * The run's question: each claim's stance toward its proposition is taken from the model that extracted
+   * the claim or judged from its words, and a refuting claim is set against a supporting claim of another
+   * independent source (see compare/stance-disputes.ts).
    */
   question?: string | null;
 }

@@ -1,3 +1,4 @@
+import type { ClaimStance } from '@research/core';
 import { antonymsOf } from '../text/antonyms';
 import { STOPWORDS, languageProfile } from '../text/language';
 import { measures, measuresAgree, type Measure } from '../text/measures';
@@ -5,7 +6,7 @@ import { stem, years } from '../text/tokens';
 import type { ContradictionKind } from './contradiction';
 
 /** What a claim says of the proposition the run's question asks about. */
-export type Stance = 'supports' | 'refutes' | 'neutral';
+export type Stance = ClaimStance;
 
 /** Why a claim refutes the proposition (the kinds of contradiction between claims). */
 export type StanceCue = ContradictionKind;

@@ -201,8 +201,13 @@ function disagreementsOf(graph: EvidenceGraph, claims: ClaimOf, findingNumber: M
     return {
       claim: proposition ?? claims.get(c.claimA)!.claim_text,
       kind: c.contradiction.kind,
-      // Numbers, years and verdict words are the sources' own; only the negation detail is wording.
-      detail: c.contradiction.kind === 'negation' ? t.negationDetail(firstDenies) : c.contradiction.detail,
+      // Numbers, years and verdict words are the sources' own; only the negation and judged details are wording.
+      detail:
+        c.contradiction.kind === 'negation'
+          ? t.negationDetail(firstDenies)
+          : c.contradiction.kind === 'stance'
+            ? t.judgedDetail
+            : c.contradiction.detail,
       positions,
       ...(findings.length > 0 ? { findings } : {}),
     };

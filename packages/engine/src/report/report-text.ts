@@ -16,6 +16,8 @@ export interface ReportText {
   contradictions: (n: number) => string;
   /** The `detail` of a negation disagreement: which of the two statements denies the other. */
   negationDetail: (firstDenies: boolean) => string;
+  /** The `detail` of a dispute the language model judged without a cue in the words (kind `stance`). */
+  judgedDetail: string;
   fieldNames: Record<string, string>;
   steps: Record<string, string>;
   modes: Record<string, string>;
@@ -51,6 +53,7 @@ const EN: ReportText = {
   noSources: 'No source could be retrieved.',
   contradictions: (n) => `${n} contradiction(s) between sources were found; see disagreements.`,
   negationDetail: (firstDenies) => (firstDenies ? 'the first statement denies it' : 'the second statement denies it'),
+  judgedDetail: 'the language model read the second statement as refuting it',
   fieldNames: {
     key_facts: 'key facts',
     figures: 'figures',
@@ -108,6 +111,7 @@ const DE: ReportText = {
   noSources: 'Es konnte keine Quelle abgerufen werden.',
   contradictions: (n) => `Zwischen den Quellen wurden ${n} Widersprüche gefunden; siehe Abweichungen.`,
   negationDetail: (firstDenies) => (firstDenies ? 'die erste Aussage verneint es' : 'die zweite Aussage verneint es'),
+  judgedDetail: 'das Sprachmodell las die zweite Aussage als Widerlegung',
   fieldNames: {
     key_facts: 'zentrale Fakten',
     figures: 'Zahlen',
@@ -167,6 +171,7 @@ const FR: ReportText = {
   noSources: "Aucune source n'a pu être récupérée.",
   contradictions: (n) => `${n} contradiction(s) entre sources trouvée(s) ; voir les désaccords.`,
   negationDetail: (firstDenies) => (firstDenies ? 'la première le nie' : 'la seconde le nie'),
+  judgedDetail: 'le modèle de langue a lu la seconde comme une réfutation',
   fieldNames: {
     key_facts: 'faits essentiels',
     figures: 'chiffres',
@@ -225,6 +230,7 @@ const ES: ReportText = {
   noSources: 'No se pudo recuperar ninguna fuente.',
   contradictions: (n) => `Se encontraron ${n} contradicción(es) entre fuentes; ver desacuerdos.`,
   negationDetail: (firstDenies) => (firstDenies ? 'la primera lo niega' : 'la segunda lo niega'),
+  judgedDetail: 'el modelo de lenguaje leyó la segunda como una refutación',
   fieldNames: {
     key_facts: 'hechos clave',
     figures: 'cifras',
@@ -283,6 +289,7 @@ const IT: ReportText = {
   noSources: 'Non è stato possibile recuperare alcuna fonte.',
   contradictions: (n) => `Trovate ${n} contraddizioni tra le fonti; vedere i disaccordi.`,
   negationDetail: (firstDenies) => (firstDenies ? 'la prima lo nega' : 'la seconda lo nega'),
+  judgedDetail: 'il modello linguistico ha letto la seconda come una confutazione',
   fieldNames: {
     key_facts: 'fatti essenziali',
     figures: 'cifre',

@@ -6,9 +6,9 @@ import { scoreClaims } from './score';
 
 /**
  * Compares every claim of the run with the others (clusters, supports, refines, contradicts) and with the
- * proposition of the run's question (each claim's stance; a refuting and a supporting claim of
- * independent sources dispute it), and scores each claim from that graph (steps/score.ts),
- * deterministically: never with the LLM.
+ * proposition of the run's question (each claim's stance, as the model that extracted it gave it or else
+ * from its words; a refuting and a supporting claim of independent sources dispute it), and scores each
+ * claim from that graph (steps/score.ts), deterministically: never calling the LLM.
  */
 export async function compareStep(snapshot: RunSnapshot, ctx: StepContext): Promise<EvidenceDraft[]> {
   const graph = await evidenceGraphOf(snapshot.claims, snapshot.sources, { question: ctx.run.query });

@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { CLAIM_TYPES } from '@research/core';
+import { CLAIM_STANCES, CLAIM_TYPES } from '@research/core';
 
-/** Claim extraction prompt, version 1: atomic claims of one passage, each with a verbatim quote. */
-export const version = 'claims.v1';
+/**
+ * Claim extraction prompt, version 2: atomic claims of one passage, each with a verbatim quote and its
+ * stance toward the proposition the question states or asks about. Version 1 had no stance: its answers
+ * still parse (a claim without a stance is judged by the lexical stance judge instead).
+ */
+export const version = 'claims.v2';
 export const name = 'claims';
 
 export const schema = z.object({
@@ -13,6 +17,8 @@ export const schema = z.object({
         evidence_span: z.string().min(5).max(1200),
         claim_type: z.enum(CLAIM_TYPES),
         confidence: z.number().min(0).max(1),
+        // Sent as required (strict structured output); optional here so answers without it stay valid.
+        stance: z.enum(CLAIM_STANCES).optional(),
       }),
     )
     .max(15),
@@ -26,6 +32,10 @@ export const system = [
   'paraphrase, no ellipsis. claim_type is fact, opinion, prediction, recommendation or claim. confidence (0 to 1)',
   'is how clearly the passage states the claim. Return at most 12 claims; return an empty list when the passage',
   'says nothing relevant. Write claim_text in the language of the passage.',
+  'stance: when the question states a proposition, or asks whether one holds ("Is X rising?" asks about "X is',
+  'rising"), say whether the claim supports it (says or implies it is true), refutes it (says or implies it is',
+  'false, or states a different number, date or direction for the same thing) or is neutral (neither, or not',
+  'about it). When the question asks for something (what, who, why, how) rather than proposing it, say neutral.',
 ].join('\n');
 
 /** Characters the user message adds around the passage (for chunk sizing). */
