@@ -25,7 +25,9 @@ export const system = [
   'evidence_span must be copied character for character from the passage: one or two whole sentences, no',
   'paraphrase, no ellipsis. claim_type is fact, opinion, prediction, recommendation or claim. confidence (0 to 1)',
   'is how clearly the passage states the claim. Return at most 12 claims; return an empty list when the passage',
-  'says nothing relevant. Write claim_text in the language of the passage.',
+  'says nothing relevant. Take claims from the running text only, never from headings, titles, menus, captions,',
+  'bylines, cookie, legal or subscription notices, or reference-list entries. Write claim_text in the language of',
+  'the passage.',
 ].join('\n');
 
 /** Characters the user message adds around the passage (for chunk sizing). */
