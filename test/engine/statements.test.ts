@@ -33,6 +33,7 @@ describe('statements a claim may rest on', () => {
     ['publication', 'Last updated on Sep 21, 2017.'],
     ['reference', 'Proceedings of the National Academy of Sciences. 108 (5): 1815–1820.'],
     ['reference', 'Smith, J. A.; Jones, B. (2010). "Coffee and the heart". Journal of Cardiology.'],
+    ['reference', 'Smith, J. A., & Jones, B. (2010). Coffee and the heart. Journal of Cardiology, 12(3), 45–67.'],
     ['reference', 'Archived from the original on 28 February 2015.'],
     ['reference', 'Retrieved 9 October 2018.'],
     ['reference', 'Bibcode:2011PNAS..108.1815W. doi:10.1073/pnas.1015876108.'],
@@ -53,6 +54,8 @@ describe('statements a claim may rest on', () => {
     'Die Stadt hat ca. 3,5 Mio. Einwohner laut Dr. Müller.',
     '国际空间站禁止享用啤酒等有大量泡沫的饮料。',
     'The savings add up to 6 petabytes of user data saved per day!',
+    'He is also Professor-at-Large at the Keck Graduate Institute for Applied Life Sciences in Clarmont, California.',
+    'He was a past editor of the "Journal of Research and Personality" and of the "Journal of Personality".',
   ])('keeps prose as a statement: %s', (text) => {
     expect(isStatement(text)).toBe(true);
   });
@@ -74,6 +77,13 @@ describe('statements a claim may rest on', () => {
     expect(found[0]).toEqual([expect.stringMatching(/^Sea level rose/), null]);
     const title = found.find(([s]) => String(s).startsWith('"More and more'));
     expect(title?.[1]).toBe('reference');
+    // A paragraph of prose quoting titles with their years is no reference entry.
+    const prose =
+      'Gumbo is the fourth studio album by PJ Morton. It was released in 2017 as the follow-up to his album ' +
+      '"New Orleans" (2013). The album features a cover of the Bee Gees\' "How Deep Is Your Love". It was ' +
+      'recorded in New Orleans over six months.';
+    const checkProse = statementCheck(prose);
+    expect(sentences(prose, 'en').map((s) => checkProse(s.text, s.start))).toEqual([null, null, null, null]);
   });
 
   it('extracts claims from a page only where it makes statements', async () => {

@@ -1,5 +1,3 @@
-import { STOPWORDS } from '../text/language';
-
 /**
  * Why a piece of page text is no statement a claim may rest on: a fragment that does not end as a sentence
  * does (a heading in sentence case, a caption, a menu item, a list's lead-in), a question, a title in
@@ -19,29 +17,34 @@ const QUESTION = /[?？؟](?:["'”’»)\]]|\[\d{1,3}\])*\s*$|^\s*¿/u;
 const SEPARATOR = /\s[|•·]\s|[\p{L}\p{N}][|•][\p{L}\p{N}]|^[|•·]\s|\s[>»›]\s[^«‹]*\s[>»›]\s/u;
 
 // A reference-list entry. Marks of their own: identifiers, retrieval and archive notes, volume(issue):
-// pages, page ranges, the "^" of a back-link. Marks prose shares with them, two of which make an entry:
-// "et al.", "Surname, A. B." author lists, a year in parentheses closing a sentence, a quoted title closed
-// by a stop, a journal's or proceedings' name.
+// pages, page ranges, the "^" of a back-link. Marks prose shares with them, two of which make a short text
+// an entry: "et al.", "Surname, A. B." author lists, a year in parentheses closing a sentence (not the year
+// of a quoted title, as prose gives it), a quoted title closed by a stop, a journal's or proceedings' name
+// (a paragraph of prose holds several of them).
 const REFERENCE_MARKS = [
   /\b(?:doi:?\s*)?10\.\d{4,9}\/\S+/iu,
   /\b(?:ISBN|ISSN|PMID|PMCID|arXiv|OCLC|JSTOR|Bibcode)\b/u,
   /\bRetrieved(?: on)? (?:\d|\p{Lu}\p{Ll}+ \d)/u,
   /\b(?:Archived from the original|Abgerufen am|Consulté le|Consultado el)\b/iu,
   /\b\d{1,4}\s*\(\d{1,4}(?:[–-]\d{1,4})?\)\s*:\s*\d/u,
+  /\b\d{1,4}\s*\(\d{1,4}\)\s*,\s*\d+\s*[–-]\s*\d+/u,
   /\b(?:pp?\.|vol\.|S\.)\s*\d+\s*[–-]\s*\d+/iu,
   /^\s*[\^↑]/u,
 ];
 const REFERENCE_HINTS = [
   /\bet al\./iu,
   /(?:^|[\s,;])\p{Lu}[\p{L}'’-]+,\s(?:\p{Lu}\.\s?){1,3}(?:,|;|&|and\b|\(\d{4})/u,
-  /\((?:\p{L}+\.? )?\d{4}[a-z]?\)[.,:]/u,
-  /["“][^"”]{3,}[.,]?["”][.,]/u,
+  /(?<!["”]\s?)\((?:\p{L}+\.? )?\d{4}[a-z]?\)[.,:]/u,
+  /["“][^"”]{3,}(?:[.,]["”]|["”]\.)\s+\S/u,
   /\b(?:proceedings of|journal of|transactions on|annals of|bulletin of|in:)\s/iu,
 ];
 
+/** Texts longer than this are prose when they hold only marks prose shares with references. */
+const MAX_HINTED_REFERENCE = 300;
+
 function isReference(text: string): boolean {
   if (REFERENCE_MARKS.some((mark) => mark.test(text))) return true;
-  return REFERENCE_HINTS.filter((hint) => hint.test(text)).length >= 2;
+  return text.length <= MAX_HINTED_REFERENCE && REFERENCE_HINTS.filter((hint) => hint.test(text)).length >= 2;
 }
 
 // The page speaking about itself: the article, the site, its newsletters, its printed edition, when it
@@ -71,18 +74,29 @@ const MAX_IDENTIFIERS = 2;
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
+// The words a title leaves in lower case: articles, short prepositions and conjunctions of the service's
+// languages. Any other word in lower case ("is", "also", "lag") makes a sentence of the text.
+const TITLE_SMALL = new Set(
+  (
+    'a an the and but or nor for so yet at by in of on to up as via from with into over per than vs v ' +
+    'der die das den dem des ein eine und oder von zu zum zur im in am an auf aus bei für mit nach über unter vor ' +
+    'le la les l de du des d et ou à au aux en pour par sur dans un une ' +
+    'el los las del y o con para una ' +
+    'il lo i gli di della dei delle e da su'
+  ).split(' '),
+);
+
 /**
- * A title in title case (every word of three letters or more that is not a stopword starts upper case) or
- * in capitals: headlines, page titles, section and chapter headings, menus, bylines. Scripts without case
- * have no such titles.
+ * A title in title case or in capitals: headlines, page titles, section and chapter headings, menus and
+ * bylines, whose words all start upper case but articles, short prepositions and conjunctions. Scripts
+ * without case have no such titles.
  */
 function isTitleCase(text: string): boolean {
   let upper = 0;
   for (const word of text.match(WORD) ?? []) {
     const first = word[0]!;
-    if (word.length < 3 || !/\p{L}/u.test(first)) continue;
     if (/\p{Ll}/u.test(first)) {
-      if (!STOPWORDS.has(word.toLowerCase())) return false;
+      if (!TITLE_SMALL.has(word.toLowerCase())) return false;
     } else if (/\p{Lu}/u.test(first)) upper++;
   }
   return upper >= 3;
