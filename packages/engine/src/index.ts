@@ -11,6 +11,13 @@ export { extractivePlan, type PlannerInput } from './plan/extractive-planner';
 export { hitRelevance } from './plan/hit-relevance';
 export { namedEntities } from './text/names';
 export { extractClaims, claimTypeOf, planTerms } from './claims/extractive-claims';
+export {
+  isStatement,
+  nonStatementReason,
+  statementCheck,
+  type NonStatement,
+  type StatementOptions,
+} from './claims/statements';
 export { groundSpan, prepareGrounding, type Grounding } from './claims/grounding';
 export { chunkText } from './claims/chunking';
 export { detectContradiction, type Contradiction, type ContradictionKind } from './compare/contradiction';

@@ -11,11 +11,15 @@ import * as claimsPrompt from '../prompts/claims.v2';
 import { chunkText } from './chunking';
 import { CLAIMS_PER_SOURCE, extractClaims, type PlanTerms } from './extractive-claims';
 import { prepareGrounding } from './grounding';
+import { statementCheck } from './statements';
 
 /** LLM chunks analysed per source at most; the rest of a long source goes to the extractive engine. */
 export const MAX_LLM_CHUNKS_PER_SOURCE = 4;
 /** Claims kept per passage of a source an LLM may read (the stored claims are capped by fitClaimCaps). */
 export const MAX_LLM_CLAIMS_PER_SOURCE = 12;
+
+/** Characters of a quote looked up in its passage to find the line (block) it stands in. */
+const QUOTE_PREFIX = 60;
 
 /** The parts of a source claim extraction reads. */
 export interface AnalyzableSource {
@@ -133,6 +137,10 @@ export async function analyzeSources(
             llmChunks++;
             const drafts: ClaimDraft[] = [];
             const passage = prepareGrounding(text, language, pause);
+            // The same rule as the extractive engine's: a quote from a heading, a menu, a site or legal
+            // notice or a reference entry is no claim, whatever the model made of it. A model may drop a
+            // sentence's final stop when it quotes.
+            const statement = statementCheck(text, { quoted: true });
             for (const c of answer.claims) {
               // Grounded in the chunk first (the passage the model read), then anywhere in the source.
               const span = (await passage.ground(c.evidence_span)) ?? (await wholeSource!.ground(c.evidence_span));
@@ -140,6 +148,7 @@ export async function analyzeSources(
                 ungrounded++;
                 continue;
               }
+              if (statement(span, text.indexOf(span.slice(0, QUOTE_PREFIX))) !== null) continue;
               const claimText = normalizeWhitespace(c.claim_text);
               drafts.push({
                 id: stableId(runId, source.id, span, claimText),

@@ -10,6 +10,7 @@ import { stableId } from '../ids';
 import { languageProfile } from '../text/language';
 import { sentenceSteps, type Sentence } from '../text/sentences';
 import { overlapCount, quantities, round2, termSet, years } from '../text/tokens';
+import { statementCheck } from './statements';
 
 /** Claims kept per source (or per chunk of a long source) by the extractive engine. */
 export const CLAIMS_PER_SOURCE = 8;
@@ -66,7 +67,9 @@ export function relevance(sentenceTerms: Set<string>, terms: PlanTerms): number 
 
 /**
  * The extractive claim extractor: the checkable sentences of a text that are relevant to the plan's
- * sub-questions, each quoted verbatim as its own evidence span (so grounding holds by construction).
+ * sub-questions, each quoted verbatim as its own evidence span (so grounding holds by construction). Only
+ * statements count: headings, navigation, site and legal notices, reference entries and the like never
+ * become claims (see statements.ts).
  * `text` is the source's content or one chunk of it; ids are stable for the same source and sentence, and
  * a sentence the text repeats is one claim.
  * A long text is read a slice at a time (`pause` between slices), so it never holds the event loop.
@@ -85,6 +88,7 @@ export async function extractClaims(
   const limit = params.limit ?? CLAIMS_PER_SOURCE;
   const hedges = languageProfile(params.language).hedges;
   const scored: Array<{ sentence: Sentence; order: number; rel: number; check: number; score: number }> = [];
+  const statement = statementCheck(params.text);
   let order = 0;
   for (const sentence of sentenceSteps(params.text, params.language)) {
     if (sentence === null) {
@@ -93,7 +97,7 @@ export async function extractClaims(
     }
     const rel = relevance(termSet(sentence.text, false), params.terms);
     const current = order++;
-    if (rel <= 0) continue;
+    if (rel <= 0 || statement(sentence.text, sentence.start) !== null) continue;
     const check = checkability(sentence.text);
     scored.push({ sentence, order: current, rel, check, score: rel + check });
   }

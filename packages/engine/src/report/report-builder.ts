@@ -41,57 +41,159 @@ export function cite(text: string, numbers: number[]): string {
   return `${body} ${numbers.map((n) => `[${n}]`).join('')}.`;
 }
 
-/** Claims whose names link the question to the pages that answer it (see linkTerms). */
+/** Claims whose names link the question to the pages that answer it (see linksOf). */
 const LINKING_CLAIMS = 5;
 
+/** What a question asks about: its concepts, and the subjects a statement may hold alone to be about it. */
+interface QuestionTopic {
+  /**
+   * Every name the question holds (a multi-word name is one: "United States" is not two) and every other
+   * content word, each as its stemmed terms.
+   */
+  concepts: Array<Set<string>>;
+  /**
+   * The names that are the question's subject: its only name, or each of the names it compares ("A or B",
+   * "A and B"). A statement about one of them is about the question; a question naming things in different
+   * roles ("Why did the United States lift sanctions on Sudan?") has none: its statements need two concepts.
+   */
+  subjects: Array<Set<string>>;
+}
+
+// What joins compared names: "A or B", "A and B", "A, B", "A vs. B", in the service's languages.
+const COORDINATION = /^\s*(?:,\s*)?(?:or|and|vs\.?|versus|oder|und|ou|et|o|y|e)?\s*$/iu;
+
+/** The concepts and subjects of a question (see QuestionTopic). */
+function questionTopic(query: string): QuestionTopic {
+  const concepts: Array<Set<string>> = [];
+  const names: Array<{ terms: Set<string>; at: number; end: number }> = [];
+  const named = new Set<string>();
+  let from = 0;
+  for (const name of namedEntities(query)) {
+    const terms = termSet(name, false);
+    if (terms.size === 0 || [...terms].every((t) => named.has(t))) continue;
+    for (const t of terms) named.add(t);
+    concepts.push(terms);
+    const at = query.indexOf(name, from);
+    if (at >= 0) from = at + name.length;
+    names.push({ terms, at, end: at + name.length });
+  }
+  for (const t of termSet(query, false)) if (!named.has(t)) concepts.push(new Set([t]));
+  const compared =
+    names.length > 1 &&
+    names.every((n, i) => i === 0 || (n.at >= 0 && COORDINATION.test(query.slice(names[i - 1]!.end, n.at))));
+  const subjects = names.length === 1 || compared ? names.map((n) => n.terms) : [];
+  return { concepts, subjects };
+}
+
+/** How many of the question's concepts a text's terms hold (a name counts when all its words are there). */
+function conceptsHeld(terms: ReadonlySet<string>, concepts: ReadonlyArray<ReadonlySet<string>>): number {
+  let held = 0;
+  for (const concept of concepts) if ([...concept].every((t) => terms.has(t))) held++;
+  return held;
+}
+
 /**
- * The words of the names that link the question to its answer: the names the run's second hops searched,
- * and the names the claims closest to the question give that the question does not (the film's director,
- * the band's label). A sentence on the second page of a two-step question shares few words with the
- * question but names what the first page named.
+ * Concepts of the question a statement must hold to be about it: two (one when the question has only one).
+ * One shared word is what any page shares with any question ("site", "United States"); two of the things a
+ * question asks about together are what a statement on its subject holds. Statements that hold fewer reach
+ * the report only through the names that link the question to its answer.
  */
-function linkTerms(
+const ON_TOPIC_CONCEPTS = 2;
+
+/** Whether a statement's terms are about the question: one of its subjects, or `onTopic` of its concepts. */
+function aboutQuestion(terms: ReadonlySet<string>, ask: Pick<Ask, 'topic' | 'onTopic'>): boolean {
+  if (ask.topic.subjects.some((subject) => [...subject].every((t) => terms.has(t)))) return true;
+  return conceptsHeld(terms, ask.topic.concepts) >= ask.onTopic;
+}
+
+/** The names that link the question to its answer (see linksOf). */
+interface Links {
+  /** Their words the question does not hold (they add to a claim's relevance). */
+  terms: Set<string>;
+  /** Each name's stemmed content terms in order (a page whose title begins with one is about it). */
+  names: string[][];
+}
+
+/**
+ * The names that link the question to its answer: the names the claims about the question give that the
+ * question does not (the film's director, the band's label), and the names the run's second hops searched.
+ * A sentence on the second page of a two-step question shares few words with the question, but its page
+ * is about a name the first page gave. Without a claim about the question there is no first step, and no
+ * link either.
+ */
+function linksOf(
   claims: ReadonlyArray<{ claim_text: string }>,
-  queryTerms: ReadonlySet<string>,
+  ask: Pick<Ask, 'queryTerms' | 'topic' | 'onTopic'>,
   events: readonly RunEvent[],
-): Set<string> {
+): Links {
   const closest = claims
-    .map((c) => ({ text: c.claim_text, shared: overlapCount(termSet(c.claim_text, false), queryTerms) }))
-    .filter((c) => c.shared > 0)
-    .sort((a, b) => b.shared - a.shared)
+    .map((c) => {
+      const terms = termSet(c.claim_text, false);
+      return {
+        text: c.claim_text,
+        about: aboutQuestion(terms, ask),
+        held: conceptsHeld(terms, ask.topic.concepts),
+        shared: overlapCount(terms, ask.queryTerms),
+      };
+    })
+    .filter((c) => c.about)
+    .sort((a, b) => b.held - a.held || b.shared - a.shared)
     .slice(0, LINKING_CLAIMS);
+  const links: Links = { terms: new Set(), names: [] };
+  if (closest.length === 0) return links;
   const names = [
     ...events.flatMap((e) => (e.kind === 'bridge' ? e.queries : [])),
     ...closest.flatMap((c) => namedEntities(c.text)),
   ];
-  const out = new Set<string>();
-  for (const name of names) for (const t of termSet(name, false)) if (!queryTerms.has(t)) out.add(t);
-  return out;
+  for (const name of names) {
+    const terms = [...termSet(name, false)];
+    const own = terms.filter((t) => !ask.queryTerms.has(t));
+    if (own.length === 0) continue;
+    links.names.push(terms);
+    for (const t of own) links.terms.add(t);
+  }
+  return links;
+}
+
+/** Whether a page is about one of the linking names: its title begins with it ("Brown County, Kansas"). */
+function pageOfLink(title: string, links: Links): boolean {
+  const titleTerms = [...termSet(title, false)];
+  return links.names.some((name) => name.every((t, i) => titleTerms[i] === t));
 }
 
 interface Ask {
   query: string;
   queryTerms: Set<string>;
+  topic: QuestionTopic;
+  /** Concepts a statement holds to be about the question (ON_TOPIC_CONCEPTS, or all when fewer). */
+  onTopic: number;
   planTerms: Set<string>;
-  links: Set<string>;
+  links: Links;
   kind: ReturnType<typeof answerKindOf>;
 }
 
-/** How a claim answers the question: shared words (twice), sub-question words and linking names, and an answer of the asked kind (twice). */
-function relevanceOf(text: string, ask: Ask): number {
+/**
+ * How a claim answers the question: shared words (twice), sub-question words and linking names, and an
+ * answer of the asked kind (twice). 0 for a claim that is not about the question: it holds neither one
+ * of its subjects nor `ask.onTopic` of its concepts, and it is not a sentence sharing a word with the
+ * question or its links on a page about a linking name (the second step of a two-step question).
+ */
+function relevanceOf(text: string, pageTitle: string, ask: Ask): number {
   const terms = termSet(text, false);
   const shared = overlapCount(terms, ask.queryTerms);
-  const linked = overlapCount(terms, ask.links);
-  if (shared + linked === 0) return 0;
+  const linked = overlapCount(terms, ask.links.terms);
+  const secondStep = shared + linked > 0 && pageOfLink(pageTitle, ask.links);
+  if (!secondStep && !aboutQuestion(terms, ask)) return 0;
   const fits = ask.kind !== 'open' && fitsAnswer(text, ask.kind, ask.query) ? 2 : 0;
   return 2 * shared + overlapCount(terms, ask.planTerms) + linked + fits;
 }
 
 /**
- * Ranks the propositions of the run into findings: relevance to the question (query terms weigh
- * double, sub-question terms and the names linking the question to its answer once, an answer of the kind
- * the question asks for twice) plus the cluster's strongest claim; each finding carries every source of
- * its cluster and a confidence = mean claimStrength over the cluster's claims.
+ * Ranks the propositions of the run into findings: only propositions about the question (see relevanceOf)
+ * are findings, so sources that do not address it give none; they are ranked by relevance (query terms
+ * weigh double, sub-question terms and linking names once, an answer of the kind the question asks for
+ * twice) plus the cluster's strongest claim. Each finding carries every source of its cluster and a
+ * confidence = mean claimStrength over the cluster's claims.
  */
 export function rankFindings(
   input: Pick<ReportInput, 'query' | 'plan' | 'graph' | 'evidence'> & { events?: readonly RunEvent[] },
@@ -100,11 +202,15 @@ export function rankFindings(
   const evidence = new Map(input.evidence.map((e) => [e.claim_id, e]));
   const claims = new Map(graph.claims.map((c) => [c.id, c]));
   const queryTerms = termSet(input.query, false);
+  const topic = questionTopic(input.query);
+  const onTopic = Math.min(ON_TOPIC_CONCEPTS, topic.concepts.length);
   const ask: Ask = {
     query: input.query,
     queryTerms,
+    topic,
+    onTopic,
     planTerms: new Set((input.plan?.sub_questions ?? []).flatMap((q) => [...termSet(q, false)])),
-    links: linkTerms(graph.claims, queryTerms, input.events ?? []),
+    links: linksOf(graph.claims, { queryTerms, topic, onTopic }, input.events ?? []),
     kind: answerKindOf(input.query),
   };
   const ranked = graph.clusters.map((cluster) => {
@@ -116,7 +222,7 @@ export function rankFindings(
     });
     members.sort((a, b) => b.strength - a.strength || a.claim.position - b.claim.position);
     const best = members[0]!;
-    const relevance = relevanceOf(best.claim.claim_text, ask);
+    const relevance = relevanceOf(best.claim.claim_text, graph.sources.get(best.claim.source_id)?.title ?? '', ask);
     const confidence = round2(members.reduce((n, m) => n + m.strength, 0) / members.length);
     return {
       cluster,
@@ -135,7 +241,10 @@ export function rankFindings(
 
 type ClaimOf = Map<string, EvidenceGraph['claims'][number]>;
 
-/** The summary: one cited sentence per leading finding, and one about the disagreements among them. */
+/**
+ * The summary: one cited sentence per leading finding, and one about the disagreements among them; when no
+ * statement of the sources read is about the question, a plain sentence saying that they do not answer it.
+ */
 function summaryOf(ranked: RankedFinding[], graph: EvidenceGraph, findingNumber: Map<number, number>, t: ReportText) {
   const sentences = ranked.slice(0, SUMMARY_FINDINGS).map((r, i) => cite(r.finding.text, [i + 1]));
   const disputed = graph.contradictions
@@ -152,7 +261,8 @@ function summaryOf(ranked: RankedFinding[], graph: EvidenceGraph, findingNumber:
       .join('');
     sentences.push(t.disagreementSentence(`"${topic}"`, cites));
   }
-  return sentences.length ? sentences.join(' ') : t.noFindings;
+  if (sentences.length > 0) return sentences.join(' ');
+  return graph.sources.size > 0 ? t.notAnswered(graph.sources.size) : t.noFindings;
 }
 
 /** Disagreements the report lists at most. */

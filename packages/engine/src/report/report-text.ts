@@ -3,6 +3,8 @@ import { languageCode, type LanguageCode } from '../text/language';
 /** The report's fixed wording in one language. */
 export interface ReportText {
   noFindings: string;
+  /** The summary when sources were read but none of their statements is about the question. */
+  notAnswered: (sources: number) => string;
   disagreementSentence: (topics: string, cites: string) => string;
   singleSource: (n: number) => string;
   unansweredField: (field: string) => string;
@@ -39,6 +41,8 @@ export interface ReportText {
 
 const EN: ReportText = {
   noFindings: 'No sourced statements on this question were found.',
+  notAnswered: (n) =>
+    `The ${n} source(s) read do not answer this question: none of their statements is about it, so the report lists no findings.`,
   disagreementSentence: (topics, cites) => `The sources disagree on ${topics} ${cites}.`,
   singleSource: (n) => `Finding [${n}] rests on a single source.`,
   unansweredField: (f) => `No sourced statement was found for "${f}".`,
@@ -97,6 +101,8 @@ const EN: ReportText = {
 
 const DE: ReportText = {
   noFindings: 'Zu dieser Frage wurden keine belegten Aussagen gefunden.',
+  notAnswered: (n) =>
+    `Die ${n} gelesenen Quellen beantworten diese Frage nicht: Keine ihrer Aussagen handelt davon, daher nennt der Bericht keine Befunde.`,
   disagreementSentence: (topics, cites) => `Die Quellen widersprechen sich bei ${topics} ${cites}.`,
   singleSource: (n) => `Befund [${n}] stützt sich auf nur eine Quelle.`,
   unansweredField: (f) => `Für „${f}“ wurde keine belegte Aussage gefunden.`,
@@ -155,6 +161,8 @@ const DE: ReportText = {
 
 const FR: ReportText = {
   noFindings: "Aucune affirmation sourcée n'a été trouvée sur cette question.",
+  notAnswered: (n) =>
+    `Les ${n} source(s) lues ne répondent pas à cette question : aucune de leurs affirmations ne la traite, le rapport ne présente donc aucun constat.`,
   disagreementSentence: (topics, cites) => `Les sources divergent sur ${topics} ${cites}.`,
   singleSource: (n) => `Le constat [${n}] repose sur une seule source.`,
   unansweredField: (f) => `Aucune affirmation sourcée n'a été trouvée pour « ${f} ».`,
@@ -215,6 +223,8 @@ const FR: ReportText = {
 
 const ES: ReportText = {
   noFindings: 'No se encontraron afirmaciones con fuentes sobre esta pregunta.',
+  notAnswered: (n) =>
+    `Las ${n} fuentes consultadas no responden a esta pregunta: ninguna de sus afirmaciones trata de ella, por lo que el informe no presenta hallazgos.`,
   disagreementSentence: (topics, cites) => `Las fuentes discrepan sobre ${topics} ${cites}.`,
   singleSource: (n) => `El hallazgo [${n}] se basa en una sola fuente.`,
   unansweredField: (f) => `No se encontró ninguna afirmación con fuente para «${f}».`,
@@ -274,6 +284,8 @@ const ES: ReportText = {
 
 const IT: ReportText = {
   noFindings: 'Non sono state trovate affermazioni documentate su questa domanda.',
+  notAnswered: (n) =>
+    `Le ${n} fonti consultate non rispondono a questa domanda: nessuna delle loro affermazioni la riguarda, quindi il rapporto non riporta risultati.`,
   disagreementSentence: (topics, cites) => `Le fonti non concordano su ${topics} ${cites}.`,
   singleSource: (n) => `Il risultato [${n}] si basa su una sola fonte.`,
   unansweredField: (f) => `Nessuna affermazione documentata trovata per «${f}».`,

@@ -1,0 +1,132 @@
+import {
+  buildEvidenceGraph,
+  buildReport,
+  rankFindings,
+  reportText,
+  type ClaimInput,
+  type SourceInput,
+} from '@research/engine';
+
+/** One source per page: its title and its sentences, each a claim. */
+function graphOf(pages: ReadonlyArray<{ title: string; sentences: string[] }>) {
+  const sources: SourceInput[] = pages.map((page, i) => ({
+    id: `s${i}`,
+    url: `https://site${i}.example/page`,
+    title: page.title,
+    domain: `site${i}.example`,
+    source_type: 'news',
+    content: page.sentences.join(' '),
+    published_at: null,
+  }));
+  const claims: ClaimInput[] = pages.flatMap((page, i) =>
+    page.sentences.map((sentence, j) => ({
+      id: `c${i}-${j}`,
+      source_id: `s${i}`,
+      claim_text: sentence,
+      evidence_span: sentence,
+      claim_type: 'fact',
+      confidence: 0.7,
+      round: 1,
+      position: j,
+    })),
+  );
+  return buildEvidenceGraph(claims, sources);
+}
+
+function findingsOf(query: string, pages: ReadonlyArray<{ title: string; sentences: string[] }>): string[] {
+  return rankFindings({ query, plan: null, graph: graphOf(pages), evidence: [] }).map((r) => r.finding.text);
+}
+
+function reportOf(query: string, language: string, pages: ReadonlyArray<{ title: string; sentences: string[] }>) {
+  return buildReport({
+    query,
+    language,
+    plan: null,
+    graph: graphOf(pages),
+    evidence: [],
+    gaps: null,
+    events: [],
+    rounds: 1,
+    queriesSent: 1,
+    generatedAt: new Date('2025-01-01T00:00:00Z'),
+  });
+}
+
+const UNRELATED = [
+  {
+    title: 'A survey of developers',
+    sentences: [
+      'In 2016, the site surveyed more than 56,000 developers about their work.',
+      'The company is registered in the United States and runs the community site.',
+    ],
+  },
+  {
+    title: 'Underground cables',
+    sentences: ['Con Edison maintains about 90,000 miles of underground cable, its engineers said in 2017.'],
+  },
+];
+
+describe('findings only about the question', () => {
+  it('lists no finding from sources that each share a word with the question but are not about it', () => {
+    expect(findingsOf('What do site reliability engineers do about toil?', UNRELATED)).toEqual([]);
+  });
+
+  it('says plainly, in the run language, that the sources read do not answer the question', () => {
+    const en = reportOf('What do site reliability engineers do about toil?', 'en', UNRELATED);
+    expect(en.findings).toEqual([]);
+    expect(en.summary).toBe(reportText('en').notAnswered(2));
+    const de = reportOf('Was tun Site-Reliability-Engineers gegen Toil?', 'de', UNRELATED);
+    expect(de.summary).toBe(
+      'Die 2 gelesenen Quellen beantworten diese Frage nicht: Keine ihrer Aussagen handelt davon, daher nennt der Bericht keine Befunde.',
+    );
+    expect(reportOf('What is toil?', 'en', []).summary).toBe(reportText('en').noFindings);
+  });
+
+  it('needs two of the question’s concepts when it names things in different roles (a name counts once)', () => {
+    const findings = findingsOf('Why did the United States lift sanctions on Sudan?', [
+      {
+        title: 'Sudan sanctions',
+        sentences: [
+          'The American government plans to lift trade sanctions on Sudan, officials said in 2017.',
+          'Sudan is one of the poorest countries in Africa.',
+        ],
+      },
+      {
+        title: 'Public debt',
+        sentences: ['The total public debt of the United States stands at nearly $16 trillion.'],
+      },
+    ]);
+    expect(findings).toEqual([
+      'The American government plans to lift trade sanctions on Sudan, officials said in 2017.',
+    ]);
+  });
+
+  it('takes a statement about one of the things a question compares as about the question', () => {
+    const findings = findingsOf('Who is older, Annie Morton or Terry Richardson?', [
+      { title: 'Annie Morton', sentences: ['Annie Morton (born October 8, 1970) is an American model.'] },
+      {
+        title: 'Terry Richardson',
+        sentences: ['Terry Richardson (born August 14, 1965) is an American photographer.'],
+      },
+      { title: 'Old trees', sentences: ['The older trees of the park were planted in 1900.'] },
+    ]);
+    expect(findings.sort()).toEqual([
+      'Annie Morton (born October 8, 1970) is an American model.',
+      'Terry Richardson (born August 14, 1965) is an American photographer.',
+    ]);
+  });
+
+  it('reaches the second step of a question on the page about a name the first step gave', () => {
+    const firstStep = {
+      title: 'Brown State Fishing Lake',
+      sentences: ['Brown State Fishing Lake is a protected area in Brown County, Kansas in the United States.'],
+    };
+    const answer = 'As of the 2010 census, the county population was 9,984.';
+    const query = 'Brown State Fishing Lake is in a country that has a population of how many inhabitants?';
+    expect(findingsOf(query, [firstStep, { title: 'Brown County, Kansas', sentences: [answer] }])).toContain(answer);
+    // The same sentence on a page about something else is not the second step.
+    expect(findingsOf(query, [firstStep, { title: 'Census of Ohio', sentences: [answer] }])).not.toContain(answer);
+    // Without a first step there is no second one.
+    expect(findingsOf(query, [{ title: 'Brown County, Kansas', sentences: [answer] }])).toEqual([]);
+  });
+});
