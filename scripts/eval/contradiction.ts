@@ -11,10 +11,9 @@ import type { FakeWebPage } from '../../test/fakes/fake-web';
 import {
   RUN_COST_FIGURES,
   counted,
-  inPool,
+  researchEach,
   printTable,
   runCostRows,
-  saveRun,
   startEvalWorld,
   type EvalSettings,
   type EvalWorld,
@@ -162,30 +161,16 @@ export async function evaluateContradiction(settings: EvalSettings): Promise<voi
   );
   settings.llm.learnStances?.(new Map(cases.map((c) => [c.question, c.stances])));
   const world = await startEvalWorld(pages, settings);
-  const outcomes: RunOutcome[] = [];
-  const judgements: ContradictionJudgement[] = [];
-  try {
-    let done = 0;
-    await inPool(cases, settings.concurrency, async (item, i) => {
-      const run = await world.stack.research(item.question, {
-        depth: settings.depth,
-        language: 'en',
-        timeoutMs: settings.runTimeoutMs,
-      });
-      const judgement = await judge(item, run, world);
-      outcomes[i] = run;
-      judgements[i] = judgement;
-      saveRun(settings, `claim-${item.id}`, { item, run, judgement });
-      console.log(
-        `  [${String(++done).padStart(2)}/${cases.length}] claim ${item.id} (${item.disputed ? 'disputed' : 'control'}) ` +
-          `${run.state} ${run.seconds.toFixed(1)} s, ${run.sources.length} sources, ${run.claims.length} claims, ` +
-          `${judgement.disagreements} disagreements; key pages fetched ${judgement.keyPagesFetched ? 'yes' : 'no'}; ` +
-          `flagged ${judgement.flagged ? `yes (${judgement.byDisagreement ? 'disagreement' : 'contradiction_level'})` : 'no'}`,
-      );
-    });
-  } finally {
-    await world.close();
-  }
+  const { outcomes, judgements } = await researchEach(world, settings, cases, {
+    question: (item) => item.question,
+    judge: (item, run) => judge(item, run, world),
+    name: (item) => `claim-${item.id}`,
+    line: (item, _i, run, judgement) =>
+      `claim ${item.id} (${item.disputed ? 'disputed' : 'control'}) ` +
+      `${run.state} ${run.seconds.toFixed(1)} s, ${run.sources.length} sources, ${run.claims.length} claims, ` +
+      `${judgement.disagreements} disagreements; key pages fetched ${judgement.keyPagesFetched ? 'yes' : 'no'}; ` +
+      `flagged ${judgement.flagged ? `yes (${judgement.byDisagreement ? 'disagreement' : 'contradiction_level'})` : 'no'}`,
+  });
   report(judgements, outcomes, settings);
 }
 

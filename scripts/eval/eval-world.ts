@@ -105,6 +105,46 @@ export async function inPool<T, R>(items: readonly T[], concurrency: number, wor
 }
 
 /** Writes one run's results, stored texts and judgement to `<saveDir>/<name>.json` when --save asked for it. */
+/** How one evaluation turns its items into runs: the question asked, the judgement, the saved name, the printed line. */
+export interface RunEach<I, J> {
+  question(item: I): string;
+  judge(item: I, run: RunOutcome): Promise<J>;
+  name(item: I, i: number): string;
+  line(item: I, i: number, run: RunOutcome, judgement: J): string;
+}
+
+/**
+ * Researches every item's question on the world's service, `settings.concurrency` at a time, judging, saving
+ * and printing each run as it ends; closes the world when all have ended (or one failed).
+ */
+export async function researchEach<I, J>(
+  world: EvalWorld,
+  settings: EvalSettings,
+  items: readonly I[],
+  each: RunEach<I, J>,
+): Promise<{ outcomes: RunOutcome[]; judgements: J[] }> {
+  const outcomes: RunOutcome[] = [];
+  const judgements: J[] = [];
+  try {
+    let done = 0;
+    await inPool(items, settings.concurrency, async (item, i) => {
+      const run = await world.stack.research(each.question(item), {
+        depth: settings.depth,
+        language: 'en',
+        timeoutMs: settings.runTimeoutMs,
+      });
+      const judgement = await each.judge(item, run);
+      outcomes[i] = run;
+      judgements[i] = judgement;
+      saveRun(settings, each.name(item, i), { item, run, judgement });
+      console.log(`  [${String(++done).padStart(2)}/${items.length}] ${each.line(item, i, run, judgement)}`);
+    });
+  } finally {
+    await world.close();
+  }
+  return { outcomes, judgements };
+}
+
 export function saveRun(
   settings: EvalSettings,
   name: string,

@@ -6,10 +6,9 @@ import { HOTPOT_FILE, hotpotItems, hotpotPages, type HotpotItem } from '../../te
 import {
   RUN_COST_FIGURES,
   counted,
-  inPool,
+  researchEach,
   printTable,
   runCostRows,
-  saveRun,
   startEvalWorld,
   type EvalSettings,
   type EvalWorld,
@@ -95,30 +94,16 @@ export async function evaluateHotpot(settings: EvalSettings): Promise<void> {
       `${settings.llm.label}, ${settings.concurrency} runs at a time`,
   );
   const world = await startEvalWorld(pages, settings);
-  const outcomes: RunOutcome[] = [];
-  const judgements: HotpotJudgement[] = [];
-  try {
-    let done = 0;
-    await inPool(items, settings.concurrency, async (item, i) => {
-      const run = await world.stack.research(item.question, {
-        depth: settings.depth,
-        language: 'en',
-        timeoutMs: settings.runTimeoutMs,
-      });
-      const judgement = await judge(item, run, world);
-      outcomes[i] = run;
-      judgements[i] = judgement;
-      saveRun(settings, `hotpot-${String(i + 1).padStart(2, '0')}`, { item, run, judgement });
-      console.log(
-        `  [${String(++done).padStart(2)}/${items.length}] q${i + 1} ${run.state} ${run.seconds.toFixed(1)} s, ` +
-          `${run.sources.length} sources, ${run.claims.length} claims; both pages ${yesNo(judgement.bothPages)} ` +
-          `(BM25 ${yesNo(judgement.bm25BothPages)}), sentences ${judgement.found}/${judgement.supporting}, ` +
-          `answer ${yesNo(judgement.answerInReport)}`,
-      );
-    });
-  } finally {
-    await world.close();
-  }
+  const { outcomes, judgements } = await researchEach(world, settings, items, {
+    question: (item) => item.question,
+    judge: (item, run) => judge(item, run, world),
+    name: (_item, i) => `hotpot-${String(i + 1).padStart(2, '0')}`,
+    line: (_item, i, run, judgement) =>
+      `q${i + 1} ${run.state} ${run.seconds.toFixed(1)} s, ` +
+      `${run.sources.length} sources, ${run.claims.length} claims; both pages ${yesNo(judgement.bothPages)} ` +
+      `(BM25 ${yesNo(judgement.bm25BothPages)}), sentences ${judgement.found}/${judgement.supporting}, ` +
+      `answer ${yesNo(judgement.answerInReport)}`,
+  });
   report(judgements, outcomes, settings);
 }
 
