@@ -3,6 +3,7 @@ import {
   buildEvidenceGraph,
   compareEvidence,
   detectContradiction,
+  namedEntities,
   termSet,
   type ClaimInput,
   type SourceInput,
@@ -10,18 +11,23 @@ import {
 
 /**
  * What the graph compared before candidate pairs: every pair of claims of different sources, in
- * (round, position) order, with the same rules (detector first, then Jaccard ≥ 0.5, then refinement).
+ * (round, position) order, with the same rules (claims naming different things apart, then the detector, then
+ * Jaccard ≥ 0.5, then refinement).
  */
 function allPairsRelations(claims: ClaimInput[]): Array<{ a: string; b: string; kind: string }> {
   const sorted = [...claims].sort((x, y) => x.round - y.round || x.position - y.position);
   const terms = sorted.map((c) => termSet(c.claim_text, false));
+  // Claims that name different things are about different subjects: never related.
+  const names = sorted.map((c) => new Set(namedEntities(c.claim_text).flatMap((n) => [...termSet(n, false)])));
+  const sameSubjects = (x: Set<string>, y: Set<string>) =>
+    x.size === 0 || y.size === 0 || [...x].every((t) => y.has(t)) || [...y].every((t) => x.has(t));
   const out: Array<{ a: string; b: string; kind: string }> = [];
   for (let i = 0; i < sorted.length; i++) {
     for (let j = i + 1; j < sorted.length; j++) {
       const [a, b, ta, tb] = [sorted[i]!, sorted[j]!, terms[i]!, terms[j]!];
       if (a.source_id === b.source_id) continue;
       const shared = [...ta].filter((t) => tb.has(t)).length;
-      if (shared < 1) continue;
+      if (shared < 1 || !sameSubjects(names[i]!, names[j]!)) continue;
       if (detectContradiction(a.claim_text, b.claim_text)) out.push({ a: a.id, b: b.id, kind: 'contradicts' });
       else if (shared / (ta.size + tb.size - shared) >= 0.5) out.push({ a: a.id, b: b.id, kind: 'supports' });
       else if (shared / Math.min(ta.size, tb.size) >= 0.8 && shared >= 3) {
@@ -132,5 +138,21 @@ describe('evidence graph over candidate pairs', () => {
     expect(sizes(graph.clusters)).toEqual(
       sizes(buildEvidenceGraph(two.claims, two.sources).clusters).map((n) => n * 125),
     );
+  });
+
+  it('keeps apart claims that name different things, and together those that name the same thing', () => {
+    const texts = [
+      'Madtown is a South Korean boy group formed in 2014 by J. Tune Camp.',
+      'Winner is a South Korean boy group formed in 2013 by YG Entertainment.',
+      'Barack Obama was born in Honolulu in 1961 and grew up in Hawaii.',
+      'Obama was born in Honolulu in 1961 and grew up in Hawaii.',
+    ];
+    const { claims, sources } = run(texts.length, 1, (k) => texts[k]!);
+    const graph = buildEvidenceGraph(claims, sources);
+    const cluster = (id: string) => graph.clusterOf.get(id)!.index;
+    // Two different groups: not the same proposition, and not a disagreement over years either.
+    expect(cluster('c0')).not.toBe(cluster('c1'));
+    expect(graph.relations.filter((r) => [r.a, r.b].includes('c0') && [r.a, r.b].includes('c1'))).toEqual([]);
+    expect(cluster('c2')).toBe(cluster('c3'));
   });
 });

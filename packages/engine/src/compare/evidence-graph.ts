@@ -1,7 +1,8 @@
 import { finishNow, registrableDomain, type SlicedWork } from '@research/core';
 import { Statement, VERDICT_SUBJECT, contradictionBetween, type Contradiction } from './contradiction';
 import { claimStances, stanceDisputes, type PropositionStances } from './stance-disputes';
-import { containment, overlapCount, shingles } from '../text/tokens';
+import { namedEntities } from '../text/names';
+import { containment, overlapCount, shingles, termSet } from '../text/tokens';
 
 /** The parts of a claim the comparison reads. */
 export interface ClaimInput {
@@ -333,9 +334,9 @@ export function* evidenceGraphWork(
     .filter((c) => sources.has(c.source_id))
     .sort((a, b) => a.round - b.round || a.position - b.position || a.id.localeCompare(b.id));
   const groupOf = yield* sourceGroups(sourcesIn);
-  const { statements, terms } = yield* claimStatements(claims);
+  const { statements, terms, names } = yield* claimStatements(claims);
   const later = yield* candidatePairs(claims, terms);
-  const compared = yield* compareClaims(claims, statements, terms, later);
+  const compared = yield* compareClaims({ claims, statements, terms, names }, later);
   const { clusters, clusterOf } = clusterClaims(claims, compared.uf, groupOf);
   const contradictions = yield* clusterContradictions(claims, clusterOf, compared.contradicting);
   const refinements = clusterRefinements(claims, clusterOf, compared.refining);
@@ -377,16 +378,38 @@ function propositionDisputes(
 /** Each claim as a Statement, with its terms read now (the costly part, so it is sliced here). */
 function* claimStatements(
   claims: readonly ClaimInput[],
-): SlicedWork<{ statements: Statement[]; terms: Array<Set<string>> }> {
+): SlicedWork<{ statements: Statement[]; terms: Array<Set<string>>; names: Array<Set<string>> }> {
   const statements: Statement[] = [];
   const terms: Array<Set<string>> = [];
+  const names: Array<Set<string>> = [];
   for (const c of claims) {
     const statement = new Statement(c.claim_text);
     statements.push(statement);
     terms.push(statement.terms);
+    names.push(nameTerms(c.claim_text));
     if (terms.length % 64 === 0) yield;
   }
-  return { statements, terms };
+  return { statements, terms, names };
+}
+
+/** The words of the names a claim gives (runs of capitalised words, quoted titles). */
+function nameTerms(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const name of namedEntities(text)) for (const t of termSet(name, false)) out.add(t);
+  return out;
+}
+
+/**
+ * Whether two claims can be about the same subject: when both name things, the names of one must all be
+ * among the other's ("Obama" and "Barack Obama" may; "Madtown" and "Winner", each a boy group formed by a
+ * label, may not). Claims about different subjects neither state the same proposition nor contradict each
+ * other, however many words they share.
+ */
+function sameSubjects(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size === 0 || b.size === 0) return true;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const t of small) if (!large.has(t)) return false;
+  return true;
 }
 
 /** What comparing the candidate pairs found, by claim position. */
@@ -400,14 +423,9 @@ interface Comparison {
 }
 
 /** Relates each candidate pair (i, j) of `later`, in (i, j) order: contradicts, supports or refines. */
-function* compareClaims(
-  claims: readonly ClaimInput[],
-  statements: readonly Statement[],
-  terms: ReadonlyArray<Set<string>>,
-  later: readonly number[][],
-): SlicedWork<Comparison> {
+function* compareClaims(read: ReadClaims, later: readonly number[][]): SlicedWork<Comparison> {
+  const { claims } = read;
   const found: Comparison = { uf: new UnionFind(claims.length), relations: [], contradicting: [], refining: [] };
-  const read: ReadClaims = { claims, statements, terms };
   let compared = 0;
   for (let i = 0; i < claims.length; i++) {
     for (const j of later[i]!) {
@@ -423,13 +441,16 @@ interface ReadClaims {
   claims: readonly ClaimInput[];
   statements: readonly Statement[];
   terms: ReadonlyArray<Set<string>>;
+  /** The words of each claim's names (nameTerms). */
+  names: ReadonlyArray<Set<string>>;
 }
 
-function relatePair({ claims, statements, terms }: ReadClaims, i: number, j: number, found: Comparison): void {
+function relatePair({ claims, statements, terms, names }: ReadClaims, i: number, j: number, found: Comparison): void {
   const a = claims[i]!;
   const b = claims[j]!;
   const ti = terms[i]!;
   const tj = terms[j]!;
+  if (!sameSubjects(names[i]!, names[j]!)) return;
   const shared = overlapCount(ti, tj);
   const contradiction = contradictionBetween(statements[i]!, statements[j]!, shared);
   if (contradiction) {
