@@ -156,4 +156,11 @@ describe('the fetch step', () => {
     expect(searxng.requests.length).toBe(sent);
     expect(spent.usage.search_queries).toBe(10);
   });
+
+  it("reads a name's page before a hit whose title and snippet say nothing of the question", async () => {
+    const query = 'Where does the director of Big Stone Gap live?';
+    const ctx = context({ max_pages_per_domain: 10, max_sources: 2 }, { query, queriesUsed: 7 });
+    const read = await fetchStep(snapshot(hits(['/big-stone-gap', '/wise-county']), []), ctx);
+    expect(read.sources.map((s) => new URL(s.url).pathname)).toEqual(['/big-stone-gap', '/adriana-trigiani']);
+  });
 });

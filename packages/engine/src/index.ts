@@ -8,7 +8,7 @@ export {
   type PlannedQuery,
 } from './plan/queries';
 export { extractivePlan, type PlannerInput } from './plan/extractive-planner';
-export { hitRelevance } from './plan/hit-relevance';
+export { hitRelevance, OFF_TOPIC } from './plan/hit-relevance';
 export { namedEntities } from './text/names';
 export { extractClaims, claimTypeOf, planTerms } from './claims/extractive-claims';
 export {

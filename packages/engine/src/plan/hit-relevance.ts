@@ -1,5 +1,8 @@
 import { termSet } from '../text/tokens';
 
+/** What hitRelevance gives a hit whose title and snippet share no word with the question. */
+export const OFF_TOPIC = 0.5;
+
 /** Question words a hit's title and snippet must hold to count as fully on topic. */
 const ON_TOPIC_TERMS = 4;
 
@@ -18,5 +21,5 @@ export function hitRelevance(
   const words = termSet(`${hit.title ?? ''} ${hit.snippet ?? ''}`);
   let shared = 0;
   for (const t of own) if (words.has(t)) shared++;
-  return 0.5 + 0.5 * Math.min(1, shared / Math.min(ON_TOPIC_TERMS, own.size));
+  return OFF_TOPIC + (1 - OFF_TOPIC) * Math.min(1, shared / Math.min(ON_TOPIC_TERMS, own.size));
 }

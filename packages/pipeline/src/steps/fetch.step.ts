@@ -3,6 +3,7 @@ import type { SearchResultDraft, SourceDraft } from '@research/core';
 import type { SearchResultRow, SourceRow } from '@research/database';
 import { isLocalUrl, readLocalDocument } from '@research/search';
 import type { RunSnapshot, StepContext } from '../steps';
+import { hitRelevance, OFF_TOPIC, termSet } from '@research/engine';
 import { bridgeHop } from './bridge';
 import { orderByWorth, selectHits, worthAt, type Weighed } from './select';
 
@@ -118,7 +119,7 @@ async function readHits(
  */
 function secondHopCandidates(
   hits: readonly SearchResultRow[],
-  first: { tried: number; unread: readonly string[] },
+  first: { tried: ReadonlySet<string>; unread: readonly string[] },
   held: readonly HeldSource[],
   found: readonly SearchResultDraft[],
 ): Array<Weighed<Candidate>> {
@@ -126,7 +127,9 @@ function secondHopCandidates(
   const unread = new Set(first.unread);
   const waiting = hits
     .map((item, index) => ({ item: item as Candidate, worth: worthAt(index) }))
-    .filter(({ item }, i) => !read.has(item.url) && (i >= first.tried || unread.has(item.url) || isLocalUrl(item.url)));
+    .filter(
+      ({ item }) => !read.has(item.url) && (!first.tried.has(item.url) || unread.has(item.url) || isLocalUrl(item.url)),
+    );
   const named = found.map((item) => ({ item: item as Candidate, worth: worthAt(item.rank - 1) }));
   return [...named, ...waiting].sort((a, b) => b.worth - a.worth);
 }
@@ -145,13 +148,16 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
   }
   const firstMax = maxSources - ctx.budget.bridgeReserve(maxSources - known.length);
   // The first hop tries twice its room at most (replacements for pages that fail); the rest wait for the second.
-  const tried = hits.slice(0, 2 * (firstMax - known.length));
+  // A hit whose title and snippet say nothing of the question waits for the second hop, after the names' pages.
+  const question = termSet(ctx.run.query);
+  const onTopic = hits.filter((h) => hitRelevance(question, h) > OFF_TOPIC);
+  const tried = onTopic.slice(0, 2 * (firstMax - known.length));
   const first = await readHits(ctx, tried, known, firstMax);
   const seen = new Set([...snapshot.searchResults.map((r) => r.url), ...known.map((s) => s.url)]);
   const found = await bridgeHop(snapshot, ctx, [...known, ...first.sources], seen);
   const candidates = secondHopCandidates(
     hits,
-    { tried: tried.length, unread: first.unread },
+    { tried: new Set(tried.map((h) => h.url)), unread: first.unread },
     [...known, ...first.sources],
     found,
   );
