@@ -174,12 +174,13 @@ export async function evaluateContradiction(settings: EvalSettings): Promise<voi
   report(judgements, outcomes, settings);
 }
 
+type Judged = (j: ContradictionJudgement) => boolean;
+
 function report(judgements: ContradictionJudgement[], outcomes: RunOutcome[], settings: EvalSettings): void {
   const { bench } = settings;
   const disputed = judgements.filter((j) => j.disputed);
   const controls = judgements.filter((j) => !j.disputed);
-  const count = (list: ContradictionJudgement[], pick: (j: ContradictionJudgement) => boolean) =>
-    list.filter(pick).length;
+  const count = (list: ContradictionJudgement[], pick: Judged) => list.filter(pick).length;
   bench.figure('disputed', disputed.length);
   bench.figure('controls', controls.length);
   bench.figure(
@@ -219,74 +220,29 @@ function report(judgements: ContradictionJudgement[], outcomes: RunOutcome[], se
     ),
   );
   console.log('');
+  // One figure on both sides: the judgements `among` picks, and how many of them `pick` picks.
+  const row = (label: string, pick: Judged, among: Judged = () => true): [string, string, string] =>
+    [
+      label,
+      ...[disputed, controls].map((list) =>
+        counted(
+          count(list, (j) => among(j) && pick(j)),
+          count(list, among),
+        ),
+      ),
+    ] as [string, string, string];
   printTable([
     ['', 'disputed claims', 'controls'],
-    [
-      'flagged (recall / false alarms)',
-      counted(
-        count(disputed, (j) => j.flagged),
-        disputed.length,
-      ),
-      counted(
-        count(controls, (j) => j.flagged),
-        controls.length,
-      ),
-    ],
-    [
-      '  by a disagreement of the report',
-      counted(
-        count(disputed, (j) => j.byDisagreement),
-        disputed.length,
-      ),
-      counted(
-        count(controls, (j) => j.byDisagreement),
-        controls.length,
-      ),
-    ],
-    [
-      `  by contradiction_level >= ${FLAGGED_LEVEL} on a key page`,
-      counted(
-        count(disputed, (j) => j.byScore),
-        disputed.length,
-      ),
-      counted(
-        count(controls, (j) => j.byScore),
-        controls.length,
-      ),
-    ],
-    [
-      'both key pages among the sources',
-      counted(
-        count(disputed, (j) => j.keyPagesFetched),
-        disputed.length,
-      ),
-      counted(
-        count(controls, (j) => j.keyPagesFetched),
-        controls.length,
-      ),
-    ],
-    [
+    row('flagged (recall / false alarms)', (j) => j.flagged),
+    row('  by a disagreement of the report', (j) => j.byDisagreement),
+    row(`  by contradiction_level >= ${FLAGGED_LEVEL} on a key page`, (j) => j.byScore),
+    row('both key pages among the sources', (j) => j.keyPagesFetched),
+    row(
       '  flagged among runs with both key pages',
-      counted(
-        count(disputed, (j) => j.flagged && j.keyPagesFetched),
-        count(disputed, (j) => j.keyPagesFetched),
-      ),
-      counted(
-        count(controls, (j) => j.flagged && j.keyPagesFetched),
-        count(controls, (j) => j.keyPagesFetched),
-      ),
-    ],
-    [
-      'one-shot BM25: both key pages in the top 10',
-      counted(
-        count(disputed, (j) => j.bm25KeyPages),
-        disputed.length,
-      ),
-      counted(
-        count(controls, (j) => j.bm25KeyPages),
-        controls.length,
-      ),
-    ],
+      (j) => j.flagged,
+      (j) => j.keyPagesFetched,
+    ),
+    row('one-shot BM25: both key pages in the top 10', (j) => j.bm25KeyPages),
   ]);
   console.log('');
   printTable(runCostRows(outcomes, settings));

@@ -5,11 +5,11 @@
 // that evidence spans occur in it), the run's worker time and its LLM usage.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from '../../test/support/processes';
 import { REDIS_URL, benchRedisPrefix, createBenchDatabase, stopChild } from '../bench/services';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -78,17 +78,6 @@ export interface ServiceStack {
   /** Creates a run of `query` over HTTP, waits until it ends (or `timeoutMs` passes) and reads it back. */
   research(query: string, options: { depth: string; language: string; timeoutMs: number }): Promise<RunOutcome>;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -90,18 +90,8 @@ describe('second-hop names', () => {
 
   it('finds the names the best sentences give that the question does not, several words first', async () => {
     const names = await bridgeQueries({
-      question: 'Where was the architect of the Harbour Library born?',
-      language: 'en',
-      limit: 3,
-      sources: [
-        {
-          title: 'Harbour Library',
-          content:
-            'The Harbour Library was designed by the architect Ilse Marten with the engineer Paul Roder in 1931. ' +
-            'The Harbour Library holds maps of the Baltic coast. Visitors come from Denmark every summer.',
-        },
-        { title: 'Ilse Marten', content: 'Ilse Marten studied in Vienna.' },
-      ],
+      ...LIBRARY,
+      sources: [...LIBRARY.sources, { title: 'Ilse Marten', content: 'Ilse Marten studied in Vienna.' }],
     });
     // Ilse Marten's page is already read and the library is the question's own: neither is searched; the
     // other names of the sentences about the library are, a name of two words before a lone word, and

@@ -83,6 +83,6 @@ describe('selecting the hits a round reads', () => {
       rounds: 2,
       run,
     });
-    expect(selection).toEqual({ hits: [], maxSources: 10 });
+    expect(selection).toEqual({ hits: [], maxSources: 10, offTopic: new Set() });
   });
 });

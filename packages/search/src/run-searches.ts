@@ -62,16 +62,15 @@ export interface RunSearchesResult {
  */
 export async function runSearches(input: RunSearchesInput): Promise<RunSearchesResult> {
   const { provider, metrics } = input;
-  const distinct = distinctQueries(input.queries);
+  const distinct = distinctQueries(input.queries, input.weights);
   const allowance = Math.max(0, Math.floor(input.maxQueries));
   const toSend = distinct.slice(0, allowance);
-  const skippedQueries = distinct.slice(allowance);
+  const skippedQueries = distinct.slice(allowance).map((q) => q.query);
 
-  const weightOf = queryWeights(input.queries, input.weights);
   const lists: Array<{ query: string; weight: number; items: SearchHit[] }> = [];
   const failures: QueryFailure[] = [];
   let lastError: unknown = null;
-  for (const query of toSend) {
+  for (const { query, weight } of toSend) {
     input.signal?.throwIfAborted();
     metrics?.searchQueries(provider.name);
     try {
@@ -80,7 +79,7 @@ export async function runSearches(input: RunSearchesInput): Promise<RunSearchesR
         limit: input.limit,
         signal: input.signal,
       });
-      lists.push({ query, weight: weightOf(query), items: found });
+      lists.push({ query, weight, items: found });
     } catch (error) {
       if (input.signal?.aborted) throw input.signal.reason ?? error;
       lastError = error;
@@ -106,14 +105,20 @@ export async function runSearches(input: RunSearchesInput): Promise<RunSearchesR
   };
 }
 
-/** The round's queries with blanks and repeats (case- and space-insensitive) left out, in order. */
-function distinctQueries(queries: readonly string[]): string[] {
-  const distinct = new Map<string, string>();
-  for (const raw of queries) {
+/**
+ * The round's queries with blanks and repeats (case- and space-insensitive) left out, in order, each with
+ * its weight (`weights` in the same order as `queries`; 1 without).
+ */
+function distinctQueries(
+  queries: readonly string[],
+  weights: readonly number[] | undefined,
+): Array<{ query: string; weight: number }> {
+  const distinct = new Map<string, { query: string; weight: number }>();
+  queries.forEach((raw, i) => {
     const query = raw.replace(/\s+/g, ' ').trim();
     const key = query.toLowerCase();
-    if (query !== '' && !distinct.has(key)) distinct.set(key, query);
-  }
+    if (query !== '' && !distinct.has(key)) distinct.set(key, { query, weight: weights?.[i] ?? 1 });
+  });
   return [...distinct.values()];
 }
 
@@ -132,16 +137,6 @@ interface HitTally {
   hits: SearchResultDraft[];
   duplicates: number;
   invalid: number;
-}
-
-/** Each query's weight by its normalised text (1 when no weights are given). */
-function queryWeights(queries: readonly string[], weights: readonly number[] | undefined): (query: string) => number {
-  const byQuery = new Map<string, number>();
-  queries.forEach((raw, i) => {
-    const key = raw.replace(/\s+/g, ' ').trim().toLowerCase();
-    if (!byQuery.has(key)) byQuery.set(key, weights?.[i] ?? 1);
-  });
-  return (query) => byQuery.get(query.toLowerCase()) ?? 1;
 }
 
 /**

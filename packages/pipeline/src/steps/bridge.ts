@@ -31,10 +31,7 @@ export async function bridgeHop(
   const asked = new Set(snapshot.searchResults.map((r) => r.query.toLowerCase()));
   const queries = names.filter((q) => !asked.has(q.toLowerCase())).map((query) => ({ query, dimension: 'bridge' }));
   if (queries.length === 0) return [];
-  const drafts = await sendQueries(ctx, queries, { failWhenAllFail: false });
-  const fresh = drafts.filter((d) => !seen.has(d.url));
-  ctx.metrics.sourcesDiscovered(fresh.length);
-  ctx.metrics.duplicateSources(drafts.length - fresh.length);
+  const fresh = await sendQueries(ctx, queries, { failWhenAllFail: false, seen });
   ctx.record({ kind: 'bridge', round: ctx.round, queries: queries.map((q) => q.query), hits: fresh.length });
   return fresh;
 }

@@ -3,7 +3,6 @@ import type { SearchResultDraft, SourceDraft } from '@research/core';
 import type { SearchResultRow, SourceRow } from '@research/database';
 import { isLocalUrl, readLocalDocument } from '@research/search';
 import type { RunSnapshot, StepContext } from '../steps';
-import { hitRelevance, OFF_TOPIC, termSet } from '@research/engine';
 import { bridgeHop } from './bridge';
 import { orderByWorth, selectHits, worthAt, type Weighed } from './select';
 
@@ -141,7 +140,7 @@ function secondHopCandidates(
  */
 export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promise<FetchOutput> {
   const known: readonly SourceRow[] = snapshot.sources;
-  const { hits, maxSources } = selectHits(snapshot, ctx);
+  const { hits, maxSources, offTopic } = selectHits(snapshot, ctx);
   if (hits.length === 0) {
     ctx.record({ kind: 'fetch', round: ctx.round, candidates: 0, accepted: 0 });
     return { sources: [], searchResults: [] };
@@ -149,19 +148,17 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
   const firstMax = maxSources - ctx.budget.bridgeReserve(maxSources - known.length);
   // The first hop tries twice its room at most (replacements for pages that fail); the rest wait for the second.
   // A hit whose title and snippet say nothing of the question waits for the second hop, after the names' pages.
-  const question = termSet(ctx.run.query);
-  const onTopic = hits.filter((h) => hitRelevance(question, h) > OFF_TOPIC);
-  const tried = onTopic.slice(0, 2 * (firstMax - known.length));
+  const tried = hits.filter((h) => !offTopic.has(h.url)).slice(0, 2 * (firstMax - known.length));
   const first = await readHits(ctx, tried, known, firstMax);
   const seen = new Set([...snapshot.searchResults.map((r) => r.url), ...known.map((s) => s.url)]);
-  const found = await bridgeHop(snapshot, ctx, [...known, ...first.sources], seen);
+  const held: HeldSource[] = [...known, ...first.sources];
+  const found = await bridgeHop(snapshot, ctx, held, seen);
   const candidates = secondHopCandidates(
     hits,
     { tried: new Set(tried.map((h) => h.url)), unread: first.unread },
-    [...known, ...first.sources],
+    held,
     found,
   );
-  const held: HeldSource[] = [...known, ...first.sources];
   const second = await readHits(ctx, orderByWorth(candidates, held), held, maxSources);
   const sources = [...first.sources, ...second.sources];
   ctx.record({

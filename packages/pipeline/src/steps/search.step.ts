@@ -49,11 +49,8 @@ export async function searchStep(snapshot: RunSnapshot, ctx: StepContext): Promi
   if (!snapshot.plan) throw new Error('Cannot search without a plan');
   const used = ctx.budget.usage.search_queries ?? 0;
   const queries = await roundQueries(snapshot, ctx);
-  const drafts = queries.length ? await sendQueries(ctx, queries, { failWhenAllFail: true }) : [];
   const seen = new Set(snapshot.searchResults.map((r) => r.url));
-  const fresh = drafts.filter((d) => !seen.has(d.url) && seen.add(d.url));
-  ctx.metrics.sourcesDiscovered(fresh.length);
-  ctx.metrics.duplicateSources(drafts.length - fresh.length);
+  const fresh = queries.length ? await sendQueries(ctx, queries, { failWhenAllFail: true, seen }) : [];
   ctx.record({
     kind: 'search',
     round: ctx.round,

@@ -1,6 +1,6 @@
 import { registrableDomain } from '@research/core';
 import type { SearchResultRow, SourceRow } from '@research/database';
-import { hitRelevance, termSet } from '@research/engine';
+import { hitRelevance, OFF_TOPIC, termSet } from '@research/engine';
 import { FUSION_K } from '@research/search';
 import type { RunSnapshot, StepContext } from '../steps';
 
@@ -12,6 +12,8 @@ export interface Selection {
   hits: SearchResultRow[];
   /** max_sources for this round: the sources already kept plus the round's share of the room left. */
   maxSources: number;
+  /** The URLs of `hits` whose title and snippet share no word with the question (hitRelevance OFF_TOPIC). */
+  offTopic: ReadonlySet<string>;
 }
 
 /**
@@ -68,11 +70,16 @@ export function selectHits(
   const knownUrls = new Set(known.map((s) => s.url));
   const allowance = ctx.budget.sourceAllowance(known.length, ctx.round, ctx.rounds);
   const maxSources = Math.min(ctx.budget.max_sources, known.length + Math.max(0, allowance));
-  if (allowance <= 0) return { hits: [], maxSources };
+  if (allowance <= 0) return { hits: [], maxSources, offTopic: new Set() };
   const round = snapshot.searchResults.filter((r) => r.round === ctx.round && !knownUrls.has(r.url));
   const question = termSet(ctx.run.query);
+  const offTopic = new Set<string>();
   const weighed = round
     .sort((a, b) => a.position - b.position)
-    .map((item, index) => ({ item, worth: worthAt(index) * hitRelevance(question, item) }));
-  return { hits: orderByWorth(weighed, known), maxSources };
+    .map((item, index) => {
+      const relevance = hitRelevance(question, item);
+      if (relevance <= OFF_TOPIC) offTopic.add(item.url);
+      return { item, worth: worthAt(index) * relevance };
+    });
+  return { hits: orderByWorth(weighed, known), maxSources, offTopic };
 }

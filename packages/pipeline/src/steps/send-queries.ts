@@ -12,13 +12,14 @@ const HITS_PER_QUERY = 10;
 /**
  * Sends the queries through the configured provider within the run's query budget (persisted usage, so it
  * holds across rounds and resumes), their result lists fused by the queries' weights, and records budgets
- * that ran out and queries that failed. When every query failed: throws with `failWhenAllFail` (the round
- * has nothing to read), else returns no hits.
+ * that ran out and queries that failed. Returns the hits of URLs not in `options.seen` (the run's), counting
+ * them as discovered and the others as duplicates. When every query failed: throws with `failWhenAllFail`
+ * (the round has nothing to read), else returns no hits.
  */
 export async function sendQueries(
   ctx: StepContext,
   queries: readonly PlannedQuery[],
-  options: { failWhenAllFail: boolean },
+  options: { failWhenAllFail: boolean; seen: ReadonlySet<string> },
 ): Promise<SearchResultDraft[]> {
   const result = await runSearches({
     provider: ctx.services.searchProvider,
@@ -28,8 +29,8 @@ export async function sendQueries(
     language: ctx.run.language,
     limit: HITS_PER_QUERY,
     signal: ctx.signal,
-    // The step counts the discovered sources (new to the run, earlier rounds included); counted here as
-    // well, every discovery would count twice.
+    // Discoveries are counted below, against the run's URLs (earlier rounds included); counted by
+    // runSearches as well, every discovery would count twice.
     metrics: {
       searchQueries: (provider, count) => ctx.metrics.searchQueries(provider, count),
       duplicateSources: (count) => ctx.metrics.duplicateSources(count),
@@ -54,5 +55,8 @@ export async function sendQueries(
     });
   }
   if (result.allFailed && options.failWhenAllFail) throw result.lastError;
-  return result.hits;
+  const fresh = result.hits.filter((d) => !options.seen.has(d.url));
+  ctx.metrics.sourcesDiscovered(fresh.length);
+  ctx.metrics.duplicateSources(result.hits.length - fresh.length);
+  return fresh;
 }
