@@ -1,10 +1,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Piscina } from 'piscina';
 import { CrawlError } from './crawl-error';
 import { MAX_PDF_MS } from '@research/core';
-import type { ExtractedDocument, ExtractionOutcome, ExtractionTask } from './extract/document';
+import {
+  isThreadLoaded,
+  type ExtractedDocument,
+  type ExtractionOutcome,
+  type ExtractionTask,
+} from './extract/document';
+
+/** How long closing the pool waits for a starting thread to finish loading before stopping it anyway. */
+const THREAD_LOAD_WAIT_MS = 30_000;
 
 /** Runs extractions: in a worker-thread pool (the service) or on the calling thread (benchmark baseline). */
 export interface ExtractionPool {
@@ -63,6 +72,10 @@ export function createExtractionPool(options: ExtractionPoolOptions = {}): Extra
     // than 128 MiB (512 MiB no more, 1 GiB less).
     resourceLimits: { maxOldGenerationSizeMb: 768, maxYoungGenerationSizeMb: 256 },
   });
+  const loaded = new Set<number>();
+  pool.on('message', (message: unknown) => {
+    if (isThreadLoaded(message)) loaded.add(message.extractionThreadLoaded);
+  });
   return {
     mode: 'pool',
     threads,
@@ -89,6 +102,10 @@ export function createExtractionPool(options: ExtractionPoolOptions = {}): Extra
       return outcome.document;
     },
     async close() {
+      // A thread stopped while it loads its modules takes the process down (see ThreadLoaded).
+      const deadline = Date.now() + THREAD_LOAD_WAIT_MS;
+      const loading = () => pool.threads.some((thread) => thread.threadId >= 0 && !loaded.has(thread.threadId));
+      while (loading() && Date.now() < deadline) await delay(20);
       await pool.destroy();
     },
   };

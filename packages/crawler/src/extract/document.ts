@@ -49,3 +49,16 @@ export const EMPTY_HINTS: PageHints = { ogType: null, jsonLdTypes: [], generator
  */
 export type ExtractionOutcome =
   { document: ExtractedDocument } | { refused: { reason: CrawlErrorReason; message: string } };
+
+/**
+ * What a pool thread posts once its modules are loaded. Node 20 aborts the whole process when a thread
+ * is terminated while it loads an ES module through require() (jsdom's selector engine is one), so the
+ * pool never stops a thread before it has said this.
+ */
+export interface ThreadLoaded {
+  extractionThreadLoaded: number;
+}
+
+export function isThreadLoaded(message: unknown): message is ThreadLoaded {
+  return typeof message === 'object' && message !== null && 'extractionThreadLoaded' in message;
+}
