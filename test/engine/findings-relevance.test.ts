@@ -129,4 +129,49 @@ describe('findings only about the question', () => {
     // Without a first step there is no second one.
     expect(findingsOf(query, [{ title: 'Brown County, Kansas', sentences: [answer] }])).toEqual([]);
   });
+
+  it('takes a sentence that calls its page’s subject by a short name as about it, when it holds a concept of its own', () => {
+    const query =
+      'The VCU Rams team, led by head coach Shaka Smart, represented Virginia Commonwealth University, founded in what year?';
+    const answer = 'VCU was founded in 1838 as the medical department of Hampden–Sydney College.';
+    const elsewhere = 'VCU has its main campus in Richmond.';
+    const findings = findingsOf(query, [
+      {
+        title: 'VCU Rams basketball',
+        sentences: ['The VCU Rams team represented Virginia Commonwealth University in 2012.'],
+      },
+      { title: 'Virginia Commonwealth University', sentences: [answer, elsewhere] },
+    ]);
+    expect(findings).toContain(answer);
+    // The page's subject alone does not make a sentence on it about the question.
+    expect(findings).not.toContain(elsewhere);
+    // Nor does the sentence alone, on a page about something else.
+    expect(findingsOf(query, [{ title: 'Hampden–Sydney College', sentences: [answer] }])).toEqual([]);
+  });
+
+  it('gives one finding to a sentence a series of pages repeats, and the room to what else the sources say', () => {
+    const query =
+      'The VCU Rams men’s basketball team represented Virginia Commonwealth University, founded in what year?';
+    const series = Array.from({ length: 12 }, (_, i) => ({
+      title: `${2000 + i} VCU Rams men’s basketball team`,
+      sentences: [
+        `The ${2000 + i} VCU Rams men’s basketball team represented Virginia Commonwealth University in the ${2000 + i} season.`,
+      ],
+    }));
+    const answer = 'Virginia Commonwealth University was founded in 1838 as a medical college.';
+    const findings = findingsOf(query, [...series, { title: 'Virginia Commonwealth University', sentences: [answer] }]);
+    expect(findings).toContain(answer);
+    expect(findings).toHaveLength(10);
+  });
+
+  it('weighs a word the question shares with few of the run’s claims above words all of them share', () => {
+    const query = 'What type of forum did a former Soviet statesman initiate?';
+    const statesmen = Array.from({ length: 8 }, (_, i) => ({
+      title: `Statesman ${i}`,
+      sentences: [`Statesman number ${i} (born 19${10 + i}) was a former Soviet statesman of the party.`],
+    }));
+    const answer = 'The summit, initiated by Mikhail Gorbachev, is a forum for laureates.';
+    const findings = findingsOf(query, [...statesmen, { title: 'World Summit', sentences: [answer] }]);
+    expect(findings[0]).toBe(answer);
+  });
 });

@@ -5,7 +5,7 @@ import type { Cluster, EvidenceGraph } from '../compare/evidence-graph';
 import { summarizeEvents, type ParsedNotes, type RunEvent } from '../notes';
 import type { Gaps } from '../rounds/gap-analysis';
 import { namedEntities } from '../text/names';
-import { contentTerms, overlapCount, round2, termSet } from '../text/tokens';
+import { contentTerms, jaccard, overlapCount, round2, termSet } from '../text/tokens';
 import { answerKindOf, fitsAnswer } from './answer-fit';
 import { englishFallback, hasReportText, reportText, type ReportText } from './report-text';
 
@@ -106,6 +106,21 @@ function aboutQuestion(terms: ReadonlySet<string>, ask: Pick<Ask, 'topic' | 'onT
   return conceptsHeld(terms, ask.topic.concepts) >= ask.onTopic;
 }
 
+/**
+ * Whether a sentence is about the question once its page's subject (the title's terms) stands in for the
+ * "she", "it" or short name it uses: with the subject it holds what aboutQuestion asks, and it holds a
+ * concept of the question of its own. A page on the question's topic says much that is not about the
+ * question; what it says about the question names one more of its concepts ("VCU was founded in 1838").
+ */
+function aboutWithSubject(
+  terms: ReadonlySet<string>,
+  subject: ReadonlySet<string>,
+  ask: Pick<Ask, 'topic' | 'onTopic'>,
+) {
+  const own = ask.topic.concepts.some((c) => [...c].every((t) => terms.has(t)) && ![...c].every((t) => subject.has(t)));
+  return own && aboutQuestion(new Set([...terms, ...subject]), ask);
+}
+
 /** The names that link the question to its answer (see linksOf). */
 interface Links {
   /** Their words the question does not hold (they add to a claim's relevance). */
@@ -170,6 +185,29 @@ interface Ask {
   planTerms: Set<string>;
   links: Links;
   kind: ReturnType<typeof answerKindOf>;
+  /** What each question term tells among the run's claims (see termWeights). */
+  weights: Map<string, number>;
+}
+
+/**
+ * What each question term tells among the run's claims: ln(1 + N / df), N the claims and df those holding
+ * the term, scaled so the question's terms weigh 1 on average. A word every page of the topic repeats
+ * ("university", "Kansas") tells little; the one word only the answer's sentence shares ("founded",
+ * "fight song") tells most.
+ */
+function termWeights(claims: ReadonlyArray<{ claim_text: string }>, queryTerms: ReadonlySet<string>) {
+  const df = new Map([...queryTerms].map((t) => [t, 0]));
+  for (const claim of claims)
+    for (const t of termSet(claim.claim_text, false)) if (df.has(t)) df.set(t, df.get(t)! + 1);
+  const idf = new Map([...df].map(([t, n]) => [t, Math.log(1 + claims.length / Math.max(1, n))]));
+  const mean = [...idf.values()].reduce((a, b) => a + b, 0) / Math.max(1, idf.size);
+  return new Map([...idf].map(([t, w]) => [t, mean > 0 ? w / mean : 1]));
+}
+
+function weightedOverlap(terms: ReadonlySet<string>, weights: ReadonlyMap<string, number>): number {
+  let sum = 0;
+  for (const t of terms) sum += weights.get(t) ?? 0;
+  return sum;
 }
 
 /**
@@ -180,12 +218,16 @@ interface Ask {
  */
 function relevanceOf(text: string, pageTitle: string, ask: Ask): number {
   const terms = termSet(text, false);
+  const subject = termSet(pageTitle, false);
+  // A sentence is about its page's subject too, which it calls "she", "it" or by a short name.
+  const withSubject = new Set([...terms, ...subject]);
   const shared = overlapCount(terms, ask.queryTerms);
-  const linked = overlapCount(terms, ask.links.terms);
+  const linked = overlapCount(withSubject, ask.links.terms);
+  const told = weightedOverlap(terms, ask.weights);
   const secondStep = shared + linked > 0 && pageOfLink(pageTitle, ask.links);
-  if (!secondStep && !aboutQuestion(terms, ask)) return 0;
+  if (!secondStep && !aboutQuestion(terms, ask) && !aboutWithSubject(terms, subject, ask)) return 0;
   const fits = ask.kind !== 'open' && fitsAnswer(text, ask.kind, ask.query) ? 2 : 0;
-  return 2 * shared + overlapCount(terms, ask.planTerms) + linked + fits;
+  return 2 * told + overlapCount(terms, ask.planTerms) + linked + fits;
 }
 
 /**
@@ -203,6 +245,7 @@ export function rankFindings(
   const claims = new Map(graph.claims.map((c) => [c.id, c]));
   const queryTerms = termSet(input.query, false);
   const topic = questionTopic(input.query);
+  const weights = termWeights(graph.claims, queryTerms);
   const onTopic = Math.min(ON_TOPIC_CONCEPTS, topic.concepts.length);
   const ask: Ask = {
     query: input.query,
@@ -212,6 +255,7 @@ export function rankFindings(
     planTerms: new Set((input.plan?.sub_questions ?? []).flatMap((q) => [...termSet(q, false)])),
     links: linksOf(graph.claims, { queryTerms, topic, onTopic }, input.events ?? []),
     kind: answerKindOf(input.query),
+    weights,
   };
   const ranked = graph.clusters.map((cluster) => {
     const members = cluster.claimIds.map((id) => {
@@ -232,11 +276,34 @@ export function rankFindings(
       claimTexts: members.map((m) => m.claim.claim_text),
     };
   });
-  return ranked
+  const candidates = ranked
     .filter((r) => r.relevance > 0 && r.finding.source_ids.length > 0)
-    .sort((a, b) => b.score - a.score || a.cluster.index - b.cluster.index)
-    .slice(0, MAX_FINDINGS)
-    .map(({ cluster, finding, claimTexts }) => ({ cluster, finding, claimTexts }));
+    .sort((a, b) => b.score - a.score || a.cluster.index - b.cluster.index);
+  return pickDiverse(candidates, (r) => termSet(r.finding.text, false), MAX_FINDINGS).map(
+    ({ cluster, finding, claimTexts }) => ({ cluster, finding, claimTexts }),
+  );
+}
+
+/**
+ * The best `n` of `candidates` (in order of score, best first) each weighed down by its likeness to those
+ * already taken: score × (1 − the highest term overlap, Jaccard, with one of them). Pages of one series say
+ * the same sentence with another year ("The 2012–13 team represented the university…"); the first of
+ * them is a finding, the rest make room for what else the sources say.
+ */
+function pickDiverse<T extends { score: number }>(candidates: readonly T[], termsOf: (c: T) => Set<string>, n: number) {
+  const open = candidates.map((c) => ({ c, terms: termsOf(c), likeness: 0 }));
+  const taken: T[] = [];
+  while (taken.length < n && open.length > 0) {
+    let best = 0;
+    for (let i = 1; i < open.length; i++) {
+      const worth = (o: (typeof open)[number]) => o.c.score * (1 - o.likeness);
+      if (worth(open[i]!) > worth(open[best]!)) best = i;
+    }
+    const [next] = open.splice(best, 1);
+    taken.push(next!.c);
+    for (const o of open) o.likeness = Math.max(o.likeness, jaccard(o.terms, next!.terms));
+  }
+  return taken;
 }
 
 type ClaimOf = Map<string, EvidenceGraph['claims'][number]>;
