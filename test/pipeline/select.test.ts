@@ -2,8 +2,8 @@ import type { SearchResultRow, SourceRow } from '@research/database';
 import { runBudgetOf, selectHits, type RunSnapshot } from '@research/pipeline';
 
 // Which hits a round reads, decided apart from reading them: a pure function of what the run holds.
-const hit = (url: string, round: number, rank: number, position: number) =>
-  ({ url, round, rank, position }) as SearchResultRow;
+const hit = (url: string, round: number, rank: number, position: number, query = 'the question') =>
+  ({ url, round, rank, position, query }) as SearchResultRow;
 const source = (url: string) => ({ url }) as SourceRow;
 const snapshot = (searchResults: SearchResultRow[], sources: SourceRow[] = []): RunSnapshot => ({
   plan: null,
@@ -30,6 +30,26 @@ describe('selecting the hits a round reads', () => {
     const question = { query: 'When was the cape lighthouse built?' };
     const order = selectHits(snapshot(hits), { budget, round: 1, rounds: 1, run: question }).hits.map((h) => h.url);
     expect(order).toEqual(['https://b.example/lighthouse', 'https://a.example/pancakes']);
+  });
+
+  it("sets back the hits of a planner's first-round query that shares no word with the question, not the user's", () => {
+    const question = { query: 'When was the cape lighthouse built?', extra_queries: ['granite towers'] };
+    // Each snippet shares one word with the question, as a page found by chance does with a long question.
+    const hits = [
+      {
+        ...hit('https://a.example/flights', 1, 1, 0, 'cheap flights to the coast'),
+        title: 'Flights',
+        snippet: 'Built for the summer.',
+      },
+      { ...hit('https://b.example/towers', 1, 1, 1, 'granite towers'), title: 'Towers', snippet: 'Built of granite.' },
+      { ...hit('https://c.example/cape', 1, 1, 2, 'cape lighthouse'), title: 'Cape light', snippet: 'A lighthouse.' },
+    ];
+    const first = selectHits(snapshot(hits), { budget, round: 1, rounds: 2, run: question });
+    expect([...first.offTopic]).toEqual(['https://a.example/flights']);
+    expect(first.hits.map((h) => h.url).at(-1)).toBe('https://a.example/flights');
+    // A later round searches names the run read, which the question need not hold.
+    const later = hits.map((h) => ({ ...h, round: 2 }));
+    expect(selectHits(snapshot(later), { budget, round: 2, rounds: 2, run: question }).offTopic.size).toBe(0);
   });
 
   it("reads in the search step's fused order, a site's further pages pushed back, and only the round's new hits", () => {

@@ -1,6 +1,6 @@
 import { registrableDomain } from '@research/core';
 import type { SearchResultRow, SourceRow } from '@research/database';
-import { hitRelevance, OFF_TOPIC, termSet } from '@research/engine';
+import { hitRelevance, OFF_TOPIC, termSet, userQueries } from '@research/engine';
 import { FUSION_K } from '@research/search';
 import type { RunSnapshot, StepContext } from '../steps';
 
@@ -12,8 +12,23 @@ export interface Selection {
   hits: SearchResultRow[];
   /** max_sources for this round: the sources already kept plus the round's share of the room left. */
   maxSources: number;
-  /** The URLs of `hits` whose title and snippet share no word with the question (hitRelevance OFF_TOPIC). */
+  /**
+   * The URLs of `hits` that do not speak of the question: their title and snippet share no word with it
+   * (hitRelevance OFF_TOPIC), or a planner's query that shares none found them (see offQuestion).
+   */
   offTopic: ReadonlySet<string>;
+}
+
+/**
+ * Whether a query of round 1 is a planner's that shares no word with the question (a model that plans
+ * badly: "easy pancake recipe"). Its hits share a word or two with a long question by chance, so they
+ * weigh as little as a hit that shares none and wait for the second hop. The user's own extra queries are
+ * never off the question, and later rounds search names the run read, which the question need not hold.
+ */
+function offQuestion(query: string, question: ReadonlySet<string>, trusted: ReadonlySet<string>, round: number) {
+  if (round !== 1 || question.size === 0 || trusted.has(query.trim())) return false;
+  const terms = [...termSet(query)];
+  return terms.length > 0 && !terms.some((t) => question.has(t));
 }
 
 /**
@@ -64,7 +79,9 @@ export function orderByWorth<T extends { url: string }>(
  */
 export function selectHits(
   snapshot: RunSnapshot,
-  ctx: Pick<StepContext, 'budget' | 'round' | 'rounds'> & { run: Pick<StepContext['run'], 'query'> },
+  ctx: Pick<StepContext, 'budget' | 'round' | 'rounds'> & {
+    run: Pick<StepContext['run'], 'query'> & Partial<Pick<StepContext['run'], 'extra_queries'>>;
+  },
 ): Selection {
   const known = snapshot.sources;
   const knownUrls = new Set(known.map((s) => s.url));
@@ -73,11 +90,13 @@ export function selectHits(
   if (allowance <= 0) return { hits: [], maxSources, offTopic: new Set() };
   const round = snapshot.searchResults.filter((r) => r.round === ctx.round && !knownUrls.has(r.url));
   const question = termSet(ctx.run.query);
+  const trusted = new Set(userQueries(ctx.run.extra_queries).map((q) => q.trim()));
   const offTopic = new Set<string>();
   const weighed = round
     .sort((a, b) => a.position - b.position)
     .map((item, index) => {
-      const relevance = hitRelevance(question, item);
+      const relevance =
+        hitRelevance(question, item) * (offQuestion(item.query, question, trusted, ctx.round) ? OFF_TOPIC : 1);
       if (relevance <= OFF_TOPIC) offTopic.add(item.url);
       return { item, worth: worthAt(index) * relevance };
     });
