@@ -4,6 +4,7 @@ import {
   chunkText,
   extractClaims,
   extractivePlan,
+  firstRoundQueries,
   groundSpan,
   planTerms,
   scoreEvidence,
@@ -70,6 +71,36 @@ describe('extractive planner', () => {
       referenceDate: reference,
     });
     expect(why.counter_evidence_queries.some((q) => q.includes('criticism'))).toBe(true);
+  });
+
+  it("searches the question and the names it holds whatever the plan's queries are, the user's queries before them", () => {
+    const plan = {
+      ...extractivePlan({
+        query: 'Who wrote Silver Spoon for Weekly Shōnen Sunday?',
+        language: 'en',
+        extraQueries: [],
+        referenceDate: reference,
+      }),
+      search_queries: [{ query: 'easy pancake recipe', dimension: 'general' }],
+      counter_evidence_queries: ['weather forecast'],
+    };
+    expect(firstRoundQueries(plan, ['spoon history']).map((q) => [q.query, q.dimension])).toEqual([
+      ['Who wrote Silver Spoon for Weekly Shōnen Sunday?', 'question'],
+      ['easy pancake recipe', 'general'],
+      ['spoon history', 'user'],
+      ['Silver Spoon', 'entity'],
+      ['Weekly Shōnen Sunday', 'entity'],
+      ['weather forecast', 'counter_evidence'],
+    ]);
+    // A plan that searched the names already searches them once; in German only names of several words count.
+    const named = { ...plan, search_queries: [{ query: 'silver spoon', dimension: 'entity' }] };
+    expect(firstRoundQueries(named, []).filter((q) => q.query.toLowerCase() === 'silver spoon')).toHaveLength(1);
+    const de = { ...plan, query: 'Wann wurde die Deutsche Bahn in Berlin gegründet?', language: 'de' };
+    expect(
+      firstRoundQueries(de, [])
+        .filter((q) => q.dimension === 'entity')
+        .map((q) => q.query),
+    ).toEqual(['Deutsche Bahn']);
   });
 
   it('gives the same plan for the same query, language and reference date', () => {

@@ -1,6 +1,6 @@
 import { planSchema, type Plan } from '@research/core';
 import { languageCode, languageProfile, type LanguageCode } from '../text/language';
-import { namedEntities } from '../text/names';
+import { questionNames } from '../text/names';
 import { contentTerms, years } from '../text/tokens';
 
 export interface PlannerInput {
@@ -167,7 +167,7 @@ function readQuery(input: PlannerInput): ReadQuery {
   const code = languageCode(input.language) ?? 'en';
   const profile = languageProfile(input.language);
   const terms = contentTerms(query);
-  const entities = code === 'de' ? namedEntities(query).filter((e) => /\s|["“„]/.test(e)) : namedEntities(query);
+  const entities = questionNames(query, input.language);
   const time = timeSensitivity(query, input.language, input.referenceDate);
   const categories = profile.categories.filter(([, cue]) => cue.test(query)).map(([name]) => name);
   if (time !== 'none') categories.push('temporal');

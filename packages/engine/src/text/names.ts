@@ -1,4 +1,4 @@
-import { STOPWORDS } from './language';
+import { languageCode, STOPWORDS } from './language';
 
 /**
  * Names in a text (a query or a sentence): runs of capitalised words (a sentence's first word only when a
@@ -37,4 +37,13 @@ export function namedEntities(query: string): string[] {
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * The names a question holds, to be searched on their own: namedEntities, but in German, which capitalises
+ * every noun, only names of several words or quoted ones.
+ */
+export function questionNames(query: string, language: string): string[] {
+  const names = namedEntities(query);
+  return languageCode(language) === 'de' ? names.filter((e) => /\s|["“„]/.test(e)) : names;
 }
