@@ -121,6 +121,9 @@ describeWithData('reports over a local folder of real web pages (third-party dat
       for (const id of f.source_ids) expect(byId.get(id)?.content).toMatch(/\bSudan\b/);
     const texts = [...reportTexts(o), ...o.claims.map((c) => c.evidence_span)];
     expect(texts.filter((t) => /appears in print|\||et al\.|Proceedings of/.test(t))).toEqual([]);
+    // One page answers: there is no second source to disagree with it (a reference line and an unrelated
+    // quote once made a "disagreement" of kind negation).
+    expect(o.report.disagreements).toEqual([]);
     expectNoChrome(o);
   });
 });
