@@ -31,6 +31,7 @@ export const HOTPOT_FIGURES = [
   'bm25_both_pages',
   'sentence_recall',
   'answer_in_report',
+  'answer_first',
   'bm25_answer_in_snippets',
   ...RUN_COST_FIGURES,
 ];
@@ -41,6 +42,8 @@ interface HotpotJudgement {
   found: number;
   /** Undefined for a yes/no question. */
   answerInReport: boolean | undefined;
+  /** The answer in the summary's first sentence; undefined for a yes/no question. */
+  answerFirst: boolean | undefined;
   bm25BothPages: boolean;
   bm25AnswerInSnippets: boolean | undefined;
 }
@@ -78,9 +81,16 @@ async function judge(item: HotpotItem, run: RunOutcome, world: EvalWorld): Promi
     supporting: supporting.length,
     found: supporting.filter(([title, i]) => covered.has(`${title}\u0000${i}`)).length,
     answerInReport: open ? statesAnswer(reportText, item.answer) : undefined,
+    answerFirst: open ? statesAnswer(firstSentence(run.report.summary), item.answer) : undefined,
     bm25BothPages: titles.every((t) => topTitles.has(t)),
     bm25AnswerInSnippets: open ? statesAnswer(top.map((hit) => hit.snippet).join('\n'), item.answer) : undefined,
   };
+}
+
+/** The summary's first sentence: up to its first citation's closing "]." (the report cites every sentence). */
+export function firstSentence(summary: string): string {
+  const end = summary.search(/\]\.(\s|$)/u);
+  return end < 0 ? summary : summary.slice(0, end + 2);
 }
 
 const yesNo = (value: boolean | undefined) => (value === undefined ? '-' : value ? 'yes' : 'no');
@@ -102,7 +112,7 @@ export async function evaluateHotpot(settings: EvalSettings): Promise<void> {
       `q${i + 1} ${run.state} ${run.seconds.toFixed(1)} s, ` +
       `${run.sources.length} sources, ${run.claims.length} claims; both pages ${yesNo(judgement.bothPages)} ` +
       `(BM25 ${yesNo(judgement.bm25BothPages)}), sentences ${judgement.found}/${judgement.supporting}, ` +
-      `answer ${yesNo(judgement.answerInReport)}`,
+      `answer ${yesNo(judgement.answerInReport)} (first sentence ${yesNo(judgement.answerFirst)})`,
   });
   report(judgements, outcomes, settings);
 }
@@ -138,6 +148,13 @@ function report(judgements: HotpotJudgement[], outcomes: RunOutcome[], settings:
     ),
   );
   bench.figure(
+    'answer_first',
+    fraction(
+      count((j) => j.answerFirst),
+      open,
+    ),
+  );
+  bench.figure(
     'bm25_answer_in_snippets',
     fraction(
       count((j) => j.bm25AnswerInSnippets),
@@ -169,6 +186,14 @@ function report(judgements: HotpotJudgement[], outcomes: RunOutcome[], settings:
         count((j) => j.bm25AnswerInSnippets),
         open,
       )} (answer in the 10 snippets)`,
+    ],
+    [
+      "answer in the summary's first sentence",
+      counted(
+        count((j) => j.answerFirst),
+        open,
+      ),
+      '',
     ],
     ...runCostRows(outcomes, settings).map(([label, value]): [string, string, string] => [label, value, '']),
   ]);

@@ -130,6 +130,23 @@ describe('findings only about the question', () => {
     expect(findingsOf(query, [{ title: 'Brown County, Kansas', sentences: [answer] }])).toEqual([]);
   });
 
+  it('leads with the finding from the page of the linking name, which states the answer, unless the question chooses', () => {
+    const firstStep = {
+      title: 'Brown State Fishing Lake',
+      sentences: ['Brown State Fishing Lake is a protected area in Brown County, Kansas in the United States.'],
+    };
+    const answer = 'As of the 2010 census, the county population was 9,984.';
+    const query = 'Brown State Fishing Lake is in a county that has a population of how many inhabitants?';
+    expect(findingsOf(query, [firstStep, { title: 'Brown County, Kansas', sentences: [answer] }])).toEqual([
+      answer,
+      firstStep.sentences[0],
+    ]);
+    const choice = 'Which has more inhabitants, Brown State Fishing Lake or Clear Lake?';
+    expect(findingsOf(choice, [firstStep, { title: 'Brown County, Kansas', sentences: [answer] }])[0]).toBe(
+      firstStep.sentences[0],
+    );
+  });
+
   it('takes a sentence that calls its page’s subject by a short name as about it, when it holds a concept of its own', () => {
     const query =
       'The VCU Rams team, led by head coach Shaka Smart, represented Virginia Commonwealth University, founded in what year?';

@@ -59,6 +59,9 @@ interface QuestionTopic {
   subjects: Array<Set<string>>;
 }
 
+/** A question choosing between things: "A or B" (the service's languages). */
+const CHOICE = /\s(?:or|oder|ou|o)\s/iu;
+
 // What joins compared names: "A or B", "A and B", "A, B", "A vs. B", in the service's languages.
 const COORDINATION = /^\s*(?:,\s*)?(?:or|and|vs\.?|versus|oder|und|ou|et|o|y|e)?\s*$/iu;
 
@@ -216,7 +219,7 @@ function weightedOverlap(terms: ReadonlySet<string>, weights: ReadonlyMap<string
  * of its subjects nor `ask.onTopic` of its concepts, and it is not a sentence sharing a word with the
  * question or its links on a page about a linking name (the second step of a two-step question).
  */
-function relevanceOf(text: string, pageTitle: string, ask: Ask): number {
+function relevanceOf(text: string, pageTitle: string, ask: Ask): { relevance: number; secondStep: boolean } {
   const terms = termSet(text, false);
   const subject = termSet(pageTitle, false);
   // A sentence is about its page's subject too, which it calls "she", "it" or by a short name.
@@ -225,9 +228,10 @@ function relevanceOf(text: string, pageTitle: string, ask: Ask): number {
   const linked = overlapCount(withSubject, ask.links.terms);
   const told = weightedOverlap(terms, ask.weights);
   const secondStep = shared + linked > 0 && pageOfLink(pageTitle, ask.links);
-  if (!secondStep && !aboutQuestion(terms, ask) && !aboutWithSubject(terms, subject, ask)) return 0;
+  if (!secondStep && !aboutQuestion(terms, ask) && !aboutWithSubject(terms, subject, ask))
+    return { relevance: 0, secondStep };
   const fits = ask.kind !== 'open' && fitsAnswer(text, ask.kind, ask.query) ? 2 : 0;
-  return 2 * told + overlapCount(terms, ask.planTerms) + linked + fits;
+  return { relevance: 2 * told + overlapCount(terms, ask.planTerms) + linked + fits, secondStep };
 }
 
 /**
@@ -266,11 +270,16 @@ export function rankFindings(
     });
     members.sort((a, b) => b.strength - a.strength || a.claim.position - b.claim.position);
     const best = members[0]!;
-    const relevance = relevanceOf(best.claim.claim_text, graph.sources.get(best.claim.source_id)?.title ?? '', ask);
+    const { relevance, secondStep } = relevanceOf(
+      best.claim.claim_text,
+      graph.sources.get(best.claim.source_id)?.title ?? '',
+      ask,
+    );
     const confidence = round2(members.reduce((n, m) => n + m.strength, 0) / members.length);
     return {
       cluster,
       relevance,
+      secondStep,
       score: relevance * (0.5 + best.strength) + cluster.groups,
       finding: { text: best.claim.claim_text, confidence, source_ids: [...cluster.sourceIds] },
       claimTexts: members.map((m) => m.claim.claim_text),
@@ -279,9 +288,14 @@ export function rankFindings(
   const candidates = ranked
     .filter((r) => r.relevance > 0 && r.finding.source_ids.length > 0)
     .sort((a, b) => b.score - a.score || a.cluster.index - b.cluster.index);
-  return pickDiverse(candidates, (r) => termSet(r.finding.text, false), MAX_FINDINGS).map(
-    ({ cluster, finding, claimTexts }) => ({ cluster, finding, claimTexts }),
-  );
+  const picked = pickDiverse(candidates, (r) => termSet(r.finding.text, false), MAX_FINDINGS);
+  // The answer to a question of two steps is on the page of the name that links them (see linksOf): the
+  // best finding from such a page leads, and so states the answer first. A question choosing between
+  // things ("A or B?") is answered on their own pages.
+  const choosing = ask.topic.subjects.length > 1 || CHOICE.test(input.query);
+  const step = picked.findIndex((r) => r.secondStep);
+  if (!choosing && step > 0) picked.unshift(...picked.splice(step, 1));
+  return picked.map(({ cluster, finding, claimTexts }) => ({ cluster, finding, claimTexts }));
 }
 
 /**
