@@ -71,6 +71,22 @@ describe('findings only about the question', () => {
     expect(findingsOf('What do site reliability engineers do about toil?', UNRELATED)).toEqual([]);
   });
 
+  it('lists a disagreement between two sources only when one of its claims is about the question', () => {
+    const pages = [
+      { title: 'Old bridge', sentences: ['The city council opened the old river bridge in 1990 after a long debate.'] },
+      {
+        title: 'River news',
+        sentences: ['The city council did not open the old river bridge in 1990 after a long debate.'],
+      },
+    ];
+    const about = reportOf('When did the city council open the old river bridge?', 'en', pages);
+    expect(about.disagreements).toHaveLength(1);
+    expect(about.disagreements[0]!.kind).toBe('negation');
+    const elsewhere = reportOf('What do site reliability engineers do about toil?', 'en', pages);
+    expect(elsewhere.findings).toEqual([]);
+    expect(elsewhere.disagreements).toEqual([]);
+  });
+
   it('says plainly, in the run language, that the sources read do not answer the question', () => {
     const en = reportOf('What do site reliability engineers do about toil?', 'en', UNRELATED);
     expect(en.findings).toEqual([]);

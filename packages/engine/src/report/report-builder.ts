@@ -35,6 +35,9 @@ export interface RankedFinding {
   claimTexts: string[];
 }
 
+/** The findings in report order, and the propositions (cluster indices) about the question, findings or not. */
+export type RankedFindings = RankedFinding[] & { readonly about: ReadonlySet<number> };
+
 /** Ends a sentence with its citations: "Text [1]." */
 export function cite(text: string, numbers: number[]): string {
   const body = text.trim().replace(/[.!?…]+["'”»]*$/u, (m) => (m.length > 1 ? m.slice(1) : ''));
@@ -243,7 +246,7 @@ function relevanceOf(text: string, pageTitle: string, ask: Ask): { relevance: nu
  */
 export function rankFindings(
   input: Pick<ReportInput, 'query' | 'plan' | 'graph' | 'evidence'> & { events?: readonly RunEvent[] },
-): RankedFinding[] {
+): RankedFindings {
   const { graph } = input;
   const evidence = new Map(input.evidence.map((e) => [e.claim_id, e]));
   const claims = new Map(graph.claims.map((c) => [c.id, c]));
@@ -295,7 +298,8 @@ export function rankFindings(
   const choosing = ask.topic.subjects.length > 1 || CHOICE.test(input.query);
   const step = picked.findIndex((r) => r.secondStep);
   if (!choosing && step > 0) picked.unshift(...picked.splice(step, 1));
-  return picked.map(({ cluster, finding, claimTexts }) => ({ cluster, finding, claimTexts }));
+  const findings = picked.map(({ cluster, finding, claimTexts }) => ({ cluster, finding, claimTexts }));
+  return Object.assign(findings, { about: new Set(candidates.map((r) => r.cluster.index)) });
 }
 
 /**
@@ -354,10 +358,20 @@ export const MAX_DISAGREEMENTS = 10;
  * disputes over the question's proposition first (their `claim` is the proposition, and each position
  * says whether its source supports or refutes it), then contradictions between claims.
  */
-function disagreementsOf(graph: EvidenceGraph, claims: ClaimOf, findingNumber: Map<number, number>, t: ReportText) {
+/** Each finding's number in the report (1-based), by its cluster's index. */
+function findingNumbers(ranked: readonly RankedFinding[]): Map<number, number> {
+  return new Map(ranked.map((r, i) => [r.cluster.index, i + 1]));
+}
+
+function disagreementsOf(graph: EvidenceGraph, claims: ClaimOf, ranked: RankedFindings, t: ReportText) {
+  const findingNumber = findingNumbers(ranked);
+  // Two claims that contradict each other are a disagreement of the report when one of them is about the
+  // question: sources that do not address it give no findings, and no disagreements either.
   const listed = [
     ...graph.contradictions.filter((c) => c.contradiction.proposition !== undefined),
-    ...graph.contradictions.filter((c) => c.contradiction.proposition === undefined),
+    ...graph.contradictions.filter(
+      (c) => c.contradiction.proposition === undefined && (ranked.about.has(c.a.index) || ranked.about.has(c.b.index)),
+    ),
   ].slice(0, MAX_DISAGREEMENTS);
   return listed.map((c) => {
     const proposition = c.contradiction.proposition;
@@ -513,16 +527,16 @@ function methodologyOf(input: ReportInput, notes: ParsedNotes, rejected: number,
  * source, uncertainties (single-source findings, unanswered fields and sub-questions, budgets, fallbacks)
  * and statistics and methodology from the run's records and events.
  */
-export function buildReport(input: ReportInput, ranked = rankFindings(input)): ReportBody {
+export function buildReport(input: ReportInput, ranked: RankedFindings = rankFindings(input)): ReportBody {
   const t = reportText(input.language);
   const claims: ClaimOf = new Map(input.graph.claims.map((c) => [c.id, c]));
-  const findingNumber = new Map(ranked.map((r, i) => [r.cluster.index, i + 1]));
+  const findingNumber = findingNumbers(ranked);
   const notes = summarizeEvents(input.events);
   const rejected = notes.fetches.reduce((n, f) => n + Math.max(0, f.candidates - f.accepted), 0);
   return {
     summary: summaryOf(ranked, input.graph, findingNumber, t),
     findings: ranked.map((r) => r.finding),
-    disagreements: disagreementsOf(input.graph, claims, findingNumber, t),
+    disagreements: disagreementsOf(input.graph, claims, ranked, t),
     uncertainties: uncertaintiesOf(input, ranked, notes, t),
     source_statistics: sourceStatisticsOf(input, ranked, claims, rejected),
     methodology: methodologyOf(input, notes, rejected, t),
