@@ -1,5 +1,8 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { DEPTH_BUDGETS, loadConfig, type Budget } from '@research/core';
 import { createCrawler, type Crawler } from '@research/crawler';
 import type { SearchResultRow, SourceRow } from '@research/database';
@@ -68,7 +71,7 @@ describe('the fetch step', () => {
 
   function context(
     limits: Partial<Budget>,
-    options: { query?: string; queriesUsed?: number } = {},
+    options: { query?: string; queriesUsed?: number; localCorpusDir?: string } = {},
   ): StepContext & { events: RunEvent[] } {
     const events: RunEvent[] = [];
     const budget = runBudgetOf({
@@ -89,7 +92,7 @@ describe('the fetch step', () => {
       signal: new AbortController().signal,
       logger: createSilentLogger(),
       metrics: createMetrics({ defaultMetrics: false }),
-      services: { llm: null, searchProvider, crawler, localCorpusDir: undefined },
+      services: { llm: null, searchProvider, crawler, localCorpusDir: options.localCorpusDir },
       usage: budget.usage,
       events,
       record: (event) => void events.push(event),
@@ -116,6 +119,43 @@ describe('the fetch step', () => {
     evidence: [],
   });
   const budgetEvents = (ctx: StepContext) => ctx.events.filter((e) => e.kind === 'budget');
+
+  it("reads a local HTML file as it reads a fetched page: the article, without the site's menus and footer", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'local-corpus-'));
+    try {
+      const article = `<p>${paragraph.repeat(6)}</p><p>Chlorophyll absorbs red and blue light and reflects green.</p>`;
+      fs.writeFileSync(
+        path.join(dir, 'leaf.html'),
+        '<html><head><title>How leaves work</title></head><body>' +
+          '<nav><a href="/">Home</a> <a href="/shop">Shop our seeds and garden tools today.</a></nav>' +
+          `<article><h1>How leaves work</h1>${article}</article>` +
+          '<footer>Copyright 2024 Garden Site. Sign up for our newsletter to get weekly tips.</footer></body></html>',
+      );
+      fs.writeFileSync(path.join(dir, 'notes.txt'), 'Leaves are green. Chlorophyll absorbs light.');
+      const local = (file: string, i: number) =>
+        ({
+          url: `local:${file}`,
+          title: file,
+          published_at: null,
+          rank: i + 1,
+          round: 1,
+          position: i,
+          query: 'q',
+        }) as SearchResultRow;
+      const ctx = context({}, { localCorpusDir: dir });
+      const { sources } = await fetchStep(snapshot([local('leaf.html', 0), local('notes.txt', 1)], []), ctx);
+      const leaf = sources.find((s) => s.url === 'local:leaf.html')!;
+      expect(leaf.title).toBe('How leaves work');
+      expect(leaf.content).toContain('Chlorophyll absorbs red and blue light and reflects green.');
+      expect(leaf.content).not.toMatch(/Shop our seeds|newsletter|Copyright/);
+      // Other files are read as they are.
+      expect(sources.find((s) => s.url === 'local:notes.txt')!.content).toBe(
+        'Leaves are green. Chlorophyll absorbs light.',
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('keeps the download budget across calls and tells the report when it ran out', async () => {
     const ctx = context({ max_total_download_bytes: 9_000, max_pages_per_domain: 10 });

@@ -55,6 +55,9 @@ function scriptedWeb(): ResearchServices {
           usage: { sources: sources.length, bytes: 0, pages_per_domain: {} },
         };
       },
+      extractPage: async () => {
+        throw new Error('this run reads no local files');
+      },
     },
   };
 }

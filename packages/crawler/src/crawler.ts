@@ -93,6 +93,11 @@ export interface Crawler {
   fetchMedia(url: string, options: FetchMediaOptions): Promise<FetchedMedia>;
   fetchDocument(url: string, options?: FetchDocumentOptions): Promise<FetchedDocument>;
   fetchSources(urls: string[], budget: RunCrawlBudget, options?: FetchSourcesOptions): Promise<FetchSourcesResult>;
+  /**
+   * The article of an HTML page already at hand (a file of the local corpus), by the same extraction as a
+   * fetched page: Readability in the pool, the site's navigation, notices and footers left out.
+   */
+  extractPage(body: Uint8Array, url: string, signal?: AbortSignal): Promise<ExtractedDocument>;
   close(): Promise<void>;
 }
 
@@ -267,6 +272,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
     fetchMedia,
     fetchDocument,
     fetchSources,
+    extractPage: (body, url, signal) => pool.extract({ body, contentType: 'text/html', kind: 'html', url }, signal),
     async close() {
       agents.destroy();
       if (ownPool) await pool.close();

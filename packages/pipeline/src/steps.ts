@@ -19,8 +19,8 @@ export interface ResearchServices {
   /** The process's LLM client; null: every step works extractively. */
   readonly llm: LlmClient | null;
   readonly searchProvider: SearchProvider;
-  /** The guarded, budgeted crawler (only its run-budgeted collection is used by the steps). */
-  readonly crawler: Pick<Crawler, 'fetchSources'>;
+  /** The guarded, budgeted crawler: its run-budgeted collection, and its extraction for local HTML files. */
+  readonly crawler: Pick<Crawler, 'fetchSources' | 'extractPage'>;
   /** Where `local:` hits are read from (LOCAL_CORPUS_DIR); undefined: none. */
   readonly localCorpusDir: string | undefined;
 }

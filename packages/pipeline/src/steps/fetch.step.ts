@@ -25,16 +25,18 @@ async function readLocalHits(
   for (const hit of hits.slice(0, room)) {
     try {
       const doc = await readLocalDocument(hit.url, corpusDir);
+      // An HTML file is read as a fetched page is: its article, without the site around it.
+      const article = doc.html ? await articleOf(ctx, doc.html, doc.url) : null;
       sources.push({
         id: crypto.randomUUID(),
         url: doc.url,
-        title: doc.title ?? hit.title,
+        title: article?.title || doc.title || hit.title,
         domain: 'local',
         source_type: 'other',
         retrieved_at: new Date().toISOString(),
-        content: doc.text,
-        published_at: null,
-        language: null,
+        content: article?.content ?? doc.text,
+        published_at: article?.publishedAt ?? null,
+        language: article?.language ?? null,
       });
     } catch (error) {
       unreadable++;
@@ -43,6 +45,23 @@ async function readLocalHits(
     }
   }
   return { sources, unreadable };
+}
+
+/** Characters an HTML file's article must hold to stand for the file (else its whole text does). */
+const MIN_ARTICLE_CHARS = 200;
+
+/**
+ * The article of a local HTML file by the crawler's extraction, or null when it is too short to stand for the
+ * file or cannot be read (the file's whole text is used then).
+ */
+async function articleOf(ctx: StepContext, html: Buffer, url: string) {
+  try {
+    const article = await ctx.services.crawler.extractPage(html, url, ctx.signal);
+    return article.content.length >= MIN_ARTICLE_CHARS ? article : null;
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return null;
+  }
 }
 
 /**

@@ -24,6 +24,11 @@ export interface LocalDocumentText {
   title: string;
   text: string;
   contentType: LocalContentType;
+  /**
+   * An HTML file's bytes as read, for a reader that takes the article out of the page (the fetch step does,
+   * with the crawler's extraction); `text` is all of the page's text. Null for other types.
+   */
+  html: Buffer | null;
 }
 
 export function localContentType(file: string): LocalContentType | undefined {
@@ -99,6 +104,7 @@ export async function readDocumentText(file: string, pdf: PdfTextExtractor): Pro
     title: title || titleFromFileName(file),
     text: text.replace(/\u0000/g, '').slice(0, MAX_LOCAL_TEXT_CHARS),
     contentType,
+    html: contentType === 'text/html' ? bytes : null,
   };
 }
 

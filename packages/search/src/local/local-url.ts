@@ -43,6 +43,8 @@ export interface LocalDocument {
   title: string;
   text: string;
   contentType: LocalContentType;
+  /** An HTML file's bytes (see LocalDocumentText.html). */
+  html: Buffer | null;
   bytes: number;
   modifiedAt: string;
 }
@@ -86,6 +88,7 @@ export async function readLocalDocument(
     title: doc.title,
     text: doc.text,
     contentType: doc.contentType,
+    html: doc.html,
     bytes: stat.size,
     modifiedAt: stat.mtime.toISOString(),
   };
