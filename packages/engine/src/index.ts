@@ -50,7 +50,7 @@ export { termSet } from './text/tokens';
 export * as planPromptV1 from './prompts/plan.v1';
 export * as bridgePromptV1 from './prompts/bridge.v1';
 export * as claimsPromptV2 from './prompts/claims.v2';
-export * as reportPromptV1 from './prompts/report.v1';
+export * as reportPromptV2 from './prompts/report.v2';
 export { planResearch, type PlanResearchInput, type PlanResearchResult } from './plan/plan-research';
 export {
   analyzeSources,

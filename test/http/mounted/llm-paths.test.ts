@@ -195,6 +195,10 @@ describe('LLM paths of the planner, claims and synthesis routes (fake OpenAI-com
       };
       const res = await post(`/research/${runId}/synthesis`).expect(200);
       expect(written).toMatch(/\[1\]/);
+      // The model is asked to open with the answer, from the question and the numbered findings.
+      const asked = llm.requests.filter((r) => r.schemaName === 'report').at(-1)!;
+      expect(asked.messages.find((m) => m.role === 'system')!.content).toMatch(/first sentence answers the question/);
+      expect(asked.messages.find((m) => m.role === 'user')!.content).toContain(`Question: ${QUERY}`);
       expect(res.body).toMatchObject({ research_id: runId, engine: 'llm', fallbacks: [], summary: written });
       expect(res.body.methodology).toContain('Bericht: Sprachmodell');
       const v1 = await get(`/v1/research/${runId}/report`).expect(200);

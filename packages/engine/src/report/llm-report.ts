@@ -1,5 +1,5 @@
 import type { LlmCallContext, LlmClient, ReportBody } from '@research/core';
-import * as reportPrompt from '../prompts/report.v1';
+import * as reportPrompt from '../prompts/report.v2';
 import { overlapCount, termSet } from '../text/tokens';
 import type { RankedFinding } from './report-builder';
 

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-/** Report prompt, version 1: the summary and the wording of findings that the engine already chose. */
-export const version = 'report.v1';
+/**
+ * Report prompt, version 2: the summary and the wording of findings that the engine already chose. Since
+ * version 2 the summary opens with the answer to the question when the findings give it.
+ */
+export const version = 'report.v2';
 export const name = 'report';
 
 export const schema = z.object({
@@ -12,6 +15,9 @@ export type ReportAnswer = z.infer<typeof schema>;
 
 export const system = [
   'You write the summary of a research report from numbered findings that were extracted from sources.',
+  "The summary's first sentence answers the question directly when the findings give the answer (a name, a",
+  'date, a number, yes or no), citing the findings that give it; when they do not, it says that the findings',
+  'do not answer it, and what they do say.',
   'Use only the findings given; add no outside knowledge. Every sentence of the summary that states a fact',
   'ends with the numbers of the findings it comes from in square brackets, e.g. "… [1][3]." Mention the',
   "disagreements listed. For findings, you may restate each finding's text more clearly (same facts, same",
