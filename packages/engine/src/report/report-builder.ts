@@ -217,10 +217,12 @@ function weightedOverlap(terms: ReadonlySet<string>, weights: ReadonlyMap<string
 }
 
 /**
- * How a claim answers the question: shared words (twice), sub-question words and linking names, and an
- * answer of the asked kind (twice). 0 for a claim that is not about the question: it holds neither one
- * of its subjects nor `ask.onTopic` of its concepts, and it is not a sentence sharing a word with the
- * question or its links on a page about a linking name (the second step of a two-step question).
+ * How a claim answers the question: the question's words it holds, each as much as it tells (termWeights,
+ * twice), sub-question words, linking names (its page's title counting as its own words), and an answer of
+ * the asked kind (twice). 0 for a claim that is not about the question: it holds neither one of its
+ * subjects nor `ask.onTopic` of its concepts (aboutWithSubject: its page's subject helping), and it is not a
+ * sentence sharing a word with the question or its links on a page about a linking name (the second step of
+ * a two-step question, which `secondStep` says).
  */
 function relevanceOf(text: string, pageTitle: string, ask: Ask): { relevance: number; secondStep: boolean } {
   const terms = termSet(text, false);
@@ -239,10 +241,11 @@ function relevanceOf(text: string, pageTitle: string, ask: Ask): { relevance: nu
 
 /**
  * Ranks the propositions of the run into findings: only propositions about the question (see relevanceOf)
- * are findings, so sources that do not address it give none; they are ranked by relevance (query terms
- * weigh double, sub-question terms and linking names once, an answer of the kind the question asks for
- * twice) plus the cluster's strongest claim. Each finding carries every source of its cluster and a
- * confidence = mean claimStrength over the cluster's claims.
+ * are findings, so sources that do not address it give none; they are scored by relevance and the
+ * cluster's strongest claim, taken in turn each weighed down by its likeness to those taken (pickDiverse),
+ * and the best one from the page of a linking name leads. Each finding carries every source of its cluster
+ * and a confidence = mean claimStrength over the cluster's claims. `about` names every proposition about the
+ * question, finding or not.
  */
 export function rankFindings(
   input: Pick<ReportInput, 'query' | 'plan' | 'graph' | 'evidence'> & { events?: readonly RunEvent[] },
@@ -310,13 +313,11 @@ export function rankFindings(
  */
 function pickDiverse<T extends { score: number }>(candidates: readonly T[], termsOf: (c: T) => Set<string>, n: number) {
   const open = candidates.map((c) => ({ c, terms: termsOf(c), likeness: 0 }));
+  const worth = (o: (typeof open)[number]) => o.c.score * (1 - o.likeness);
   const taken: T[] = [];
   while (taken.length < n && open.length > 0) {
     let best = 0;
-    for (let i = 1; i < open.length; i++) {
-      const worth = (o: (typeof open)[number]) => o.c.score * (1 - o.likeness);
-      if (worth(open[i]!) > worth(open[best]!)) best = i;
-    }
+    for (let i = 1; i < open.length; i++) if (worth(open[i]!) > worth(open[best]!)) best = i;
     const [next] = open.splice(best, 1);
     taken.push(next!.c);
     for (const o of open) o.likeness = Math.max(o.likeness, jaccard(o.terms, next!.terms));
@@ -353,16 +354,17 @@ function summaryOf(ranked: RankedFinding[], graph: EvidenceGraph, findingNumber:
 /** Disagreements the report lists at most. */
 export const MAX_DISAGREEMENTS = 10;
 
-/**
- * The contradictions, each with one position per source (up to 3 a side) and the findings it touches;
- * disputes over the question's proposition first (their `claim` is the proposition, and each position
- * says whether its source supports or refutes it), then contradictions between claims.
- */
 /** Each finding's number in the report (1-based), by its cluster's index. */
 function findingNumbers(ranked: readonly RankedFinding[]): Map<number, number> {
   return new Map(ranked.map((r, i) => [r.cluster.index, i + 1]));
 }
 
+/**
+ * The contradictions, each with one position per source (up to 3 a side) and the findings it touches;
+ * disputes over the question's proposition first (their `claim` is the proposition, and each position
+ * says whether its source supports or refutes it), then contradictions between claims of which one at
+ * least is about the question.
+ */
 function disagreementsOf(graph: EvidenceGraph, claims: ClaimOf, ranked: RankedFindings, t: ReportText) {
   const findingNumber = findingNumbers(ranked);
   // Two claims that contradict each other are a disagreement of the report when one of them is about the
