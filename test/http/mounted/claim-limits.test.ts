@@ -192,7 +192,13 @@ describe('claim limits and large runs (/research/{run_id}/…)', () => {
   describe(`a run holding ${MAX_CLAIMS_PER_RUN} claims whose sources all disagree`, () => {
     let runId: string;
     beforeAll(async () => {
-      runId = await insertTestRun(m.t.db, { owner: m.t.owner.id, state: 'completed', plan: PLAN });
+      // The question the claims are about: the report lists disagreements only between claims about it.
+      runId = await insertTestRun(m.t.db, {
+        owner: m.t.owner.id,
+        state: 'completed',
+        plan: PLAN,
+        query: 'By how much did global mean sea level rise between 1901 and 2018?',
+      });
       await insertClaimsOfRun(m.t.db, runId, MAX_CLAIMS_PER_RUN);
     });
 
