@@ -157,6 +157,20 @@ describe('findings only about the question', () => {
       answer,
       firstStep.sentences[0],
     ]);
+    // Of two linking names, the one the claim closest to the question gives leads, whatever scores higher.
+    const anglers = {
+      title: 'Fishing in Kansas',
+      sentences: ['Anglers at Brown State Fishing Lake often drive in from Kansas City.'],
+    };
+    const city = 'Kansas City has a population of 508,090 inhabitants and is the largest county seat.';
+    const both = findingsOf(query, [
+      firstStep,
+      anglers,
+      { title: 'Brown County, Kansas', sentences: [answer] },
+      { title: 'Kansas City', sentences: [city] },
+    ]);
+    expect(both[0]).toBe(answer);
+    expect(both).toContain(city);
     const choice = 'Which has more inhabitants, Brown State Fishing Lake or Clear Lake?';
     expect(findingsOf(choice, [firstStep, { title: 'Brown County, Kansas', sentences: [answer] }])[0]).toBe(
       firstStep.sentences[0],

@@ -143,15 +143,17 @@ interface Links {
  * link either.
  */
 function linksOf(
-  claims: ReadonlyArray<{ claim_text: string }>,
+  claims: ReadonlyArray<{ claim_text: string; source_id: string }>,
   ask: Pick<Ask, 'queryTerms' | 'topic' | 'onTopic'>,
   events: readonly RunEvent[],
+  titleOf: (sourceId: string) => string,
 ): Links {
   const closest = claims
     .map((c) => {
       const terms = termSet(c.claim_text, false);
       return {
         text: c.claim_text,
+        title: titleOf(c.source_id),
         about: aboutQuestion(terms, ask),
         held: conceptsHeld(terms, ask.topic.concepts),
         shared: overlapCount(terms, ask.queryTerms),
@@ -162,24 +164,34 @@ function linksOf(
     .slice(0, LINKING_CLAIMS);
   const links: Links = { terms: new Set(), names: [] };
   if (closest.length === 0) return links;
+  // The names of the claims closest to the question first: the lead finding comes from the page of the
+  // first. A page naming its own subject links nowhere.
   const names = [
-    ...events.flatMap((e) => (e.kind === 'bridge' ? e.queries : [])),
-    ...closest.flatMap((c) => namedEntities(c.text)),
+    ...closest.flatMap((c) => namedEntities(c.text).map((name) => ({ name, from: c.title }))),
+    ...events.flatMap((e) => (e.kind === 'bridge' ? e.queries.map((name) => ({ name, from: '' })) : [])),
   ];
-  for (const name of names) {
+  for (const { name, from } of names) {
     const terms = [...termSet(name, false)];
     const own = terms.filter((t) => !ask.queryTerms.has(t));
-    if (own.length === 0) continue;
+    if (own.length === 0 || titleBegins(from, terms)) continue;
     links.names.push(terms);
     for (const t of own) links.terms.add(t);
   }
   return links;
 }
 
-/** Whether a page is about one of the linking names: its title begins with it ("Brown County, Kansas"). */
-function pageOfLink(title: string, links: Links): boolean {
+/**
+ * Which linking name a page is about (its title begins with it: "Brown County, Kansas"), as the name's place
+ * in `links.names`, or -1.
+ */
+function linkOfPage(title: string, links: Links): number {
+  return links.names.findIndex((name) => titleBegins(title, name));
+}
+
+/** Whether a page title's terms begin with `name`'s. */
+function titleBegins(title: string, name: readonly string[]): boolean {
   const titleTerms = [...termSet(title, false)];
-  return links.names.some((name) => name.every((t, i) => titleTerms[i] === t));
+  return name.length > 0 && name.every((t, i) => titleTerms[i] === t);
 }
 
 interface Ask {
@@ -224,7 +236,7 @@ function weightedOverlap(terms: ReadonlySet<string>, weights: ReadonlyMap<string
  * sentence sharing a word with the question or its links on a page about a linking name (the second step of
  * a two-step question, which `secondStep` says).
  */
-function relevanceOf(text: string, pageTitle: string, ask: Ask): { relevance: number; secondStep: boolean } {
+function relevanceOf(text: string, pageTitle: string, ask: Ask): { relevance: number; link: number } {
   const terms = termSet(text, false);
   const subject = termSet(pageTitle, false);
   // A sentence is about its page's subject too, which it calls "she", "it" or by a short name.
@@ -232,11 +244,12 @@ function relevanceOf(text: string, pageTitle: string, ask: Ask): { relevance: nu
   const shared = overlapCount(terms, ask.queryTerms);
   const linked = overlapCount(withSubject, ask.links.terms);
   const told = weightedOverlap(terms, ask.weights);
-  const secondStep = shared + linked > 0 && pageOfLink(pageTitle, ask.links);
+  const link = shared + linked > 0 ? linkOfPage(pageTitle, ask.links) : -1;
+  const secondStep = link >= 0;
   if (!secondStep && !aboutQuestion(terms, ask) && !aboutWithSubject(terms, subject, ask))
-    return { relevance: 0, secondStep };
+    return { relevance: 0, link };
   const fits = ask.kind !== 'open' && fitsAnswer(text, ask.kind, ask.query) ? 2 : 0;
-  return { relevance: 2 * told + overlapCount(terms, ask.planTerms) + linked + fits, secondStep };
+  return { relevance: 2 * told + overlapCount(terms, ask.planTerms) + linked + fits, link };
 }
 
 /**
@@ -263,7 +276,12 @@ export function rankFindings(
     topic,
     onTopic,
     planTerms: new Set((input.plan?.sub_questions ?? []).flatMap((q) => [...termSet(q, false)])),
-    links: linksOf(graph.claims, { queryTerms, topic, onTopic }, input.events ?? []),
+    links: linksOf(
+      graph.claims,
+      { queryTerms, topic, onTopic },
+      input.events ?? [],
+      (id) => graph.sources.get(id)?.title ?? '',
+    ),
     kind: answerKindOf(input.query),
     weights,
   };
@@ -276,7 +294,7 @@ export function rankFindings(
     });
     members.sort((a, b) => b.strength - a.strength || a.claim.position - b.claim.position);
     const best = members[0]!;
-    const { relevance, secondStep } = relevanceOf(
+    const { relevance, link } = relevanceOf(
       best.claim.claim_text,
       graph.sources.get(best.claim.source_id)?.title ?? '',
       ask,
@@ -285,7 +303,7 @@ export function rankFindings(
     return {
       cluster,
       relevance,
-      secondStep,
+      link,
       score: relevance * (0.5 + best.strength) + cluster.groups,
       finding: { text: best.claim.claim_text, confidence, source_ids: [...cluster.sourceIds] },
       claimTexts: members.map((m) => m.claim.claim_text),
@@ -299,7 +317,9 @@ export function rankFindings(
   // best finding from such a page leads, and so states the answer first. A question choosing between
   // things ("A or B?") is answered on their own pages.
   const choosing = ask.topic.subjects.length > 1 || CHOICE.test(input.query);
-  const step = picked.findIndex((r) => r.secondStep);
+  const linked = picked.filter((r) => r.link >= 0);
+  const lead = linked.reduce<(typeof linked)[number] | undefined>((a, r) => (a && a.link <= r.link ? a : r), undefined);
+  const step = lead ? picked.indexOf(lead) : -1;
   if (!choosing && step > 0) picked.unshift(...picked.splice(step, 1));
   const findings = picked.map(({ cluster, finding, claimTexts }) => ({ cluster, finding, claimTexts }));
   return Object.assign(findings, { about: new Set(candidates.map((r) => r.cluster.index)) });
