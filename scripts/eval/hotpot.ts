@@ -88,7 +88,7 @@ async function judge(item: HotpotItem, run: RunOutcome, world: EvalWorld): Promi
 }
 
 /** The summary's first sentence: up to its first citation's closing "]." (the report cites every sentence). */
-export function firstSentence(summary: string): string {
+function firstSentence(summary: string): string {
   const end = summary.search(/\]\.(\s|$)/u);
   return end < 0 ? summary : summary.slice(0, end + 2);
 }

@@ -121,10 +121,11 @@ function aboutQuestion(terms: ReadonlySet<string>, ask: Pick<Ask, 'topic' | 'onT
 function aboutWithSubject(
   terms: ReadonlySet<string>,
   subject: ReadonlySet<string>,
+  withSubject: ReadonlySet<string>,
   ask: Pick<Ask, 'topic' | 'onTopic'>,
 ) {
   const own = ask.topic.concepts.some((c) => [...c].every((t) => terms.has(t)) && ![...c].every((t) => subject.has(t)));
-  return own && aboutQuestion(new Set([...terms, ...subject]), ask);
+  return own && aboutQuestion(withSubject, ask);
 }
 
 /** The names that link the question to its answer (see linksOf). */
@@ -153,7 +154,7 @@ function linksOf(
       const terms = termSet(c.claim_text, false);
       return {
         text: c.claim_text,
-        title: titleOf(c.source_id),
+        sourceId: c.source_id,
         about: aboutQuestion(terms, ask),
         held: conceptsHeld(terms, ask.topic.concepts),
         shared: overlapCount(terms, ask.queryTerms),
@@ -167,8 +168,11 @@ function linksOf(
   // The names of the claims closest to the question first: the lead finding comes from the page of the
   // first. A page naming its own subject links nowhere.
   const names = [
-    ...closest.flatMap((c) => namedEntities(c.text).map((name) => ({ name, from: c.title }))),
-    ...events.flatMap((e) => (e.kind === 'bridge' ? e.queries.map((name) => ({ name, from: '' })) : [])),
+    ...closest.flatMap((c) => {
+      const from = [...termSet(titleOf(c.sourceId), false)];
+      return namedEntities(c.text).map((name) => ({ name, from }));
+    }),
+    ...events.flatMap((e) => (e.kind === 'bridge' ? e.queries.map((name) => ({ name, from: [] })) : [])),
   ];
   for (const { name, from } of names) {
     const terms = [...termSet(name, false)];
@@ -181,16 +185,15 @@ function linksOf(
 }
 
 /**
- * Which linking name a page is about (its title begins with it: "Brown County, Kansas"), as the name's place
- * in `links.names`, or -1.
+ * Which linking name a page is about (its title's terms begin with it: "Brown County, Kansas"), as the name's
+ * place in `links.names`, or -1.
  */
-function linkOfPage(title: string, links: Links): number {
-  return links.names.findIndex((name) => titleBegins(title, name));
+function linkOfPage(titleTerms: readonly string[], links: Links): number {
+  return links.names.findIndex((name) => titleBegins(titleTerms, name));
 }
 
 /** Whether a page title's terms begin with `name`'s. */
-function titleBegins(title: string, name: readonly string[]): boolean {
-  const titleTerms = [...termSet(title, false)];
+function titleBegins(titleTerms: readonly string[], name: readonly string[]): boolean {
   return name.length > 0 && name.every((t, i) => titleTerms[i] === t);
 }
 
@@ -234,7 +237,7 @@ function weightedOverlap(terms: ReadonlySet<string>, weights: ReadonlyMap<string
  * the asked kind (twice). 0 for a claim that is not about the question: it holds neither one of its
  * subjects nor `ask.onTopic` of its concepts (aboutWithSubject: its page's subject helping), and it is not a
  * sentence sharing a word with the question or its links on a page about a linking name (the second step of
- * a two-step question, which `secondStep` says).
+ * a two-step question: `link` is that name's place in `ask.links.names`, -1 for any other page).
  */
 function relevanceOf(text: string, pageTitle: string, ask: Ask): { relevance: number; link: number } {
   const terms = termSet(text, false);
@@ -244,9 +247,8 @@ function relevanceOf(text: string, pageTitle: string, ask: Ask): { relevance: nu
   const shared = overlapCount(terms, ask.queryTerms);
   const linked = overlapCount(withSubject, ask.links.terms);
   const told = weightedOverlap(terms, ask.weights);
-  const link = shared + linked > 0 ? linkOfPage(pageTitle, ask.links) : -1;
-  const secondStep = link >= 0;
-  if (!secondStep && !aboutQuestion(terms, ask) && !aboutWithSubject(terms, subject, ask))
+  const link = shared + linked > 0 ? linkOfPage([...subject], ask.links) : -1;
+  if (link < 0 && !aboutQuestion(terms, ask) && !aboutWithSubject(terms, subject, withSubject, ask))
     return { relevance: 0, link };
   const fits = ask.kind !== 'open' && fitsAnswer(text, ask.kind, ask.query) ? 2 : 0;
   return { relevance: 2 * told + overlapCount(terms, ask.planTerms) + linked + fits, link };
@@ -317,8 +319,8 @@ export function rankFindings(
   // best finding from such a page leads, and so states the answer first. A question choosing between
   // things ("A or B?") is answered on their own pages.
   const choosing = ask.topic.subjects.length > 1 || CHOICE.test(input.query);
-  const linked = picked.filter((r) => r.link >= 0);
-  const lead = linked.reduce<(typeof linked)[number] | undefined>((a, r) => (a && a.link <= r.link ? a : r), undefined);
+  // Of several, the page of the strongest link (the earliest name); the sort is stable, so the best of its findings.
+  const lead = picked.filter((r) => r.link >= 0).sort((a, b) => a.link - b.link)[0];
   const step = lead ? picked.indexOf(lead) : -1;
   if (!choosing && step > 0) picked.unshift(...picked.splice(step, 1));
   const findings = picked.map(({ cluster, finding, claimTexts }) => ({ cluster, finding, claimTexts }));

@@ -25,8 +25,8 @@ export interface Selection {
  * weigh as little as a hit that shares none and wait for the second hop. The user's own extra queries are
  * never off the question, and later rounds search names the run read, which the question need not hold.
  */
-function offQuestion(query: string, question: ReadonlySet<string>, trusted: ReadonlySet<string>, round: number) {
-  if (round !== 1 || question.size === 0 || trusted.has(query.trim())) return false;
+function offQuestion(query: string, question: ReadonlySet<string>, trusted: ReadonlySet<string>): boolean {
+  if (question.size === 0 || trusted.has(query.trim())) return false;
   const terms = [...termSet(query)];
   return terms.length > 0 && !terms.some((t) => question.has(t));
 }
@@ -91,12 +91,18 @@ export function selectHits(
   const round = snapshot.searchResults.filter((r) => r.round === ctx.round && !knownUrls.has(r.url));
   const question = termSet(ctx.run.query);
   const trusted = new Set(userQueries(ctx.run.extra_queries).map((q) => q.trim()));
+  // Judged once per query (a query brings ten hits); only round 1's queries are a planner's.
+  const queryWeight = new Map<string, number>();
+  const weightOf = (query: string) => {
+    if (ctx.round !== 1) return 1;
+    if (!queryWeight.has(query)) queryWeight.set(query, offQuestion(query, question, trusted) ? OFF_TOPIC : 1);
+    return queryWeight.get(query)!;
+  };
   const offTopic = new Set<string>();
   const weighed = round
     .sort((a, b) => a.position - b.position)
     .map((item, index) => {
-      const relevance =
-        hitRelevance(question, item) * (offQuestion(item.query, question, trusted, ctx.round) ? OFF_TOPIC : 1);
+      const relevance = hitRelevance(question, item) * weightOf(item.query);
       if (relevance <= OFF_TOPIC) offTopic.add(item.url);
       return { item, worth: worthAt(index) * relevance };
     });
