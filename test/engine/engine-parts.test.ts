@@ -45,6 +45,14 @@ describe('extractive planner', () => {
       ]),
     );
     expect(en.required_fields).toEqual(expect.arrayContaining(['about:Scott Derrickson', 'about:Ed Wood', 'verdict']));
+    // An initial ends no sentence: the name stays whole and is searched whole.
+    const initial = extractivePlan({
+      query: 'Roger O. Egeberg served under which president?',
+      language: 'en',
+      extraQueries: [],
+      referenceDate: reference,
+    });
+    expect(initial.search_queries).toContainEqual({ query: 'Roger O Egeberg', dimension: 'entity' });
 
     const fr = extractivePlan({
       query: "Qu'est-ce que la photosynthèse ?",

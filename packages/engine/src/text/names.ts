@@ -16,7 +16,9 @@ export function namedEntities(query: string): string[] {
   tokens.forEach((m, i) => {
     const word = m[0].replace(/[.]$/, '');
     const capital = /^\p{Lu}/u.test(word);
-    const sentenceStart = i === 0 || /[.?!]\s*$/.test(query.slice(0, m.index));
+    // An initial ("Roger O. Egeberg", "George H. W. Bush") ends no sentence.
+    const before = query.slice(0, m.index);
+    const sentenceStart = i === 0 || (/[.?!]\s*$/.test(before) && !/(^|\s)\p{Lu}\.\s*$/u.test(before));
     const joinsRun = run.length > 0 && /^(of|de|von|van|der|del|la|le|di|da|the)$/i.test(word);
     const startsName =
       capital &&
