@@ -93,9 +93,24 @@ describe('second-hop names', () => {
       ...LIBRARY,
       sources: [...LIBRARY.sources, { title: 'Ilse Marten', content: 'Ilse Marten studied in Vienna.' }],
     });
-    // Ilse Marten's page is already read and the library is the question's own: neither is searched; the
-    // other names of the sentences about the library are, a name of two words before a lone word, and
-    // nothing from the sentence that does not concern the question (Denmark).
-    expect(names).toEqual(['Paul Roder', 'Baltic']);
+    // The library is the question's own name: it is not searched; the other names of the sentences about
+    // the library are, a name of two words before a lone word, and nothing from the sentence that does not
+    // concern the question (Denmark). Ilse Marten's page is read, and her name is still searched: for the
+    // pages that mention her.
+    expect(names).toEqual(['Ilse Marten', 'Paul Roder', 'Baltic']);
+  });
+
+  it('searches a name written out in full as the title of the page the run read about it', async () => {
+    const names = await bridgeQueries({
+      ...LIBRARY,
+      sources: [
+        {
+          title: 'Harbour Library',
+          content: 'The Harbour Library was designed by the architect Ilse Johanna Marten in 1931.',
+        },
+        { title: 'Ilse Marten', content: 'Ilse Marten studied in Vienna.' },
+      ],
+    });
+    expect(names).toEqual(['Ilse Marten']);
   });
 });

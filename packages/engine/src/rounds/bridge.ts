@@ -100,8 +100,8 @@ export async function planBridge(
 /**
  * The second hop of a round without an LLM: names the question does not give but the round's most relevant
  * sentences do (the film's director, the band's founder), to be searched next. A name counts by the
- * relevance of the sentences that hold it; names made only of the question's own words, and names of pages
- * the run already read (their titles), are left out. Names of several words come first: a lone capitalised
+ * relevance of the sentences that hold it; a name of a page the run read (holding every word of its title) is
+ * searched as that title, for the pages that mention it; names made only of the question's own words are left out. Names of several words come first: a lone capitalised
  * word is as often a people, a month or an abbreviation as a name, and searched alone it finds everything
  * that mentions it; in German, which capitalises every noun, it never counts. Pure and time-sliced: the
  * same pages give the same queries.
@@ -110,13 +110,22 @@ export async function bridgeQueries(input: BridgeInput): Promise<string[]> {
   if (input.limit < 1 || input.sources.length === 0) return [];
   const questionTerms = termSet(input.question);
   if (questionTerms.size === 0) return [];
-  const read = new Set(input.sources.map((s) => s.title?.trim().toLowerCase()).filter(Boolean));
+  // A name holding every word of a page's title is that page's subject written out ("Mikhail Sergeyevich
+  // Gorbachev" on the page "Mikhail Gorbachev"): it is searched as the title, for the pages that mention it.
+  const readTitles = input.sources
+    .map((s) => ({ title: s.title?.trim() ?? '', terms: termSet(s.title ?? '', false) }))
+    .filter((t) => t.terms.size > 0);
+  const asTitle = (name: string) => {
+    const terms = termSet(name, false);
+    return readTitles.find((t) => [...t.terms].every((x) => terms.has(x)))?.title ?? name;
+  };
   const german = languageCode(input.language) === 'de';
   const worth = new Map<string, { name: string; score: number }>();
   for (const sentence of await relevantSentences(input, questionTerms)) {
-    for (const name of namedEntities(sentence.text)) {
+    for (const written of namedEntities(sentence.text)) {
+      const name = asTitle(written);
       const key = name.toLowerCase();
-      if (read.has(key) || (german && !/\s/.test(name))) continue;
+      if (german && !/\s/.test(name)) continue;
       const terms = termSet(name, false);
       if (terms.size === 0 || [...terms].every((t) => questionTerms.has(t))) continue;
       const entry = worth.get(key) ?? { name, score: 0 };
