@@ -34,6 +34,10 @@ describe('the fetch step', () => {
       title: 'Adriana Trigiani',
       text: 'Adriana Trigiani is an author and playwright who resides in Greenwich Village, Manhattan, with her family and has written seventeen novels.',
     },
+    '/big-stone-gap-soundtrack': {
+      title: 'Big Stone Gap (soundtrack)',
+      text: 'Big Stone Gap (soundtrack) is the album of songs from the film, released in 2015 with twelve tracks by country artists.',
+    },
     '/wise-county': {
       title: 'Wise County',
       text: 'Wise County is a county located in the Commonwealth of Virginia, with coal mining as its historic industry and a population of about forty thousand.',
@@ -195,6 +199,18 @@ describe('the fetch step', () => {
     await fetchStep(snapshot(hits(['/a']), []), nothingNew);
     expect(searxng.requests.length).toBe(sent);
     expect(spent.usage.search_queries).toBe(10);
+  });
+
+  it("keeps a site's last page for a name's page, not for a second page on a subject the site gave", async () => {
+    const query = 'Where does the director of Big Stone Gap live?';
+    // Every page is on one site, which may give two: the film's page, then its director's.
+    const ctx = context({ max_pages_per_domain: 2 }, { query, queriesUsed: 7 });
+    const titled = hits(['/big-stone-gap', '/big-stone-gap-soundtrack']).map((h) => ({
+      ...h,
+      title: PAGES[new URL(h.url).pathname]!.title,
+    }));
+    const read = await fetchStep(snapshot(titled, []), ctx);
+    expect(read.sources.map((s) => new URL(s.url).pathname)).toEqual(['/big-stone-gap', '/adriana-trigiani']);
   });
 
   it("reads a name's page before a hit whose title and snippet say nothing of the question", async () => {

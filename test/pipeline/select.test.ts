@@ -5,6 +5,8 @@ import { runBudgetOf, selectHits, type RunSnapshot } from '@research/pipeline';
 const hit = (url: string, round: number, rank: number, position: number, query = 'the question') =>
   ({ url, round, rank, position, query }) as SearchResultRow;
 const source = (url: string) => ({ url }) as SourceRow;
+/** A round-1 hit with a title, ranked as it is placed in the fused order. */
+const titled = (url: string, position: number, title: string) => ({ ...hit(url, 1, position + 1, position), title });
 const snapshot = (searchResults: SearchResultRow[], sources: SourceRow[] = []): RunSnapshot => ({
   plan: null,
   searchResults,
@@ -81,6 +83,51 @@ describe('selecting the hits a round reads', () => {
     expect(order.indexOf('https://a.example/2')).toBeLessThan(order.indexOf('https://w59.example/'));
   });
 
+  it("gives a site's next page to another subject: a page like one its site gave waits, as a repeat", () => {
+    const hits = [
+      titled('https://a.example/sports-complex', 0, 'Ilse Marten Hall'),
+      titled('https://a.example/ilse-marten', 1, 'Ilse Marten'),
+      titled('https://a.example/harbour-library', 2, 'Harbour Library'),
+      titled('https://b.example/annex', 3, 'Harbour Library Annex'),
+    ];
+    const selection = selectHits(snapshot(hits), { budget, round: 1, rounds: 1, run });
+    expect(selection.hits.map((h) => h.url)).toEqual([
+      'https://a.example/sports-complex',
+      'https://b.example/annex',
+      'https://a.example/harbour-library',
+      'https://a.example/ilse-marten',
+    ]);
+    // The annex is like the library, but on another site: only a site's own pages repeat each other.
+    expect([...selection.repeats]).toEqual(['https://a.example/ilse-marten']);
+  });
+
+  it('counts no repeat between pages a site titles the same: the title says nothing of their subjects', () => {
+    const hits = [
+      titled('https://a.example/2019/ferry', 0, 'Harbour News'),
+      titled('https://a.example/2020/library', 1, 'Harbour News'),
+      titled('https://a.example/2021/annex', 2, 'Harbour News Archive'),
+    ];
+    const selection = selectHits(snapshot(hits), { budget, round: 1, rounds: 1, run });
+    expect([...selection.repeats]).toEqual(['https://a.example/2021/annex']);
+    expect(selection.hits.map((h) => h.url)).toEqual([
+      'https://a.example/2019/ferry',
+      'https://a.example/2020/library',
+      'https://a.example/2021/annex',
+    ]);
+  });
+
+  it('reads the page titled as a name the question holds before better-ranked pages that only mention it', () => {
+    const question = { query: 'Were Cape Verran and Orla Point both lighthouses?' };
+    const hits = [
+      titled('https://a.example/keepers', 0, 'Cape Verran lighthouse keepers'),
+      titled('https://b.example/wrecks', 1, 'Cape Verran shipwrecks'),
+      titled('https://c.example/orla-point', 2, 'Orla Point'),
+      titled('https://d.example/cape-verran', 3, 'Cape Verran'),
+    ];
+    const order = selectHits(snapshot(hits), { budget, round: 1, rounds: 1, run: question }).hits.map((h) => h.url);
+    expect(order.slice(0, 2)).toEqual(['https://c.example/orla-point', 'https://d.example/cape-verran']);
+  });
+
   it('keeps room for later rounds: round 1 of 2 may fill half of max_sources, the last round the rest', () => {
     const hits = [hit('https://a.example/1', 1, 1, 0)];
     expect(selectHits(snapshot(hits), { budget, round: 1, rounds: 2, run }).maxSources).toBe(5);
@@ -103,6 +150,6 @@ describe('selecting the hits a round reads', () => {
       rounds: 2,
       run,
     });
-    expect(selection).toEqual({ hits: [], maxSources: 10, offTopic: new Set() });
+    expect(selection).toEqual({ hits: [], maxSources: 10, offTopic: new Set(), repeats: new Set() });
   });
 });

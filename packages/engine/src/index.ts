@@ -8,8 +8,8 @@ export {
   type PlannedQuery,
 } from './plan/queries';
 export { extractivePlan, type PlannerInput } from './plan/extractive-planner';
-export { hitRelevance, OFF_TOPIC } from './plan/hit-relevance';
-export { namedEntities } from './text/names';
+export { hitRelevance, nameKeys, namedPageWeight, NAMED_PAGE, OFF_TOPIC } from './plan/hit-relevance';
+export { namedEntities, questionNames } from './text/names';
 export { extractClaims, claimTypeOf, planTerms } from './claims/extractive-claims';
 export {
   isStatement,
@@ -46,7 +46,7 @@ export { answerKindOf, fitsAnswer, type AnswerKind } from './report/answer-fit';
 export { buildReport, rankFindings } from './report/report-builder';
 export { englishFallback, hasReportText, reportText, REPORT_LANGUAGES, type ReportText } from './report/report-text';
 export { sentences, type Sentence } from './text/sentences';
-export { termSet } from './text/tokens';
+export { jaccard, termSet } from './text/tokens';
 export * as planPromptV1 from './prompts/plan.v1';
 export * as bridgePromptV1 from './prompts/bridge.v1';
 export * as claimsPromptV2 from './prompts/claims.v2';

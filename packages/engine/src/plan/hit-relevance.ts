@@ -1,4 +1,4 @@
-import { termSet } from '../text/tokens';
+import { termSet, words } from '../text/tokens';
 
 /** What hitRelevance gives a hit whose title and snippet share no word with the question. */
 export const OFF_TOPIC = 0.5;
@@ -22,4 +22,27 @@ export function hitRelevance(
   let shared = 0;
   for (const t of own) if (words.has(t)) shared++;
   return OFF_TOPIC + (1 - OFF_TOPIC) * Math.min(1, shared / Math.min(ON_TOPIC_TERMS, own.size));
+}
+
+/** How much more a page titled exactly as a name the run searched is worth than another hit of its rank. */
+export const NAMED_PAGE = 2;
+
+/** A title or a name as namedPageWeight compares them: its words, lower case, one space apart. */
+function nameKey(text: string): string {
+  return words(text).join(' ');
+}
+
+/**
+ * NAMED_PAGE for a hit titled exactly as one of `names` (the names the question holds, the names a second
+ * hop searched), 1 otherwise. The page of a name is what searching it is for, and a search engine ranks a
+ * short page about "Silene" below long pages about Silene species that repeat the word; a qualified title
+ * ("Ed Wood (film)") is another subject than the name alone.
+ */
+export function namedPageWeight(title: string | null, names: ReadonlySet<string>): number {
+  return title && names.has(nameKey(title)) ? NAMED_PAGE : 1;
+}
+
+/** The names of `texts` as namedPageWeight looks them up. */
+export function nameKeys(texts: Iterable<string>): Set<string> {
+  return new Set([...texts].map(nameKey).filter(Boolean));
 }

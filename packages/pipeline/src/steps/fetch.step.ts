@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { SearchResultDraft, SourceDraft } from '@research/core';
 import type { SearchResultRow, SourceRow } from '@research/database';
 import { isLocalUrl, readLocalDocument } from '@research/search';
+import { nameKeys, namedPageWeight } from '@research/engine';
 import type { RunSnapshot, StepContext } from '../steps';
 import { bridgeHop } from './bridge';
 import { orderByWorth, selectHits, worthAt, type Weighed } from './select';
@@ -148,7 +149,11 @@ function secondHopCandidates(
     .filter(
       ({ item }) => !read.has(item.url) && (!first.tried.has(item.url) || unread.has(item.url) || isLocalUrl(item.url)),
     );
-  const named = found.map((item) => ({ item: item as Candidate, worth: worthAt(item.rank - 1) }));
+  const names = nameKeys(found.map((item) => item.query));
+  const named = found.map((item) => ({
+    item: item as Candidate,
+    worth: worthAt(item.rank - 1) * namedPageWeight(item.title, names),
+  }));
   return [...named, ...waiting].sort((a, b) => b.worth - a.worth);
 }
 
@@ -159,15 +164,16 @@ function secondHopCandidates(
  */
 export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promise<FetchOutput> {
   const known: readonly SourceRow[] = snapshot.sources;
-  const { hits, maxSources, offTopic } = selectHits(snapshot, ctx);
+  const { hits, maxSources, offTopic, repeats } = selectHits(snapshot, ctx);
   if (hits.length === 0) {
     ctx.record({ kind: 'fetch', round: ctx.round, candidates: 0, accepted: 0 });
     return { sources: [], searchResults: [] };
   }
   const firstMax = maxSources - ctx.budget.bridgeReserve(maxSources - known.length);
   // The first hop tries twice its room at most (replacements for pages that fail); the rest wait for the second.
-  // A hit whose title and snippet say nothing of the question waits for the second hop, after the names' pages.
-  const tried = hits.filter((h) => !offTopic.has(h.url)).slice(0, 2 * (firstMax - known.length));
+  // A hit whose title and snippet say nothing of the question waits for the second hop, after the names' pages,
+  // and so does a repeat of a subject its site gave (its site's last page may be a name's).
+  const tried = hits.filter((h) => !offTopic.has(h.url) && !repeats.has(h.url)).slice(0, 2 * (firstMax - known.length));
   const first = await readHits(ctx, tried, known, firstMax);
   const seen = new Set([...snapshot.searchResults.map((r) => r.url), ...known.map((s) => s.url)]);
   const held: HeldSource[] = [...known, ...first.sources];
@@ -178,7 +184,7 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
     held,
     found,
   );
-  const second = await readHits(ctx, orderByWorth(candidates, held), held, maxSources);
+  const second = await readHits(ctx, orderByWorth(candidates, held).items, held, maxSources);
   const sources = [...first.sources, ...second.sources];
   ctx.record({
     kind: 'fetch',

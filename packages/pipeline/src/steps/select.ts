@@ -1,6 +1,15 @@
 import { registrableDomain } from '@research/core';
 import type { SearchResultRow, SourceRow } from '@research/database';
-import { hitRelevance, OFF_TOPIC, termSet, userQueries } from '@research/engine';
+import {
+  hitRelevance,
+  jaccard,
+  nameKeys,
+  namedPageWeight,
+  OFF_TOPIC,
+  questionNames,
+  termSet,
+  userQueries,
+} from '@research/engine';
 import { FUSION_K } from '@research/search';
 import type { RunSnapshot, StepContext } from '../steps';
 
@@ -17,6 +26,8 @@ export interface Selection {
    * (hitRelevance OFF_TOPIC), or a planner's query that shares none found them (see offQuestion).
    */
   offTopic: ReadonlySet<string>;
+  /** The URLs of `hits` whose title is like that of a page their site holds or gave before them (see orderByWorth). */
+  repeats: ReadonlySet<string>;
 }
 
 /**
@@ -50,25 +61,60 @@ export interface Weighed<T> {
   worth: number;
 }
 
-/** Hits in the order to fetch them: by worth, with the site penalty applied. */
-export function orderByWorth<T extends { url: string }>(
+/**
+ * The title likeness (term Jaccard) from which a page repeats a subject its site gave: most of its title's
+ * words are the other's ("Big Stone Gap (soundtrack)" after "Big Stone Gap (film)"), not one word of two
+ * ("Artificial photosynthesis" after "Photosynthesis", a subject of its own).
+ */
+export const REPEAT_LIKENESS = 0.6;
+
+/** Hits in the order to fetch them, and which of them repeat a subject their site gave before (see orderByWorth). */
+export interface Ordered<T> {
+  items: T[];
+  repeats: Set<string>;
+}
+
+/**
+ * Hits in the order to fetch them: by worth, with the site penalty applied; a repeat of a subject its site
+ * holds or gave before it (REPEAT_LIKENESS) is weighed down further, worth × (1 − its likeness). A site gives
+ * few pages (max_pages_per_domain), and a second one on the subject of its first (next season's team page
+ * after this season's) says less that is new than a page on another. Which hits were repeats when chosen
+ * comes with the order.
+ */
+export function orderByWorth<T extends { url: string; title?: string | null }>(
   hits: ReadonlyArray<Weighed<T>>,
-  kept: ReadonlyArray<Pick<SourceRow, 'domain'>>,
-): T[] {
-  const perSite = new Map<string, number>();
-  for (const source of kept) perSite.set(source.domain, (perSite.get(source.domain) ?? 0) + 1);
-  const pending = hits.map(({ item, worth }) => ({ hit: item, worth, site: registrableDomain(item.url) }));
-  const ordered: T[] = [];
+  kept: ReadonlyArray<Pick<SourceRow, 'domain'> & { title?: string | null }>,
+): Ordered<T> {
+  const perSite = new Map<string, Array<Set<string>>>();
+  const give = (site: string, terms: Set<string>) => perSite.set(site, [...(perSite.get(site) ?? []), terms]);
+  for (const source of kept) give(source.domain, termSet(source.title ?? ''));
+  const pending = hits.map(({ item, worth }) => ({
+    hit: item,
+    worth,
+    site: registrableDomain(item.url),
+    terms: termSet(item.title ?? ''),
+  }));
+  const weigh = (p: (typeof pending)[number]) => {
+    const given = perSite.get(p.site) ?? [];
+    // A title a site gives twice says nothing of the subject (a site's name on every page, "Home"), and copies
+    // of one page are the crawler's to find: only a like title counts, not the same one.
+    const likeness = Math.max(0, ...given.map((t) => jaccard(p.terms, t)).filter((j) => j < 1));
+    const repeat = likeness >= REPEAT_LIKENESS;
+    return { repeat, worth: p.worth * SITE_PENALTY ** given.length * (repeat ? 1 - likeness : 1) };
+  };
+  const ordered: Ordered<T> = { items: [], repeats: new Set() };
   while (pending.length > 0) {
     let best = 0;
     let bestWorth = -1;
     pending.forEach((p, i) => {
-      const worth = p.worth * SITE_PENALTY ** (perSite.get(p.site) ?? 0);
+      const { worth } = weigh(p);
       if (worth > bestWorth) [best, bestWorth] = [i, worth];
     });
-    const [chosen] = pending.splice(best, 1);
-    perSite.set(chosen.site, (perSite.get(chosen.site) ?? 0) + 1);
-    ordered.push(chosen.hit);
+    const chosen = pending[best]!;
+    if (weigh(chosen).repeat) ordered.repeats.add(chosen.hit.url);
+    pending.splice(best, 1);
+    give(chosen.site, chosen.terms);
+    ordered.items.push(chosen.hit);
   }
   return ordered;
 }
@@ -80,14 +126,14 @@ export function orderByWorth<T extends { url: string }>(
 export function selectHits(
   snapshot: RunSnapshot,
   ctx: Pick<StepContext, 'budget' | 'round' | 'rounds'> & {
-    run: Pick<StepContext['run'], 'query'> & Partial<Pick<StepContext['run'], 'extra_queries'>>;
+    run: Pick<StepContext['run'], 'query'> & Partial<Pick<StepContext['run'], 'extra_queries' | 'language'>>;
   },
 ): Selection {
   const known = snapshot.sources;
   const knownUrls = new Set(known.map((s) => s.url));
   const allowance = ctx.budget.sourceAllowance(known.length, ctx.round, ctx.rounds);
   const maxSources = Math.min(ctx.budget.max_sources, known.length + Math.max(0, allowance));
-  if (allowance <= 0) return { hits: [], maxSources, offTopic: new Set() };
+  if (allowance <= 0) return { hits: [], maxSources, offTopic: new Set(), repeats: new Set() };
   const round = snapshot.searchResults.filter((r) => r.round === ctx.round && !knownUrls.has(r.url));
   const question = termSet(ctx.run.query);
   const trusted = new Set(userQueries(ctx.run.extra_queries).map((q) => q.trim()));
@@ -98,13 +144,16 @@ export function selectHits(
     if (!queryWeight.has(query)) queryWeight.set(query, offQuestion(query, question, trusted) ? OFF_TOPIC : 1);
     return queryWeight.get(query)!;
   };
+  // The question's names and every query of the round: a hit titled as one is that name's page.
+  const names = nameKeys([...questionNames(ctx.run.query, ctx.run.language ?? 'en'), ...round.map((r) => r.query)]);
   const offTopic = new Set<string>();
   const weighed = round
     .sort((a, b) => a.position - b.position)
     .map((item, index) => {
       const relevance = hitRelevance(question, item) * weightOf(item.query);
       if (relevance <= OFF_TOPIC) offTopic.add(item.url);
-      return { item, worth: worthAt(index) * relevance };
+      return { item, worth: worthAt(index) * relevance * namedPageWeight(item.title, names) };
     });
-  return { hits: orderByWorth(weighed, known), maxSources, offTopic };
+  const { items, repeats } = orderByWorth(weighed, known);
+  return { hits: items, maxSources, offTopic, repeats };
 }
