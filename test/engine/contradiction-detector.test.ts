@@ -47,6 +47,20 @@ describe('contradiction detector', () => {
         'Die Stadt hat 2,1 Millionen Einwohner und ist die größte des Landes.',
       ),
     ).toMatchObject({ kind: 'numeric' });
+    // Measures compare across units and within the rounding sources do: a metre figure against one in feet
+    // disagrees, two round figures of one depth do not.
+    expect(
+      detectContradiction(
+        'At the last glacial maximum the global sea level was 400 feet lower than today.',
+        'At the last glacial maximum the global sea level was 40 metres lower than today.',
+      ),
+    ).toMatchObject({ kind: 'numeric', detail: '400 feet ≠ 40 metres' });
+    expect(
+      detectContradiction(
+        'During the last glaciation the global sea level dropped by about 110 metres.',
+        'During the last glaciation the global sea level was about 120 metres lower.',
+      ),
+    ).toBeNull();
   });
 
   it('finds negation and opposite verdicts, and leaves agreeing or unrelated statements alone', () => {

@@ -1,5 +1,6 @@
 import { OPPOSITES, languageProfile } from '../text/language';
 import { containment, overlapCount, quantities, termSet, words, years, type Quantity } from '../text/tokens';
+import { measures, measuresAgree } from '../text/measures';
 import { denialBetween, read, type Reading } from './stance';
 
 /**
@@ -62,7 +63,7 @@ function sameNames(na: ReadonlySet<string>, nb: ReadonlySet<string>): boolean {
   return containment(na, nb) >= 0.5;
 }
 
-function numericDisagreement(qa: readonly Quantity[], qb: readonly Quantity[]): string | null {
+function countDisagreement(qa: readonly Quantity[], qb: readonly Quantity[]): string | null {
   for (const x of qa) {
     if (!x.unit) continue;
     const sameUnit = qb.filter((y) => y.unit === x.unit);
@@ -79,13 +80,33 @@ function numericDisagreement(qa: readonly Quantity[], qb: readonly Quantity[]): 
   return null;
 }
 
+/**
+ * Two statements' quantities that disagree. Measures (a length, a mass, a share, a temperature) are compared
+ * as the stance judge compares them: across units, as ranges and bounds, and agreeing within the rounding
+ * of measuresAgree ("about 110 metres" and "about 120 metres lower" agree); other counts ("35 species")
+ * disagree beyond NUMERIC_TOLERANCE. Either way a value that agrees with one of the other's is no
+ * contradiction ("20 cm … and later 35 cm" against "35 cm").
+ */
+function numericDisagreement(a: Statement, b: Statement): string | null {
+  const ma = a.reading.measures;
+  const mb = b.reading.measures;
+  for (const x of ma) {
+    const same = mb.filter((y) => y.dimension === x.dimension);
+    if (same.length === 0 || same.some((y) => measuresAgree(x, y))) continue;
+    if (same.every((y) => ma.some((z) => z.dimension === y.dimension && measuresAgree(z, y)))) continue;
+    return `${x.text} ≠ ${same.map((y) => y.text).join(', ')}`;
+  }
+  const counts = (s: Statement) => s.quantities.filter((q) => measures(q.text, () => 0).length === 0);
+  return countDisagreement(counts(a), counts(b));
+}
+
 /** The `detail` codes of a negation contradiction (the report words them in the run's language). */
 export const NEGATION_FIRST = 'first denies';
 export const NEGATION_SECOND = 'second denies';
 
 /**
  * The contradiction detector of the compare step, for two statements of different sources:
- * - numeric: both state a quantity of the same unit and no value agrees (beyond NUMERIC_TOLERANCE);
+ * - numeric: both state a quantity of the same kind and no value agrees (see numericDisagreement);
  * - date: both name years, none in common, and the statements are near-identical otherwise;
  * - negation: one is negated, the other not, about the same subject;
  * - opposite verdict: one holds a word and the other its opposite (rises/falls, safe/dangerous).
@@ -170,7 +191,7 @@ export function contradictionBetween(
   if (shared < needShared || subject < VERDICT_SUBJECT) return null;
   if (!sameNames(a.names, b.names)) return null;
 
-  const numeric = subject >= SAME_SUBJECT && shared >= 2 ? numericDisagreement(a.quantities, b.quantities) : null;
+  const numeric = subject >= SAME_SUBJECT && shared >= 2 ? numericDisagreement(a, b) : null;
   if (numeric) return { kind: 'numeric', detail: numeric };
 
   const ya = a.years;
