@@ -105,6 +105,17 @@ describe('judgeStance', () => {
         'Estimates put the radio tower between 250 and 320 m tall.',
       ),
     ).toMatchObject({ stance: 'supports' });
+    // A bare "degrees" is on the scale the text named, and a unit word says what a number counts, not
+    // what it is about: the lake's forecast warming agrees, in Fahrenheit, with "six degrees or more".
+    const lake =
+      'The lake warmed by two degrees Fahrenheit (one degree Celsius) since 1950, and models forecast a warming of six degrees or more.';
+    expect(
+      stanceOf(lake, 'Models forecast that the lake will warm by seven degrees Fahrenheit (3.9 degrees Celsius).'),
+    ).toMatchObject({ stance: 'supports' });
+    expect(stanceOf(lake, 'Models forecast that the lake will warm by one degree Fahrenheit at most.')).toMatchObject({
+      stance: 'refutes',
+      cue: 'numeric',
+    });
   });
 
   it('refutes with another year for the same record', () => {

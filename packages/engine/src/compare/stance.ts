@@ -1,7 +1,7 @@
 import type { ClaimStance } from '@research/core';
 import { antonymsOf } from '../text/antonyms';
 import { STOPWORDS, languageProfile } from '../text/language';
-import { measures, measuresAgree, type Measure } from '../text/measures';
+import { measures, measuresAgree, UNIT_WORDS, type Measure } from '../text/measures';
 import { stem, years } from '../text/tokens';
 import type { ContradictionKind } from './contradiction';
 
@@ -366,11 +366,12 @@ export function denialBetween(a: Reading, b: Reading): 'first' | 'second' | null
   return denial(a, b, new Set([...a.terms].filter((t) => b.terms.has(t))))?.by ?? null;
 }
 
-/** Subject terms around a quantity (its clause, a few words either side). */
+/** Subject terms around a quantity (its clause, a few words either side), its unit words left out. */
 function around(tokens: Token[], at: number): Set<string> {
   const out = new Set<string>();
   for (let j = Math.max(0, at - 6); j <= Math.min(tokens.length - 1, at + 6); j++) {
-    if (tokens[j]!.term && tokens[j]!.clause === tokens[at]!.clause) out.add(tokens[j]!.term);
+    const t = tokens[j]!;
+    if (t.term && t.clause === tokens[at]!.clause && !UNIT_WORDS.has(t.word)) out.add(t.term);
   }
   return out;
 }

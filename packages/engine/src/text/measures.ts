@@ -48,6 +48,12 @@ const NUMBER_WORDS: ReadonlyMap<string, number> = new Map(
   'one two three four five six seven eight nine ten eleven twelve'.split(' ').map((w, i) => [w, i + 1]),
 );
 
+/** Degree words that name no scale. */
+const BARE_DEGREE = new Set(['°', 'degree', 'degrees', 'grad']);
+
+/** Every word of a unit (what a quantity is counted in, not what it describes). */
+export const UNIT_WORDS: ReadonlySet<string> = new Set([...UNITS.keys()].flatMap((k) => k.split(' ')));
+
 /** Words that make a number a lower or an upper bound. */
 const AT_LEAST = /\b(more than|over|above|at least|exceeding|in excess of|greater than|upwards of)\s*$/iu;
 const OR_MORE = /^\s*(or more|or higher|or greater|and more|and above|plus)\b/iu;
@@ -88,11 +94,22 @@ function isYear(raw: string): boolean {
  */
 export function measures(text: string, wordIndex: (offset: number) => number): Measure[] {
   const out: Measure[] = [];
-  for (const m of text.matchAll(PATTERN)) {
+  const found = [...text.matchAll(PATTERN)].map((m) => ({
+    m,
+    unitWord: m[4]!.toLowerCase().replace(/\s+/g, ' ').replace(/^°\s*/, '°'),
+  }));
+  // A bare "degrees" is on the scale the text names first: a figure in the other scale after it is its
+  // conversion ("two degrees Fahrenheit (one degree Celsius) … six degrees or more" speaks Fahrenheit).
+  const degrees =
+    found
+      .filter((f) => !BARE_DEGREE.has(f.unitWord))
+      .map((f) => UNITS.get(f.unitWord)?.[0])
+      .find((d) => d === 'degC' || d === 'degF') ?? 'degC';
+  for (const { m, unitWord } of found) {
     const [, first, second, scaleWord, unitRaw] = m;
-    const unitWord = unitRaw!.toLowerCase().replace(/\s+/g, ' ').replace(/^°\s*/, '°');
-    const unit = UNITS.get(unitWord);
-    if (!unit) continue;
+    const known = UNITS.get(unitWord);
+    if (!known) continue;
+    const unit: readonly [string, number] = BARE_DEGREE.has(unitWord) ? [degrees, 1] : known;
     if ((isYear(first!) || (second && isYear(second))) && unit[0] !== 'percent') continue;
     // "a" and "an" stand for one only as the whole quantity ("a degree", not "a 30-year").
     if (/^an?$/i.test(first!) && second) continue;
