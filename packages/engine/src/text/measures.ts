@@ -86,6 +86,16 @@ function isYear(raw: string): boolean {
   return /^(1[5-9]\d\d|20\d\d)$/.test(raw);
 }
 
+/** A single number's range once the words around it make it a bound ("over 100 tonnes", "six or more"). */
+function bounded(range: [number, number], text: string, m: RegExpMatchArray): [number, number] {
+  const at = m.index ?? 0;
+  const before = text.slice(Math.max(0, at - 24), at);
+  const after = text.slice(at + m[0].length, at + m[0].length + 12);
+  if (AT_LEAST.test(before) || OR_MORE.test(after)) return [range[0], Infinity];
+  if (AT_MOST.test(before) || OR_LESS.test(after)) return [0, range[1]];
+  return range;
+}
+
 /**
  * The quantities a text states with a known unit (lengths, masses, percentages, ppm, degrees), ranges
  * and bounds included: "between 30 and 130 cm" is [0.3, 1.3] m, "over 100 tonnes" is [100 000, ∞) kg.
@@ -118,11 +128,8 @@ export function measures(text: string, wordIndex: (offset: number) => number): M
     if (low === null || high === null) continue;
     const scale = scaleWord ? (SCALE.get(scaleWord.toLowerCase()) ?? 1) : 1;
     const factor = unit[1] * scale;
-    let range: [number, number] = [Math.min(low, high) * factor, Math.max(low, high) * factor];
-    const before = text.slice(Math.max(0, m.index - 24), m.index);
-    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 12);
-    if (!second && (AT_LEAST.test(before) || OR_MORE.test(after))) range = [range[0], Infinity];
-    else if (!second && (AT_MOST.test(before) || OR_LESS.test(after))) range = [0, range[1]];
+    const stated: [number, number] = [Math.min(low, high) * factor, Math.max(low, high) * factor];
+    const range = second ? stated : bounded(stated, text, m);
     out.push({
       low: range[0],
       high: range[1],
