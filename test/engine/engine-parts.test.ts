@@ -53,6 +53,13 @@ describe('extractive planner', () => {
       referenceDate: reference,
     });
     expect(initial.search_queries).toContainEqual({ query: 'Roger O Egeberg', dimension: 'entity' });
+    const title = extractivePlan({
+      query: 'Which adventure did Ken St. Andre write for Tunnels and Trolls?',
+      language: 'en',
+      extraQueries: [],
+      referenceDate: reference,
+    });
+    expect(title.search_queries).toContainEqual({ query: 'Ken St Andre', dimension: 'entity' });
 
     const fr = extractivePlan({
       query: "Qu'est-ce que la photosynthèse ?",

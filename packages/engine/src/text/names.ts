@@ -1,5 +1,8 @@
 import { languageCode, STOPWORDS } from './language';
 
+/** Abbreviations that stand before a name: their full stop ends no sentence. */
+const NAME_PREFIX = /(^|\s)(St|Mt|Ft|Dr|Mr|Mrs|Ms|Prof|Gen|Col|Lt|Capt|Sgt|Rev|Sen|Gov|Rep)\.\s*$/u;
+
 /**
  * Names in a text (a query or a sentence): runs of capitalised words (a sentence's first word only when a
  * capitalised word follows it and it is not a stopword) and quoted phrases, each once, in order.
@@ -16,9 +19,11 @@ export function namedEntities(query: string): string[] {
   tokens.forEach((m, i) => {
     const word = m[0].replace(/[.]$/, '');
     const capital = /^\p{Lu}/u.test(word);
-    // An initial ("Roger O. Egeberg", "George H. W. Bush") ends no sentence.
+    // An initial ("Roger O. Egeberg", "George H. W. Bush") or a title before a name ("Ken St. Andre", "Dr. Watson")
+    // ends no sentence.
     const before = query.slice(0, m.index);
-    const sentenceStart = i === 0 || (/[.?!]\s*$/.test(before) && !/(^|\s)\p{Lu}\.\s*$/u.test(before));
+    const sentenceStart =
+      i === 0 || (/[.?!]\s*$/.test(before) && !/(^|\s)\p{Lu}\.\s*$/u.test(before) && !NAME_PREFIX.test(before));
     const joinsRun = run.length > 0 && /^(of|de|von|van|der|del|la|le|di|da|the)$/i.test(word);
     const startsName =
       capital &&
