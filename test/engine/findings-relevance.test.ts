@@ -4,6 +4,7 @@ import {
   rankFindings,
   reportText,
   type ClaimInput,
+  type RunEvent,
   type SourceInput,
 } from '@research/engine';
 
@@ -175,6 +176,40 @@ describe('findings only about the question', () => {
     expect(findingsOf(choice, [firstStep, { title: 'Brown County, Kansas', sentences: [answer] }])[0]).toBe(
       firstStep.sentences[0],
     );
+  });
+
+  it('leads with the linking name’s finding even when more findings than the report lists outrank it', () => {
+    const query = 'Brown State Fishing Lake is in a county that has a population of how many inhabitants?';
+    const firstStep = {
+      title: 'Brown State Fishing Lake',
+      sentences: ['Brown State Fishing Lake is a protected area in Brown County, Kansas in the United States.'],
+    };
+    const answer = 'As of the 2010 census, the county population was 9,984.';
+    // Eleven statements about other counties' inhabitants, each made by two sources: each outranks the answer,
+    // which one source makes (a deeper run reads many such pages). The second hop searched the linking name.
+    const others = [
+      ['Greeley', 'after the drought'],
+      ['Wallace', 'before the railway'],
+      ['Hamilton', 'during the war'],
+      ['Stanton', 'when the mill closed'],
+      ['Morton', 'as wheat prices fell'],
+      ['Stevens', 'once the dam opened'],
+      ['Seward', 'while oil was pumped'],
+      ['Meade', 'after the flood'],
+      ['Clark', 'before statehood'],
+      ['Comanche', 'as schools merged'],
+      ['Barber', 'when cattle drives ended'],
+    ].flatMap(([county, when], i) =>
+      [1, 2].map((copy) => ({
+        title: `${county} history ${copy}`,
+        sentences: [`${county} county had a population of ${1000 + i * 37} inhabitants ${when}.`],
+      })),
+    );
+    const graph = graphOf([firstStep, ...others, { title: 'Brown County, Kansas', sentences: [answer] }]);
+    const events: RunEvent[] = [{ kind: 'bridge', round: 1, queries: ['Brown County, Kansas'], hits: 1 }];
+    const findings = rankFindings({ query, plan: null, graph, evidence: [], events }).map((r) => r.finding.text);
+    expect(findings[0]).toBe(answer);
+    expect(findings).toHaveLength(10);
   });
 
   it('takes a sentence that calls its page’s subject by a short name as about it, when it holds a concept of its own', () => {

@@ -320,9 +320,15 @@ export function rankFindings(
   // things ("A or B?") is answered on their own pages.
   const choosing = ask.topic.subjects.length > 1 || CHOICE.test(input.query);
   // Of several, the page of the strongest link (the earliest name); the sort is stable, so the best of its findings.
-  const lead = picked.filter((r) => r.link >= 0).sort((a, b) => a.link - b.link)[0];
+  // It leads even when more findings outrank it than the report lists (a deeper run reads more pages that
+  // share the question's words), in place of the last of them.
+  const lead = candidates.filter((r) => r.link >= 0).sort((a, b) => a.link - b.link)[0];
   const step = lead ? picked.indexOf(lead) : -1;
-  if (!choosing && step > 0) picked.unshift(...picked.splice(step, 1));
+  if (!choosing && lead && step !== 0) {
+    if (step > 0) picked.splice(step, 1);
+    else picked.splice(MAX_FINDINGS - 1);
+    picked.unshift(lead);
+  }
   const findings = picked.map(({ cluster, finding, claimTexts }) => ({ cluster, finding, claimTexts }));
   return Object.assign(findings, { about: new Set(candidates.map((r) => r.cluster.index)) });
 }
