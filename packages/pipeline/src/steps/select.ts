@@ -85,36 +85,41 @@ export function orderByWorth<T extends { url: string; title?: string | null }>(
   hits: ReadonlyArray<Weighed<T>>,
   kept: ReadonlyArray<Pick<SourceRow, 'domain'> & { title?: string | null }>,
 ): Ordered<T> {
-  const perSite = new Map<string, Array<Set<string>>>();
-  const give = (site: string, terms: Set<string>) => perSite.set(site, [...(perSite.get(site) ?? []), terms]);
-  for (const source of kept) give(source.domain, termSet(source.title ?? ''));
   const pending = hits.map(({ item, worth }) => ({
     hit: item,
     worth,
     site: registrableDomain(item.url),
     terms: termSet(item.title ?? ''),
+    /** The highest likeness of its title to a page its site gave so far. */
+    likeness: 0,
   }));
-  const weigh = (p: (typeof pending)[number]) => {
-    const given = perSite.get(p.site) ?? [];
-    // A title a site gives twice says nothing of the subject (a site's name on every page, "Home"), and copies
-    // of one page are the crawler's to find: only a like title counts, not the same one.
-    const likeness = Math.max(0, ...given.map((t) => jaccard(p.terms, t)).filter((j) => j < 1));
-    const repeat = likeness >= REPEAT_LIKENESS;
-    return { repeat, worth: p.worth * SITE_PENALTY ** given.length * (repeat ? 1 - likeness : 1) };
+  const given = new Map<string, number>();
+  // A title a site gives twice says nothing of the subject (a site's name on every page, "Home"), and copies
+  // of one page are the crawler's to find: only a like title counts, not the same one. Each page a site gives
+  // updates only the likeness of that site's hits, so ordering stays linear in the hits per choice.
+  const give = (site: string, terms: ReadonlySet<string>) => {
+    given.set(site, (given.get(site) ?? 0) + 1);
+    for (const p of pending) {
+      if (p.site !== site) continue;
+      const j = jaccard(p.terms, terms);
+      if (j < 1 && j > p.likeness) p.likeness = j;
+    }
   };
+  for (const source of kept) give(source.domain, termSet(source.title ?? ''));
+  const worthOf = (p: (typeof pending)[number]) =>
+    p.worth * SITE_PENALTY ** (given.get(p.site) ?? 0) * (p.likeness >= REPEAT_LIKENESS ? 1 - p.likeness : 1);
   const ordered: Ordered<T> = { items: [], repeats: new Set() };
   while (pending.length > 0) {
     let best = 0;
     let bestWorth = -1;
     pending.forEach((p, i) => {
-      const { worth } = weigh(p);
+      const worth = worthOf(p);
       if (worth > bestWorth) [best, bestWorth] = [i, worth];
     });
-    const chosen = pending[best]!;
-    if (weigh(chosen).repeat) ordered.repeats.add(chosen.hit.url);
-    pending.splice(best, 1);
-    give(chosen.site, chosen.terms);
-    ordered.items.push(chosen.hit);
+    const [chosen] = pending.splice(best, 1);
+    if (chosen!.likeness >= REPEAT_LIKENESS) ordered.repeats.add(chosen!.hit.url);
+    give(chosen!.site, chosen!.terms);
+    ordered.items.push(chosen!.hit);
   }
   return ordered;
 }
