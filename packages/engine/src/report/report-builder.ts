@@ -144,22 +144,19 @@ interface Links {
  * link either.
  */
 function linksOf(
-  claims: ReadonlyArray<{ claim_text: string; source_id: string }>,
+  claims: ReadonlyArray<{ text: string; terms: ReadonlySet<string>; sourceId: string }>,
   ask: Pick<Ask, 'queryTerms' | 'topic' | 'onTopic'>,
   events: readonly RunEvent[],
   titleOf: (sourceId: string) => string,
 ): Links {
   const closest = claims
-    .map((c) => {
-      const terms = termSet(c.claim_text, false);
-      return {
-        text: c.claim_text,
-        sourceId: c.source_id,
-        about: aboutQuestion(terms, ask),
-        held: conceptsHeld(terms, ask.topic.concepts),
-        shared: overlapCount(terms, ask.queryTerms),
-      };
-    })
+    .map(({ text, terms, sourceId }) => ({
+      text,
+      sourceId,
+      about: aboutQuestion(terms, ask),
+      held: conceptsHeld(terms, ask.topic.concepts),
+      shared: overlapCount(terms, ask.queryTerms),
+    }))
     .filter((c) => c.about)
     .sort((a, b) => b.held - a.held || b.shared - a.shared)
     .slice(0, LINKING_CLAIMS);
@@ -216,10 +213,9 @@ interface Ask {
  * ("university", "Kansas") tells little; the one word only the answer's sentence shares ("founded",
  * "fight song") tells most.
  */
-function termWeights(claims: ReadonlyArray<{ claim_text: string }>, queryTerms: ReadonlySet<string>) {
+function termWeights(claims: ReadonlyArray<ReadonlySet<string>>, queryTerms: ReadonlySet<string>) {
   const df = new Map([...queryTerms].map((t) => [t, 0]));
-  for (const claim of claims)
-    for (const t of termSet(claim.claim_text, false)) if (df.has(t)) df.set(t, df.get(t)! + 1);
+  for (const terms of claims) for (const t of terms) if (df.has(t)) df.set(t, df.get(t)! + 1);
   const idf = new Map([...df].map(([t, n]) => [t, Math.log(1 + claims.length / Math.max(1, n))]));
   const mean = [...idf.values()].reduce((a, b) => a + b, 0) / Math.max(1, idf.size);
   return new Map([...idf].map(([t, w]) => [t, mean > 0 ? w / mean : 1]));
@@ -239,8 +235,12 @@ function weightedOverlap(terms: ReadonlySet<string>, weights: ReadonlyMap<string
  * sentence sharing a word with the question or its links on a page about a linking name (the second step of
  * a two-step question: `link` is that name's place in `ask.links.names`, -1 for any other page).
  */
-function relevanceOf(text: string, pageTitle: string, ask: Ask): { relevance: number; link: number } {
-  const terms = termSet(text, false);
+function relevanceOf(
+  text: string,
+  terms: ReadonlySet<string>,
+  pageTitle: string,
+  ask: Ask,
+): { relevance: number; link: number } {
   const subject = termSet(pageTitle, false);
   // A sentence is about its page's subject too, which it calls "she", "it" or by a short name.
   const withSubject = new Set([...terms, ...subject]);
@@ -270,7 +270,9 @@ export function rankFindings(
   const claims = new Map(graph.claims.map((c) => [c.id, c]));
   const queryTerms = termSet(input.query, false);
   const topic = questionTopic(input.query);
-  const weights = termWeights(graph.claims, queryTerms);
+  // Each claim's terms, read once: the term weights, the links and the findings all use them.
+  const termsOf = new Map(graph.claims.map((c) => [c.id, termSet(c.claim_text, false)]));
+  const weights = termWeights([...termsOf.values()], queryTerms);
   const onTopic = Math.min(ON_TOPIC_CONCEPTS, topic.concepts.length);
   const ask: Ask = {
     query: input.query,
@@ -279,7 +281,7 @@ export function rankFindings(
     onTopic,
     planTerms: new Set((input.plan?.sub_questions ?? []).flatMap((q) => [...termSet(q, false)])),
     links: linksOf(
-      graph.claims,
+      graph.claims.map((c) => ({ text: c.claim_text, terms: termsOf.get(c.id)!, sourceId: c.source_id })),
       { queryTerms, topic, onTopic },
       input.events ?? [],
       (id) => graph.sources.get(id)?.title ?? '',
@@ -296,8 +298,10 @@ export function rankFindings(
     });
     members.sort((a, b) => b.strength - a.strength || a.claim.position - b.claim.position);
     const best = members[0]!;
+    const terms = termsOf.get(best.claim.id)!;
     const { relevance, link } = relevanceOf(
       best.claim.claim_text,
+      terms,
       graph.sources.get(best.claim.source_id)?.title ?? '',
       ask,
     );
@@ -306,6 +310,7 @@ export function rankFindings(
       cluster,
       relevance,
       link,
+      terms,
       score: relevance * (0.5 + best.strength) + cluster.groups,
       finding: { text: best.claim.claim_text, confidence, source_ids: [...cluster.sourceIds] },
       claimTexts: members.map((m) => m.claim.claim_text),
@@ -314,7 +319,7 @@ export function rankFindings(
   const candidates = ranked
     .filter((r) => r.relevance > 0 && r.finding.source_ids.length > 0)
     .sort((a, b) => b.score - a.score || a.cluster.index - b.cluster.index);
-  const picked = pickDiverse(candidates, (r) => termSet(r.finding.text, false), MAX_FINDINGS);
+  const picked = pickDiverse(candidates, (r) => r.terms, MAX_FINDINGS);
   // The answer to a question of two steps is on the page of the name that links them (see linksOf): the
   // best finding from such a page leads, and so states the answer first. A question choosing between
   // things ("A or B?") is answered on their own pages.
@@ -339,7 +344,11 @@ export function rankFindings(
  * the same sentence with another year ("The 2012–13 team represented the university…"); the first of
  * them is a finding, the rest make room for what else the sources say.
  */
-function pickDiverse<T extends { score: number }>(candidates: readonly T[], termsOf: (c: T) => Set<string>, n: number) {
+function pickDiverse<T extends { score: number }>(
+  candidates: readonly T[],
+  termsOf: (c: T) => ReadonlySet<string>,
+  n: number,
+) {
   const open = candidates.map((c) => ({ c, terms: termsOf(c), likeness: 0 }));
   const worth = (o: (typeof open)[number]) => o.c.score * (1 - o.likeness);
   const taken: T[] = [];
