@@ -96,8 +96,7 @@ function numericDisagreement(a: Statement, b: Statement): string | null {
     if (same.every((y) => ma.some((z) => z.dimension === y.dimension && measuresAgree(z, y)))) continue;
     return `${x.text} ≠ ${same.map((y) => y.text).join(', ')}`;
   }
-  const counts = (s: Statement) => s.quantities.filter((q) => measures(q.text, () => 0).length === 0);
-  return countDisagreement(counts(a), counts(b));
+  return countDisagreement(a.counts, b.counts);
 }
 
 /** The `detail` codes of a negation contradiction (the report words them in the run's language). */
@@ -128,7 +127,7 @@ export class Statement {
     names?: Set<string>;
     negated?: boolean;
     years?: number[];
-    quantities?: Quantity[];
+    counts?: Quantity[];
     words?: Set<string>;
     reading?: Reading;
   } = {};
@@ -153,8 +152,9 @@ export class Statement {
   get years(): number[] {
     return (this.cache.years ??= years(this.text));
   }
-  get quantities(): Quantity[] {
-    return (this.cache.quantities ??= quantities(this.text));
+  /** Its quantities that are not measures (counted things: "35 species"); measures are in its reading. */
+  get counts(): Quantity[] {
+    return (this.cache.counts ??= quantities(this.text).filter((q) => measures(q.text, () => 0).length === 0));
   }
   get words(): Set<string> {
     return (this.cache.words ??= new Set(words(this.text)));
