@@ -100,11 +100,11 @@ export async function planBridge(
 /**
  * The second hop of a round without an LLM: names the question does not give but the round's most relevant
  * sentences do (the film's director, the band's founder), to be searched next. A name counts by the
- * relevance of the sentences that hold it; a name of a page the run read (holding every word of its title) is
- * searched as that title, for the pages that mention it; names made only of the question's own words are left out. Names of several words come first: a lone capitalised
- * word is as often a people, a month or an abbreviation as a name, and searched alone it finds everything
- * that mentions it; in German, which capitalises every noun, it never counts. Pure and time-sliced: the
- * same pages give the same queries.
+ * relevance of the sentences that hold it; a name of a page the run read (holding every word of its title)
+ * is searched as that title, for the pages that mention it; names made only of the question's own words
+ * are left out. Names of several words come first: a lone capitalised word is as often a people, a month
+ * or an abbreviation as a name, and searched alone it finds everything that mentions it; in German, which
+ * capitalises every noun, it never counts. Pure and time-sliced: the same pages give the same queries.
  */
 export async function bridgeQueries(input: BridgeInput): Promise<string[]> {
   if (input.limit < 1 || input.sources.length === 0) return [];
@@ -113,20 +113,19 @@ export async function bridgeQueries(input: BridgeInput): Promise<string[]> {
   // A name holding every word of a page's title is that page's subject written out ("Mikhail Sergeyevich
   // Gorbachev" on the page "Mikhail Gorbachev"): it is searched as the title, for the pages that mention it.
   const readTitles = input.sources
-    .map((s) => ({ title: s.title?.trim() ?? '', terms: termSet(s.title ?? '', false) }))
+    .map((s) => ({ name: s.title?.trim() ?? '', terms: termSet(s.title ?? '', false) }))
     .filter((t) => t.terms.size > 0);
   const asTitle = (name: string) => {
     const terms = termSet(name, false);
-    return readTitles.find((t) => [...t.terms].every((x) => terms.has(x)))?.title ?? name;
+    return readTitles.find((t) => [...t.terms].every((x) => terms.has(x))) ?? { name, terms };
   };
   const german = languageCode(input.language) === 'de';
   const worth = new Map<string, { name: string; score: number }>();
   for (const sentence of await relevantSentences(input, questionTerms)) {
     for (const written of namedEntities(sentence.text)) {
-      const name = asTitle(written);
+      const { name, terms } = asTitle(written);
       const key = name.toLowerCase();
       if (german && !/\s/.test(name)) continue;
-      const terms = termSet(name, false);
       if (terms.size === 0 || [...terms].every((t) => questionTerms.has(t))) continue;
       const entry = worth.get(key) ?? { name, score: 0 };
       entry.score += sentence.score;

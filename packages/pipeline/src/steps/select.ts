@@ -117,9 +117,9 @@ export function orderByWorth<T extends { url: string; title?: string | null }>(
       if (worth > bestWorth) [best, bestWorth] = [i, worth];
     });
     const [chosen] = pending.splice(best, 1);
-    if (chosen!.likeness >= REPEAT_LIKENESS) ordered.repeats.add(chosen!.hit.url);
-    give(chosen!.site, chosen!.terms);
-    ordered.items.push(chosen!.hit);
+    if (chosen.likeness >= REPEAT_LIKENESS) ordered.repeats.add(chosen.hit.url);
+    give(chosen.site, chosen.terms);
+    ordered.items.push(chosen.hit);
   }
   return ordered;
 }
