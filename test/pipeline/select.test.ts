@@ -101,6 +101,23 @@ describe('selecting the hits a round reads', () => {
     expect([...selection.repeats]).toEqual(['https://a.example/ilse-marten']);
   });
 
+  it("counts a title holding the whole of a site's title of two words or more as a repeat, however long", () => {
+    const hits = [
+      titled('https://a.example/ilse-marten', 0, 'Ilse Marten'),
+      titled('https://a.example/memorial', 1, 'Sir Ilse Marten Memorial Sports Hall'),
+      titled('https://a.example/harbour-library', 2, 'Harbour Library'),
+      titled('https://b.example/photosynthesis', 3, 'Photosynthesis'),
+      titled('https://b.example/artificial', 4, 'Artificial photosynthesis'),
+    ];
+    const selection = selectHits(snapshot(hits), { budget, round: 1, rounds: 1, run });
+    // Named after her, the hall is her subject again; artificial photosynthesis is a subject of its own.
+    expect([...selection.repeats]).toEqual(['https://a.example/memorial']);
+    const order = selection.hits.map((h) => h.url);
+    expect(order.indexOf('https://a.example/harbour-library')).toBeLessThan(
+      order.indexOf('https://a.example/memorial'),
+    );
+  });
+
   it('counts no repeat between pages a site titles the same: the title says nothing of their subjects', () => {
     const hits = [
       titled('https://a.example/2019/ferry', 0, 'Harbour News'),

@@ -62,11 +62,22 @@ export interface Weighed<T> {
 }
 
 /**
- * The title likeness (term Jaccard) from which a page repeats a subject its site gave: most of its title's
- * words are the other's ("Big Stone Gap (soundtrack)" after "Big Stone Gap (film)"), not one word of two
- * ("Artificial photosynthesis" after "Photosynthesis", a subject of its own).
+ * The title likeness (see titleLikeness) from which a page repeats a subject its site gave: most of its
+ * title's words are the other's ("Big Stone Gap (soundtrack)" after "Big Stone Gap (film)"), not one word of
+ * two ("Artificial photosynthesis" after "Photosynthesis", a subject of its own).
  */
 export const REPEAT_LIKENESS = 0.6;
+
+/**
+ * How alike two titles are: their term Jaccard, and at least REPEAT_LIKENESS when one holds the whole of the
+ * other, a title of two words or more ("Sir Matt Busby Sports Complex" holds "Matt Busby": named after him, it
+ * is his subject again). A one-word title held in another is not enough ("Artificial photosynthesis").
+ */
+function titleLikeness(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  const [short, long] = a.size <= b.size ? [a, b] : [b, a];
+  const j = jaccard(a, b);
+  return short.size >= 2 && [...short].every((t) => long.has(t)) ? Math.max(j, REPEAT_LIKENESS) : j;
+}
 
 /** Hits in the order to fetch them, and which of them repeat a subject their site gave before (see orderByWorth). */
 export interface Ordered<T> {
@@ -101,7 +112,7 @@ export function orderByWorth<T extends { url: string; title?: string | null }>(
     given.set(site, (given.get(site) ?? 0) + 1);
     for (const p of pending) {
       if (p.site !== site) continue;
-      const j = jaccard(p.terms, terms);
+      const j = titleLikeness(p.terms, terms);
       if (j < 1 && j > p.likeness) p.likeness = j;
     }
   };
