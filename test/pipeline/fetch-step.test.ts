@@ -38,6 +38,10 @@ describe('the fetch step', () => {
       title: 'Big Stone Gap (soundtrack)',
       text: 'Big Stone Gap (soundtrack) is the album of songs from the film, released in 2015 with twelve tracks by country artists.',
     },
+    '/critics': {
+      title: 'Critics on small-town comedies',
+      text: 'Critics called Big Stone Gap a gentle comedy about a small town in the mountains, and its cast warm.',
+    },
     '/wise-county': {
       title: 'Wise County',
       text: 'Wise County is a county located in the Commonwealth of Virginia, with coal mining as its historic industry and a population of about forty thousand.',
@@ -211,6 +215,25 @@ describe('the fetch step', () => {
     }));
     const read = await fetchStep(snapshot(titled, []), ctx);
     expect(read.sources.map((s) => new URL(s.url).pathname)).toEqual(['/big-stone-gap', '/adriana-trigiani']);
+  });
+
+  it("reads the page of a name the best hit's snippet gives before its site's last page goes to another", async () => {
+    const query = 'Where does the director of Big Stone Gap live?';
+    // One site, which gives two pages: the film's, whose snippet names the director, and a review of it.
+    const ctx = context({ max_pages_per_domain: 2 }, { query });
+    const snippeted = hits(['/big-stone-gap', '/critics']).map((h) => {
+      const page = PAGES[new URL(h.url).pathname]!;
+      return { ...h, title: page.title, snippet: page.text };
+    });
+    const read = await fetchStep(snapshot(snippeted, []), ctx);
+    expect(read.sources.map((s) => new URL(s.url).pathname).sort()).toEqual(['/adriana-trigiani', '/big-stone-gap']);
+    expect(read.searchResults.map((r) => [r.query, new URL(r.url).pathname])).toContainEqual([
+      'Adriana Trigiani',
+      '/adriana-trigiani',
+    ]);
+    // The snippet's names and the pages' are one second hop to the report.
+    const bridges = ctx.events.filter((e) => e.kind === 'bridge');
+    expect(bridges).toEqual([expect.objectContaining({ queries: expect.arrayContaining(['Adriana Trigiani']) })]);
   });
 
   it("reads a name's page before a hit whose title and snippet say nothing of the question", async () => {

@@ -1,19 +1,83 @@
 import type { SearchResultDraft, SourceDraft } from '@research/core';
-import { planBridge } from '@research/engine';
+import type { SearchResultRow } from '@research/database';
+import { bridgeQueries, planBridge, termSet } from '@research/engine';
 import type { RunSnapshot, StepContext } from '../steps';
 import { sendQueries } from './send-queries';
 
+/** Names a hop searched and the hits of URLs the run had not seen, in fused order. */
+export interface NamesSearched {
+  queries: string[];
+  hits: SearchResultDraft[];
+}
+
+const NONE: NamesSearched = { queries: [], hits: [] };
+
+/** Searches the names not searched before in the run (or by `before`); a provider failure costs the hop only. */
+async function searchNames(
+  snapshot: RunSnapshot,
+  ctx: StepContext,
+  names: readonly string[],
+  options: { seen: ReadonlySet<string>; before: NamesSearched },
+): Promise<NamesSearched> {
+  const asked = new Set(
+    [...snapshot.searchResults.map((r) => r.query), ...options.before.queries].map((q) => q.toLowerCase()),
+  );
+  const queries = names.filter((q) => !asked.has(q.toLowerCase()));
+  if (queries.length === 0) return NONE;
+  const hits = await sendQueries(
+    ctx,
+    queries.map((query) => ({ query, dimension: 'bridge' })),
+    { failWhenAllFail: false, seen: options.seen },
+  );
+  return { queries, hits };
+}
+
+/**
+ * The names the snippets of the round's best hits give ("... was a psychology professor at Columbia
+ * University" under the top hit), searched before any page is read with the queries the round's allowance
+ * has to spare beyond the second hop's reserve: the page of such a name can then be read in the first hop,
+ * before its site has given its few pages (max_pages_per_domain) to others. Names as bridgeQueries finds them
+ * (no model call: a snippet is a couple of sentences).
+ */
+export async function snippetHop(
+  snapshot: RunSnapshot,
+  ctx: StepContext,
+  hits: ReadonlyArray<Pick<SearchResultRow, 'title' | 'snippet'>>,
+  seen: ReadonlySet<string>,
+): Promise<NamesSearched> {
+  const spare =
+    ctx.budget.queryAllowance(ctx.round, ctx.rounds) - ctx.budget.bridgeReserve(ctx.budget.max_search_queries);
+  if (spare < 1) return NONE;
+  const sources = hits.map((h) => ({ title: h.title, content: h.snippet ?? '' }));
+  // The best names of those kept below: bridgeQueries is asked for more than the queries to spare.
+  const input = { question: ctx.run.query, language: ctx.run.language, sources, limit: 4 * spare };
+  const names = await bridgeQueries(input);
+  // A lone word in a snippet names a broad subject ("Antarctica") or none ("American"): its page is no bridge.
+  // A name a hit or a source is titled with has its page found already (a page's snippet names its subject).
+  const titles = [...snapshot.searchResults, ...snapshot.sources].map((h) => termSet(h.title ?? '', false));
+  const found = (name: string) => {
+    const terms = [...termSet(name, false)];
+    return titles.some((title) => terms.every((t) => title.has(t)));
+  };
+  return searchNames(snapshot, ctx, names.filter((name) => /\s/u.test(name) && !found(name)).slice(0, spare), {
+    seen,
+    before: NONE,
+  });
+}
+
 /**
  * The second hop of a round: reads the pages the round has read so far (`read`, best-ranked first) for the
- * names the question needs but does not give (the LLM names them when there is one, see planBridge), and searches them within what the round's query allowance
- * left (the search step kept the budget's bridge reserve for it). Returns the hits of URLs the run has not
- * seen, in fused order; a provider failure here costs the hop, never the run.
+ * names the question needs but does not give (the LLM names them when there is one, see planBridge), and
+ * searches them within what the round's query allowance left (the search step kept the budget's bridge
+ * reserve for it); names the snippet hop (`early`) searched are not searched again. Records the round's
+ * bridge, both hops' names. Returns the hits of URLs the run has not seen, in fused order; a provider
+ * failure here costs the hop, never the run.
  */
 export async function bridgeHop(
   snapshot: RunSnapshot,
   ctx: StepContext,
   read: ReadonlyArray<Pick<SourceDraft, 'title' | 'content'>>,
-  seen: ReadonlySet<string>,
+  options: { seen: ReadonlySet<string>; early: NamesSearched },
 ): Promise<SearchResultDraft[]> {
   const limit = Math.min(
     ctx.budget.queryAllowance(ctx.round, ctx.rounds),
@@ -27,11 +91,11 @@ export async function bridgeHop(
     });
     ctx.record({ kind: 'fallback', step: 'bridge', round: ctx.round, reason: chosen.fallback, count: 1 });
   }
-  const names = chosen.queries;
-  const asked = new Set(snapshot.searchResults.map((r) => r.query.toLowerCase()));
-  const queries = names.filter((q) => !asked.has(q.toLowerCase())).map((query) => ({ query, dimension: 'bridge' }));
-  if (queries.length === 0) return [];
-  const fresh = await sendQueries(ctx, queries, { failWhenAllFail: false, seen });
-  ctx.record({ kind: 'bridge', round: ctx.round, queries: queries.map((q) => q.query), hits: fresh.length });
-  return fresh;
+  const { early } = options;
+  const late = await searchNames(snapshot, ctx, chosen.queries, { seen: options.seen, before: early });
+  const queries = [...early.queries, ...late.queries];
+  if (queries.length > 0) {
+    ctx.record({ kind: 'bridge', round: ctx.round, queries, hits: early.hits.length + late.hits.length });
+  }
+  return late.hits;
 }

@@ -4,7 +4,7 @@ import type { SearchResultRow, SourceRow } from '@research/database';
 import { isLocalUrl, readLocalDocument } from '@research/search';
 import { nameKeys, namedPageWeight } from '@research/engine';
 import type { RunSnapshot, StepContext } from '../steps';
-import { bridgeHop } from './bridge';
+import { bridgeHop, snippetHop, type NamesSearched } from './bridge';
 import { orderByWorth, selectHits, worthAt, type Weighed } from './select';
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
@@ -158,9 +158,27 @@ function secondHopCandidates(
 }
 
 /**
+ * The page of each name a hop searched: its best-ranked hit titled as the name, one a name (other pages
+ * titled the same wait with the name's other hits).
+ */
+function pagesOfNames(searched: NamesSearched): SearchResultDraft[] {
+  const names = nameKeys(searched.queries);
+  const taken = new Set<string>();
+  return [...searched.hits]
+    .sort((a, b) => a.rank - b.rank)
+    .filter((hit) => {
+      const [key] = nameKeys([hit.title ?? '']);
+      if (!key || !names.has(key) || taken.has(key)) return false;
+      taken.add(key);
+      return true;
+    });
+}
+
+/**
  * Reads the round in two hops: the hits selectHits chose, up to the round's room less the second hop's
- * reserve; then the names those pages give that the question needs (bridgeHop) are searched, and their
- * top hits, then the first hop's hits not read yet, fill the room.
+ * reserve, after the pages titled as a name the best hits' snippets give (snippetHop); then the names those
+ * pages give that the question needs (bridgeHop) are searched, and their top hits, then the first hop's hits
+ * not read yet, fill the room.
  */
 export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promise<FetchOutput> {
   const known: readonly SourceRow[] = snapshot.sources;
@@ -174,10 +192,13 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
   // A hit whose title and snippet say nothing of the question waits for the second hop, after the names' pages,
   // and so does a repeat of a subject its site gave (its site's last page may be a name's).
   const tried = hits.filter((h) => !offTopic.has(h.url) && !repeats.has(h.url)).slice(0, 2 * (firstMax - known.length));
-  const first = await readHits(ctx, tried, known, firstMax);
   const seen = new Set([...snapshot.searchResults.map((r) => r.url), ...known.map((s) => s.url)]);
+  const early = await snippetHop(snapshot, ctx, tried, seen);
+  const first = await readHits(ctx, [...pagesOfNames(early), ...tried], known, firstMax);
   const held: HeldSource[] = [...known, ...first.sources];
-  const found = await bridgeHop(snapshot, ctx, held, seen);
+  for (const hit of early.hits) seen.add(hit.url);
+  const late = await bridgeHop(snapshot, ctx, held, { seen, early });
+  const found = [...early.hits, ...late];
   const candidates = secondHopCandidates(
     hits,
     { tried: new Set(tried.map((h) => h.url)), unread: first.unread },
