@@ -1,5 +1,5 @@
 import { DEPTH_BUDGETS, loadConfig } from '@research/core';
-import { answerKindOf, bridgeQueries, fitsAnswer, planBridge } from '@research/engine';
+import { answerKindOf, bridgeQueries, fitsAnswer, planBridge, snippetQueries } from '@research/engine';
 import { createLlmClient } from '@research/llm';
 import { createMetrics, createSilentLogger } from '@research/observability';
 import { startFakeLlm, type FakeLlm } from '../fakes/fake-llm';
@@ -98,6 +98,26 @@ describe('second-hop names', () => {
     // concern the question (Denmark). Ilse Marten's page is read, and her name is still searched: for the
     // pages that mention her.
     expect(names).toEqual(['Ilse Marten', 'Paul Roder', 'Baltic']);
+  });
+
+  it("reads the hits' snippets for names of several words whose page is not among the hits yet", async () => {
+    const snippets = {
+      ...LIBRARY,
+      sources: [
+        {
+          title: 'Harbour Library',
+          content:
+            'The Harbour Library was designed by the architect Ilse Marten with the engineer Paul Roder in 1931.',
+        },
+        { title: 'Baltic coast', content: 'The Baltic coast of the Harbour Library town has maps since 1931.' },
+      ],
+    };
+    // Paul Roder's page is a hit already: his name is not searched for it; Baltic is a lone word.
+    const names = await snippetQueries(snippets, ['Harbour Library', 'Baltic coast', 'Paul Roder (engineer)']);
+    expect(names).toEqual(['Ilse Marten']);
+    // Without his page among the hits he is searched too, within the limit.
+    expect(await snippetQueries(snippets, ['Harbour Library'])).toEqual(['Ilse Marten', 'Paul Roder']);
+    expect(await snippetQueries({ ...snippets, limit: 1 }, [])).toEqual(['Ilse Marten']);
   });
 
   it('searches a name written out in full as the title of the page the run read about it', async () => {

@@ -41,7 +41,14 @@ export {
 } from './compare/evidence-graph';
 export { scoreEvidence, claimStrength, type ScoringInput } from './compare/evidence-scores';
 export { findGaps, gapQueries, type Gaps } from './rounds/gap-analysis';
-export { bridgeQueries, planBridge, type BridgeInput, type BridgeResult, type BridgeSource } from './rounds/bridge';
+export {
+  bridgeQueries,
+  planBridge,
+  snippetQueries,
+  type BridgeInput,
+  type BridgeResult,
+  type BridgeSource,
+} from './rounds/bridge';
 export { answerKindOf, fitsAnswer, type AnswerKind } from './report/answer-fit';
 export { buildReport, rankFindings } from './report/report-builder';
 export { englishFallback, hasReportText, reportText, REPORT_LANGUAGES, type ReportText } from './report/report-text';

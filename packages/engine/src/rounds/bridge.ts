@@ -138,3 +138,21 @@ export async function bridgeQueries(input: BridgeInput): Promise<string[]> {
     .slice(0, input.limit)
     .map((e) => e.name);
 }
+
+/**
+ * The first hop's names, read from the snippets of the hits it will try (`input.sources`: title and snippet)
+ * before any page is read: bridgeQueries' names of several words that no title of `titles` (the run's hits
+ * and sources) holds whole. A lone word in a snippet names a broad subject ("Antarctica") or none
+ * ("American"), and a name a hit is titled with has its page found already (a page's snippet names its own
+ * subject). At most `input.limit`, best first.
+ */
+export async function snippetQueries(input: BridgeInput, titles: Iterable<string | null>): Promise<string[]> {
+  const titled = [...titles].map((title) => termSet(title ?? '', false));
+  const found = (name: string) => {
+    const terms = [...termSet(name, false)];
+    return titled.some((title) => terms.every((t) => title.has(t)));
+  };
+  // Asked for more names than wanted: the best of those kept.
+  const names = await bridgeQueries({ ...input, limit: 4 * input.limit });
+  return names.filter((name) => /\s/u.test(name) && !found(name)).slice(0, input.limit);
+}

@@ -1,6 +1,6 @@
 import type { SearchResultDraft, SourceDraft } from '@research/core';
 import type { SearchResultRow } from '@research/database';
-import { bridgeQueries, planBridge, termSet } from '@research/engine';
+import { planBridge, snippetQueries } from '@research/engine';
 import type { RunSnapshot, StepContext } from '../steps';
 import { sendQueries } from './send-queries';
 
@@ -36,7 +36,7 @@ async function searchNames(
  * The names the snippets of the round's best hits give ("... was a psychology professor at Columbia
  * University" under the top hit), searched before any page is read with the queries the round's allowance
  * has to spare beyond the second hop's reserve: the page of such a name can then be read in the first hop,
- * before its site has given its few pages (max_pages_per_domain) to others. Names as bridgeQueries finds them
+ * before its site has given its few pages (max_pages_per_domain) to others. Names as snippetQueries finds them
  * (no model call: a snippet is a couple of sentences).
  */
 export async function snippetHop(
@@ -49,20 +49,9 @@ export async function snippetHop(
     ctx.budget.queryAllowance(ctx.round, ctx.rounds) - ctx.budget.bridgeReserve(ctx.budget.max_search_queries);
   if (spare < 1) return NONE;
   const sources = hits.map((h) => ({ title: h.title, content: h.snippet ?? '' }));
-  // The best names of those kept below: bridgeQueries is asked for more than the queries to spare.
-  const input = { question: ctx.run.query, language: ctx.run.language, sources, limit: 4 * spare };
-  const names = await bridgeQueries(input);
-  // A lone word in a snippet names a broad subject ("Antarctica") or none ("American"): its page is no bridge.
-  // A name a hit or a source is titled with has its page found already (a page's snippet names its subject).
-  const titles = [...snapshot.searchResults, ...snapshot.sources].map((h) => termSet(h.title ?? '', false));
-  const found = (name: string) => {
-    const terms = [...termSet(name, false)];
-    return titles.some((title) => terms.every((t) => title.has(t)));
-  };
-  return searchNames(snapshot, ctx, names.filter((name) => /\s/u.test(name) && !found(name)).slice(0, spare), {
-    seen,
-    before: NONE,
-  });
+  const input = { question: ctx.run.query, language: ctx.run.language, sources, limit: spare };
+  const titles = [...snapshot.searchResults, ...snapshot.sources].map((h) => h.title);
+  return searchNames(snapshot, ctx, await snippetQueries(input, titles), { seen, before: NONE });
 }
 
 /**
