@@ -11,7 +11,7 @@ const config: Config = {
   transform: {
     '^.+\\.ts$': [
       'ts-jest',
-      { isolatedModules: true, diagnostics: false, tsconfig: { module: 'commonjs', moduleResolution: 'node10' } },
+      { diagnostics: false, tsconfig: { module: 'commonjs', moduleResolution: 'node10', isolatedModules: true } },
     ],
   },
   moduleNameMapper: { '^@research/([^/]+)$': '<rootDir>/packages/$1/src' },
