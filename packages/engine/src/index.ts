@@ -8,7 +8,7 @@ export {
   type PlannedQuery,
 } from './plan/queries';
 export { extractivePlan, type PlannerInput } from './plan/extractive-planner';
-export { hitRelevance, nameKeys, namedPageWeight, NAMED_PAGE, OFF_TOPIC } from './plan/hit-relevance';
+export { hitRelevance, nameKey, nameKeys, namedPageWeight, NAMED_PAGE, OFF_TOPIC } from './plan/hit-relevance';
 export { namedEntities, questionNames } from './text/names';
 export { extractClaims, claimTypeOf, planTerms } from './claims/extractive-claims';
 export {
@@ -53,7 +53,7 @@ export { answerKindOf, fitsAnswer, type AnswerKind } from './report/answer-fit';
 export { buildReport, rankFindings } from './report/report-builder';
 export { englishFallback, hasReportText, reportText, REPORT_LANGUAGES, type ReportText } from './report/report-text';
 export { sentences, type Sentence } from './text/sentences';
-export { jaccard, termSet } from './text/tokens';
+export { containment, jaccard, termSet } from './text/tokens';
 export * as planPromptV1 from './prompts/plan.v1';
 export * as bridgePromptV1 from './prompts/bridge.v1';
 export * as claimsPromptV2 from './prompts/claims.v2';

@@ -28,7 +28,7 @@ export function hitRelevance(
 export const NAMED_PAGE = 2;
 
 /** A title or a name as namedPageWeight compares them: its words, lower case, one space apart. */
-function nameKey(text: string): string {
+export function nameKey(text: string): string {
   return words(text).join(' ');
 }
 

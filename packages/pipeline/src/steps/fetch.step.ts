@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { SearchResultDraft, SourceDraft } from '@research/core';
 import type { SearchResultRow, SourceRow } from '@research/database';
 import { isLocalUrl, readLocalDocument } from '@research/search';
-import { nameKeys, namedPageWeight } from '@research/engine';
+import { nameKey, nameKeys, namedPageWeight } from '@research/engine';
 import type { RunSnapshot, StepContext } from '../steps';
 import { bridgeHop, snippetHop, type NamesSearched } from './bridge';
 import { orderByWorth, selectHits, worthAt, type Weighed } from './select';
@@ -167,8 +167,8 @@ function pagesOfNames(searched: NamesSearched): SearchResultDraft[] {
   return [...searched.hits]
     .sort((a, b) => a.rank - b.rank)
     .filter((hit) => {
-      const [key] = nameKeys([hit.title ?? '']);
-      if (!key || !names.has(key) || taken.has(key)) return false;
+      const key = nameKey(hit.title ?? '');
+      if (!names.has(key) || taken.has(key)) return false;
       taken.add(key);
       return true;
     });

@@ -1,6 +1,7 @@
 import { registrableDomain } from '@research/core';
 import type { SearchResultRow, SourceRow } from '@research/database';
 import {
+  containment,
   hitRelevance,
   jaccard,
   nameKeys,
@@ -74,9 +75,8 @@ export const REPEAT_LIKENESS = 0.6;
  * is his subject again). A one-word title held in another is not enough ("Artificial photosynthesis").
  */
 function titleLikeness(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  const [short, long] = a.size <= b.size ? [a, b] : [b, a];
   const j = jaccard(a, b);
-  return short.size >= 2 && [...short].every((t) => long.has(t)) ? Math.max(j, REPEAT_LIKENESS) : j;
+  return Math.min(a.size, b.size) >= 2 && containment(a, b) === 1 ? Math.max(j, REPEAT_LIKENESS) : j;
 }
 
 /** Hits in the order to fetch them, and which of them repeat a subject their site gave before (see orderByWorth). */
