@@ -5,6 +5,7 @@ import path from 'node:path';
 import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
 import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
 import { freePort, killAllProcesses, spawnNodeProcess, waitForLogLine, type NodeProcess } from '../support/processes';
+import { openSse } from '../support/sse';
 import { waitFor } from '../support/wait';
 import { CLI_MAIN, STANDALONE_MAIN, client } from './support';
 
@@ -71,6 +72,7 @@ describe('npm start on the embedded defaults', () => {
     expect(created.status).toBe(200);
     expect(created.body.state).toBe('created');
     const id = created.body.research_id;
+    const live = openSse(`http://127.0.0.1:${port}/v1/research/${id}/events`, { 'X-API-Key': key });
     const status = await waitFor(
       'the run to complete',
       async () => {
@@ -97,6 +99,11 @@ describe('npm start on the embedded defaults', () => {
     const metrics = (await api<string>('GET', '/metrics')).body;
     expect(metrics).toMatch(/^research_completed_total 1$/m);
     expect(metrics).toMatch(/^active_research_runs 0$/m);
+    // The embedded database streams the run's progress too, and keeps it for a JSON read.
+    await live.closed;
+    expect(live.events.at(-1)?.data).toMatchObject({ type: 'end', state: 'completed' });
+    const history = await api<{ items: unknown[] }>('GET', `/v1/research/${id}/events?limit=1000`);
+    expect(history.body.items).toEqual(live.events.map((e) => e.data));
   });
 
   it('refuses the CLI while the service runs, with a clear message', () => {

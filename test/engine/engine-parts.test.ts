@@ -334,6 +334,7 @@ describe('evidence scores', () => {
         usage: budget.usage,
         events: [],
         record: () => undefined,
+        progress: () => undefined,
       });
     };
     const quick = await scoresAt('quick');

@@ -104,6 +104,7 @@ describe('the fetch step', () => {
       usage: budget.usage,
       events,
       record: (event) => void events.push(event),
+      progress: () => undefined,
     };
   }
   const hits = (paths: string[]) =>

@@ -78,6 +78,10 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveInt(25_000),
   HTTP_HEADERS_TIMEOUT_MS: positiveInt(20_000),
   HTTP_REQUEST_TIMEOUT_MS: positiveInt(50_000),
+  // Run event streams (GET /v1/research/{id}/events): how often an API process reads new events for its open
+  // streams, and how often an idle stream gets a comment line so proxies keep it open.
+  EVENTS_POLL_MS: positiveInt(100),
+  EVENTS_KEEPALIVE_MS: positiveInt(15_000),
   PASSWORD_HASH_CONCURRENCY: positiveInt(4),
   WORKER_HEARTBEAT_FILE: optionalText,
   // Per-key quotas (0 turns one off). The defaults stop a client stuck in a loop, not scripted use: a burst of
@@ -109,6 +113,10 @@ export interface AppConfig {
     readonly headersTimeoutMs: number;
     /** From a request's first byte to the end of its body; a slower client gets 408. */
     readonly requestTimeoutMs: number;
+    /** How often the process reads new run events for its open event streams. */
+    readonly eventsPollMs: number;
+    /** How often an idle event stream gets a keep-alive comment. */
+    readonly eventsKeepAliveMs: number;
   };
   /** When set, a worker touches this file every few seconds (the container healthcheck reads its age). */
   readonly workerHeartbeatFile: string | undefined;
@@ -239,7 +247,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     metricsPublishIntervalMs: e.METRICS_PUBLISH_INTERVAL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY,
-    http: { headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS },
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      eventsPollMs: e.EVENTS_POLL_MS,
+      eventsKeepAliveMs: e.EVENTS_KEEPALIVE_MS,
+    },
     workerHeartbeatFile: e.WORKER_HEARTBEAT_FILE,
     llm: {
       baseUrl: e.LLM_BASE_URL?.replace(/\/+$/, ''),

@@ -13,3 +13,4 @@ export * from './repositories/authenticated-reads.repository';
 export { preparedQuery, runPreparedQuery, type PreparedQuery } from './prepared';
 export * from './repositories/claim-graph.repository';
 export * from './repositories/run-edits.repository';
+export * from './repositories/run-events.repository';

@@ -64,6 +64,8 @@ export interface ResearchRunsTable {
   enqueued_at: NullableTimestamp;
   attempts: Generated<number>;
   usage: GeneratedJson<Record<string, number>>;
+  /** The number of the run's last progress event (run_events.seq). */
+  event_seq: Generated<number>;
 }
 
 /** A search hit as the search step records it (core's SearchResultDraft), placed in its run. */
@@ -139,6 +141,15 @@ export interface VisibleRunCounterTable {
   visible_runs: number;
 }
 
+/** One progress event of a run: `seq` counts 1, 2, 3 … per run, in commit order. */
+export interface RunEventsTable {
+  run_id: string;
+  seq: number;
+  type: string;
+  at: GeneratedTimestamp;
+  data: GeneratedJson<Record<string, unknown>>;
+}
+
 /** The whole database as Kysely sees it. */
 export interface DB {
   users: UsersTable;
@@ -152,6 +163,7 @@ export interface DB {
   retention_records: RetentionRecordsTable;
   deletion_audit: DeletionAuditTable;
   visible_run_counter: VisibleRunCounterTable;
+  run_events: RunEventsTable;
 }
 
 /** A database handle or an open transaction: what every repository function takes first. */
@@ -170,3 +182,4 @@ export type EvidenceRow = Selectable<EvidenceScoresTable>;
 export type ReportRow = Selectable<ReportsTable>;
 export type RetentionRow = Selectable<RetentionRecordsTable>;
 export type AuditRow = Selectable<DeletionAuditTable>;
+export type RunEventRow = Selectable<RunEventsTable>;

@@ -36,6 +36,8 @@ export const runEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('search_failures'), round, failed: count, total: count }),
   /** Claims the LLM quoted that were found in no source, dropped. */
   z.object({ kind: z.literal('ungrounded'), round, count }),
+  /** A client stopped the run (POST /v1/research/{id}/cancel) before `step` of `round`; the report is partial. */
+  z.object({ kind: z.literal('stopped'), step: z.string(), round }),
   /** A note in words, kept as it is (checkpoints written before events had a few). */
   z.object({ kind: z.literal('remark'), text: z.string() }),
 ]);
@@ -93,6 +95,8 @@ export interface ParsedNotes {
   downloadBudget: number | null;
   searchFailures: Array<{ round: number; failed: number; total: number }>;
   ungrounded: number;
+  /** Where a client stopped the run, when it did. */
+  stopped: { step: string; round: number } | null;
   /** Remarks in words (kept as they are, once each). */
   other: string[];
 }
@@ -108,6 +112,7 @@ function emptySummary(): ParsedNotes {
     downloadBudget: null,
     searchFailures: [],
     ungrounded: 0,
+    stopped: null,
     other: [],
   };
 }
@@ -148,6 +153,9 @@ function summarize(out: ParsedNotes, e: RunEvent): void {
       break;
     case 'ungrounded':
       out.ungrounded += e.count;
+      break;
+    case 'stopped':
+      out.stopped = { step: e.step, round: e.round };
       break;
     case 'remark':
       if (!out.other.includes(e.text)) out.other.push(e.text);

@@ -11,6 +11,7 @@ import { createMountedRouter } from './routes/mounted.routes';
 import { createResearchRouter } from './routes/research.routes';
 import { createSystemRouter } from './routes/system.routes';
 import { createResearchTools, type ResearchTools } from './services/research-tools';
+import { RunEventHub } from './services/run-event-hub';
 
 /**
  * The mounted routes' tools of an app given none (tests of the other route groups), from the same factories
@@ -38,10 +39,12 @@ export function createApp(ctx: AppContext): Express {
   // Keyed route groups: each router mounts requireApiKey itself. First, so the hot reads do not walk the
   // public routes (their paths do not overlap).
   const quotas = createKeyQuotas(ctx.config, ctx.redis);
-  app.use('/v1/research', createResearchRouter(ctx, quotas.runs));
+  const tools = ctx.tools ?? toolsOfConfig(ctx);
+  const events = ctx.runEvents ?? new RunEventHub(ctx.db, { pollMs: ctx.config.http.eventsPollMs, logger: ctx.logger });
+  app.use('/v1/research', createResearchRouter(ctx, quotas.runs, { events, tools }));
   app.use('/v1/admin', createAdminRouter(ctx));
   // SPEC 1.8 / 4.14: search, crawler, planner, run analysis, vision and audio, each under its prefix.
-  app.use(createMountedRouter(ctx, ctx.tools ?? toolsOfConfig(ctx), quotas));
+  app.use(createMountedRouter(ctx, tools, quotas));
 
   // Public: system endpoints and, under DEBUG only, the API description.
   app.use(createSystemRouter(ctx));

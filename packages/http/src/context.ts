@@ -5,6 +5,7 @@ import type { Database } from '@research/database';
 import type { Logger, Metrics, MetricSnapshot } from '@research/observability';
 import type { ResearchQueue } from '@research/queue';
 import type { ResearchTools } from './services/research-tools';
+import type { RunEventHub } from './services/run-event-hub';
 
 /** Everything the HTTP app needs, built by the runtime (real parts in production and in tests). */
 export interface AppContext {
@@ -34,4 +35,9 @@ export interface AppContext {
    * on first use.
    */
   readonly tools?: ResearchTools;
+  /**
+   * The process's run event streams. The runtime passes one and closes it at shutdown (ending every open
+   * stream, so the server can drain); without it createApp makes its own.
+   */
+  readonly runEvents?: RunEventHub;
 }

@@ -1,5 +1,6 @@
 export * from './context';
 export { createApp } from './app';
+export { RunEventHub, type RunEventListener } from './services/run-event-hub';
 export { requireApiKey, requireAdmin } from './middleware/authenticate';
 export { jsonBody, BODY_LIMIT_BYTES } from './middleware/body-parsing';
 export { ALLOWED_ORIGINS } from './middleware/cors';

@@ -29,3 +29,5 @@ export * from './step-records';
 // The events steps record are part of what running a step returns (runStepOnRun), so they are named here.
 export type { RunEvent } from '@research/engine';
 export { readImage, type ImageClaim, type ImageReading } from './image-claims';
+export { stopReport, type StopReport } from './stop-report';
+export { type ProgressEvent } from './progress';

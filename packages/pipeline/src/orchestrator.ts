@@ -26,6 +26,7 @@ import {
 import { commitStep, computeStep, readSnapshot } from './step-commit';
 import { guardStep, type StopReason } from './step-guard';
 import { deferMetrics } from './step-metrics';
+import { progressRows, recordedRows, type ProgressEvent } from './progress';
 import type { PipelineSteps, ResearchServices, StepContext } from './steps';
 import { RESEARCH_STEPS } from './steps/index';
 
@@ -147,6 +148,8 @@ async function takeStep(r: Runner, p: PickUp, position: StepPosition): Promise<S
   const snapshot = await readSnapshot(r.db, run);
   const deferred = deferMetrics(r.metrics);
   const events = [...(p.checkpoint.notes ?? [])];
+  const earlier = events.length;
+  const progress: ProgressEvent[] = [];
   const budget = p.budget.forStep();
   const started = r.now();
   const stepLog = p.log.child({ step: position.step, round: position.round });
@@ -161,6 +164,7 @@ async function takeStep(r: Runner, p: PickUp, position: StepPosition): Promise<S
     usage: budget.usage,
     events,
     record: (event) => void events.push(event),
+    progress: (event) => void progress.push(event),
   };
   const guard = { ...r, runId: run.id, expectedSeq: seq, deadline: p.deadline, jobSignal: p.job.signal };
   const outcome = await guardStep(guard, (signal) =>
@@ -178,7 +182,19 @@ async function takeStep(r: Runner, p: PickUp, position: StepPosition): Promise<S
   }
   const last = isLastStep(p.checkpoint, position);
   const checkpoint = checkpointAfter(p.checkpoint, position, events);
-  if (!(await commitStep(r, { run, budget, seq, snapshot, computed: outcome.value, checkpoint, last, deferred }))) {
+  const reported = [...progressRows(progress), ...recordedRows(events.slice(earlier))];
+  const commit = {
+    run,
+    budget,
+    seq,
+    snapshot,
+    computed: outcome.value,
+    checkpoint,
+    last,
+    deferred,
+    progress: reported,
+  };
+  if (!(await commitStep(r, commit))) {
     deferred.discard();
     return whyNotCommitted(r.db, run.id);
   }

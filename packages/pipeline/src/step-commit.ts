@@ -1,19 +1,24 @@
 import { planSchema } from '@research/core';
 import {
   advanceCheckpoint,
+  appendRunEvents,
   finishRun,
   listClaims,
   listEvidence,
   listSearchResults,
   listSources,
   refreshRunCounts,
+  type ClaimRow,
   type Database,
+  type NewRunEvent,
   type RunRow,
+  type SourceRow,
 } from '@research/database';
 import type { RunBudget } from './budget';
 import type { PipelineCheckpoint, StepPosition } from './checkpoint';
 import { secondsSince, type RunnerDeps } from './run-lifecycle';
 import type { DeferredMetrics } from './step-metrics';
+import { reportEvent } from './progress';
 import {
   claimRows,
   cleanJson,
@@ -31,10 +36,27 @@ import type { PipelineSteps, RunSnapshot, StepContext } from './steps';
 
 type Trx = Parameters<typeof writeSources>[0];
 
-/** A computed step: the records it writes in its transaction, and the plan when it planned. */
+/**
+ * A computed step: the records it writes in its transaction, the plan when it planned, and the progress
+ * events its output adds (the plan, the sources read, claims per source, the report).
+ */
 export interface ComputedStep {
   write: (trx: Trx) => Promise<void>;
   plan?: Record<string, unknown>;
+  events?: NewRunEvent[];
+}
+
+function sourceEvents(round: number, rows: readonly SourceRow[]): NewRunEvent[] {
+  return rows.map((s) => ({
+    type: 'source',
+    data: { round, url: s.url, outcome: 'fetched', source_id: s.id, title: s.title, domain: s.domain },
+  }));
+}
+
+function claimEvents(round: number, rows: readonly Pick<ClaimRow, 'source_id'>[]): NewRunEvent[] {
+  const counts = new Map<string, number>();
+  for (const c of rows) counts.set(c.source_id, (counts.get(c.source_id) ?? 0) + 1);
+  return [...counts].map(([source_id, count]) => ({ type: 'claims', data: { round, source_id, count } }));
 }
 
 /** Everything committed for the run, read back from Postgres before each step. */
@@ -62,8 +84,12 @@ export async function computeStep(steps: PipelineSteps, step: StepToCompute): Pr
   const { position, ctx, snapshot, now } = step;
   const { run } = ctx;
   switch (position.step) {
-    case 'plan':
-      return { write: async () => undefined, plan: cleanJson(planSchema.parse(await steps.plan(snapshot, ctx))) };
+    case 'plan': {
+      const plan = planSchema.parse(await steps.plan(snapshot, ctx));
+      const queries = plan.search_queries.map((q) => q.query);
+      const events = [{ type: 'plan', data: { queries, sub_questions: plan.sub_questions, rounds: ctx.rounds } }];
+      return { write: async () => undefined, plan: cleanJson(plan), events };
+    }
     case 'search': {
       const rows = searchResultRows(run, position.round, await steps.search(snapshot, ctx), snapshot);
       return { write: (trx) => writeSearchResults(trx, rows) };
@@ -77,11 +103,12 @@ export async function computeStep(steps: PipelineSteps, step: StepToCompute): Pr
           await writeSearchResults(trx, hits);
           await writeSources(trx, rows);
         },
+        events: sourceEvents(position.round, rows),
       };
     }
     case 'analyze': {
       const { rows } = claimRows(run, position.round, await steps.analyze(snapshot, ctx), snapshot);
-      return { write: (trx) => writeClaims(trx, rows) };
+      return { write: (trx) => writeClaims(trx, rows), events: claimEvents(position.round, rows) };
     }
     case 'compare': {
       const rows = evidenceRows(run, await steps.compare(snapshot, ctx), snapshot);
@@ -91,7 +118,7 @@ export async function computeStep(steps: PipelineSteps, step: StepToCompute): Pr
       const body = await steps.synthesize(snapshot, ctx);
       if (position.round < ctx.rounds) return { write: async () => undefined };
       const record = reportRecord(run, body, snapshot, now);
-      return { write: (trx) => writeReport(trx, run.id, record) };
+      return { write: (trx) => writeReport(trx, run.id, record), events: [reportEvent(record.report)] };
     }
   }
 }
@@ -107,6 +134,8 @@ export interface StepCommit {
   /** True when this commit completes the run. */
   last: boolean;
   deferred: DeferredMetrics;
+  /** What the step reported and recorded while it worked (its output's events are in `computed`). */
+  progress: NewRunEvent[];
 }
 
 /**
@@ -129,6 +158,7 @@ export async function commitStep(deps: RunnerDeps, c: StepCommit): Promise<boole
     });
     if (!advanced) return false;
     await write(trx);
+    await appendRunEvents(trx, runId, [...c.progress, ...(c.computed.events ?? [])]);
     await refreshRunCounts(trx, runId);
     if (c.last) await finishRun(trx, runId, { state: 'completed' });
     c.deferred.flush();

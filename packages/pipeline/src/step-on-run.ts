@@ -28,6 +28,8 @@ export interface StepOnRunOptions extends OutsideLoop {
   snapshot: RunSnapshot;
   /** The round the step works in; default: the run's last. */
   round?: number;
+  /** Events the step sees after the run's recorded ones (a stop the report must mention). */
+  events?: readonly RunEvent[];
 }
 
 /** What a registered step returns. */
@@ -73,6 +75,8 @@ function contextOutsideLoop(
       events.push(event);
       recorded.push(event);
     },
+    // A step on one request is not the run's own work: its progress is not the run's.
+    progress: () => undefined,
   };
   return { ctx, recorded };
 }
@@ -93,7 +97,10 @@ export async function runStepOnRun<S extends PipelineStep>(
 ): Promise<StepOnRunResult<S>> {
   const budget = requestBudgetOf(options.run);
   const checkpoint = readCheckpoint(options.run.checkpoint, budget.rounds);
-  const earlier = (checkpoint.notes ?? []).filter((event) => !isEngineEventOf(step, event));
+  const earlier = [
+    ...(checkpoint.notes ?? []).filter((event) => !isEngineEventOf(step, event)),
+    ...(options.events ?? []),
+  ];
   const position = { round: options.round ?? checkpoint.rounds, rounds: checkpoint.rounds };
   const { ctx, recorded } = contextOutsideLoop(options, budget, position, earlier);
   const run: PipelineSteps[S] = RESEARCH_STEPS[step];

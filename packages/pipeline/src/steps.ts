@@ -13,6 +13,7 @@ import type { RunEvent } from '@research/engine';
 import type { Logger, Metrics } from '@research/observability';
 import type { SearchProvider } from '@research/search';
 import type { RunBudget } from './budget';
+import type { ProgressEvent } from './progress';
 
 /** The outside world a run's steps reach, built once per process (packages/runtime/src/research-services.ts). */
 export interface ResearchServices {
@@ -44,6 +45,8 @@ export interface StepContext {
   readonly events: readonly RunEvent[];
   /** Appends an event for the report's methodology and uncertainties (fallbacks used, budgets that ran out). */
   record(event: RunEvent): void;
+  /** Reports progress for clients watching the run (stored with the step's commit, never in the report). */
+  progress(event: ProgressEvent): void;
 }
 
 /** Everything already committed for the run, read back from Postgres before each step. */

@@ -1,6 +1,6 @@
 import axios from 'axios';
 import type { AppConfig } from '@research/core';
-import { createApp, createResearchTools, type AppContext } from '@research/http';
+import { createApp, createResearchTools, RunEventHub, type AppContext } from '@research/http';
 import { createBullResearchQueue, type ResearchQueue } from '@research/queue';
 import { closeServer, listen } from './http-server';
 import { ensureInitialAdmin } from './initial-admin';
@@ -52,6 +52,7 @@ export function buildAppContext(services: Services, queue: ResearchQueue): AppCo
       llm: services.routesLlm,
       vision: services.visionLlm,
     }),
+    runEvents: new RunEventHub(services.db, { pollMs: config.http.eventsPollMs, logger: services.logger }),
     // This process's counts join the totals first, so every API process serves the same, current numbers.
     fleetMetrics: fleet
       ? async () => {
@@ -81,6 +82,8 @@ export async function startApiRuntime(config: AppConfig): Promise<Stoppable> {
   void llmPreflight(services);
   return {
     async stop() {
+      // Open event streams end first: the server drains only once no response is in flight.
+      ctx.runEvents?.close();
       await closeServer(server);
       await ctx.tools?.close();
       await queue.close();

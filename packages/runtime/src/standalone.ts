@@ -40,6 +40,8 @@ export async function startAllRuntime(config: AppConfig): Promise<Stoppable> {
   void llmPreflight(services);
   return {
     async stop() {
+      // Open event streams end first: the server drains only once no response is in flight.
+      ctx.runEvents?.close();
       await closeServer(server);
       await ctx.tools?.close();
       await worker.stop();

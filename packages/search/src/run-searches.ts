@@ -35,6 +35,8 @@ export interface RunSearchesResult {
   hits: SearchResultDraft[];
   /** Queries sent to the provider (what to add to the run's usage), failures included. */
   queriesSent: number;
+  /** Those queries, in the order they were sent. */
+  sent: string[];
   /** True when the budget stopped queries from being sent (the report should say so). */
   budgetExhausted: boolean;
   /** The queries not sent because the budget ran out. */
@@ -95,6 +97,7 @@ export async function runSearches(input: RunSearchesInput): Promise<RunSearchesR
   return {
     hits: tally.hits,
     queriesSent: toSend.length,
+    sent: toSend.map((q) => q.query),
     budgetExhausted: skippedQueries.length > 0,
     skippedQueries,
     duplicates: tally.duplicates,

@@ -6,6 +6,8 @@ export interface LockedRun {
   id: string;
   state: string;
   is_hidden: boolean;
+  /** Bumped by every committed step: a changed value means the pipeline moved on. */
+  checkpoint_seq: number;
   /** The retention record's owner when there is one, else the run's. */
   manager_user_id: string | null;
 }
@@ -23,6 +25,7 @@ export function findRunForEdit(db: Db, id: string, options: { lock?: boolean } =
       'research_runs.id',
       'research_runs.state',
       'research_runs.is_hidden',
+      'research_runs.checkpoint_seq',
       sql<
         string | null
       >`case when retention_records.research_id is not null then retention_records.owner_user_id else research_runs.owner_user_id end`.as(

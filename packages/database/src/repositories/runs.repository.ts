@@ -197,11 +197,14 @@ export function refreshRunCounts(db: Db, id: string) {
     .executeTakeFirst();
 }
 
-/** Ends a live run as completed or failed; false when it had already ended (e.g. cancelled). */
+/**
+ * Ends a live run as completed, failed, or cancelled (a client stopped it); false when it had already ended
+ * (e.g. cancelled).
+ */
 export async function finishRun(
   db: Db,
   id: string,
-  outcome: { state: 'completed' } | { state: 'failed'; error: string; failedStep: string },
+  outcome: { state: 'completed' | 'cancelled' } | { state: 'failed'; error: string; failedStep: string },
 ): Promise<boolean> {
   const metadata =
     outcome.state === 'failed'

@@ -461,6 +461,7 @@ function disagreementsOf(graph: EvidenceGraph, claims: ClaimOf, ranked: RankedFi
 /** Budgets that ran out, failed searches, LLM fallbacks and dropped claims, as the events tell them. */
 function eventUncertainties(notes: ParsedNotes, t: ReportText): string[] {
   const out: string[] = [];
+  if (notes.stopped) out.push(t.stopped(t.steps[notes.stopped.step] ?? notes.stopped.step, notes.stopped.round));
   if (notes.searchBudget) out.push(t.searchBudget(notes.searchBudget.max, notes.searchBudget.dropped));
   if (notes.downloadBudget !== null) out.push(t.downloadBudget(notes.downloadBudget));
   for (const f of notes.searchFailures) out.push(t.searchFailures(f.round, f.failed, f.total));

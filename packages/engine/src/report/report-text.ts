@@ -14,6 +14,8 @@ export interface ReportText {
   llmFallback: (step: string, round: number, reason: string, count: number) => string;
   searchFailures: (round: number, failed: number, total: number) => string;
   ungrounded: (n: number) => string;
+  /** The run was stopped by its client before `step` of `round`: what the report rests on is partial. */
+  stopped: (step: string, round: number) => string;
   noSources: string;
   contradictions: (n: number) => string;
   /** The `detail` of a negation disagreement: which of the two statements denies the other. */
@@ -54,6 +56,8 @@ const EN: ReportText = {
     `${step} (round ${round}): the language model was not usable (${reason}${count > 1 ? `, ${count} times` : ''}); the extractive engine was used instead.`,
   searchFailures: (round, failed, total) => `In round ${round}, ${failed} of ${total} search queries failed.`,
   ungrounded: (n) => `${n} claims whose quotes could not be found in their sources were discarded.`,
+  stopped: (step, round) =>
+    `The research was stopped before it finished (at ${step}, round ${round}); this report rests only on what was found until then.`,
   noSources: 'No source could be retrieved.',
   contradictions: (n) => `${n} contradiction(s) between sources were found; see disagreements.`,
   negationDetail: (firstDenies) => (firstDenies ? 'the first statement denies it' : 'the second statement denies it'),
@@ -69,6 +73,8 @@ const EN: ReportText = {
   },
   steps: {
     plan: 'Planning',
+    search: 'Search',
+    fetch: 'Reading sources',
     bridge: 'Second search hop',
     analyze: 'Claim extraction',
     compare: 'Comparison',
@@ -114,6 +120,8 @@ const DE: ReportText = {
     `${step} (Runde ${round}): Das Sprachmodell war nicht nutzbar (${reason}${count > 1 ? `, ${count}-mal` : ''}); stattdessen wurde das extraktive Verfahren verwendet.`,
   searchFailures: (round, failed, total) => `In Runde ${round} schlugen ${failed} von ${total} Suchanfragen fehl.`,
   ungrounded: (n) => `${n} Aussagen, deren Zitate in ihren Quellen nicht auffindbar waren, wurden verworfen.`,
+  stopped: (step, round) =>
+    `Die Recherche wurde vor ihrem Ende angehalten (bei ${step}, Runde ${round}); dieser Bericht beruht nur auf dem bis dahin Gefundenen.`,
   noSources: 'Es konnte keine Quelle abgerufen werden.',
   contradictions: (n) => `Zwischen den Quellen wurden ${n} Widersprüche gefunden; siehe Abweichungen.`,
   negationDetail: (firstDenies) => (firstDenies ? 'die erste Aussage verneint es' : 'die zweite Aussage verneint es'),
@@ -129,6 +137,8 @@ const DE: ReportText = {
   },
   steps: {
     plan: 'Planung',
+    search: 'Suche',
+    fetch: 'Quellenabruf',
     bridge: 'Zweiter Suchschritt',
     analyze: 'Aussagenextraktion',
     compare: 'Vergleich',
@@ -176,6 +186,8 @@ const FR: ReportText = {
   searchFailures: (round, failed, total) =>
     `Au tour ${round}, ${failed} requêtes de recherche sur ${total} ont échoué.`,
   ungrounded: (n) => `${n} affirmations dont les citations sont introuvables dans leurs sources ont été écartées.`,
+  stopped: (step, round) =>
+    `La recherche a été arrêtée avant sa fin (à l’étape ${step}, tour ${round}) ; ce rapport ne repose que sur ce qui avait été trouvé jusque-là.`,
   noSources: "Aucune source n'a pu être récupérée.",
   contradictions: (n) => `${n} contradiction(s) entre sources trouvée(s) ; voir les désaccords.`,
   negationDetail: (firstDenies) => (firstDenies ? 'la première le nie' : 'la seconde le nie'),
@@ -191,6 +203,8 @@ const FR: ReportText = {
   },
   steps: {
     plan: 'Planification',
+    search: 'Recherche',
+    fetch: 'Lecture des sources',
     bridge: 'Deuxième étape de recherche',
     analyze: 'Extraction des affirmations',
     compare: 'Comparaison',
@@ -237,6 +251,8 @@ const ES: ReportText = {
   searchFailures: (round, failed, total) =>
     `En la ronda ${round} fallaron ${failed} de ${total} consultas de búsqueda.`,
   ungrounded: (n) => `Se descartaron ${n} afirmaciones cuyas citas no se encontraron en sus fuentes.`,
+  stopped: (step, round) =>
+    `La investigación se detuvo antes de terminar (en ${step}, ronda ${round}); este informe solo se basa en lo encontrado hasta entonces.`,
   noSources: 'No se pudo recuperar ninguna fuente.',
   contradictions: (n) => `Se encontraron ${n} contradicción(es) entre fuentes; ver desacuerdos.`,
   negationDetail: (firstDenies) => (firstDenies ? 'la primera lo niega' : 'la segunda lo niega'),
@@ -252,6 +268,8 @@ const ES: ReportText = {
   },
   steps: {
     plan: 'Planificación',
+    search: 'Búsqueda',
+    fetch: 'Lectura de fuentes',
     bridge: 'Segundo paso de búsqueda',
     analyze: 'Extracción de afirmaciones',
     compare: 'Comparación',
@@ -298,6 +316,8 @@ const IT: ReportText = {
   searchFailures: (round, failed, total) =>
     `Nel turno ${round} sono fallite ${failed} interrogazioni di ricerca su ${total}.`,
   ungrounded: (n) => `Sono state scartate ${n} affermazioni le cui citazioni non si trovano nelle loro fonti.`,
+  stopped: (step, round) =>
+    `La ricerca è stata interrotta prima della fine (a ${step}, turno ${round}); questo rapporto si basa solo su quanto trovato fino ad allora.`,
   noSources: 'Non è stato possibile recuperare alcuna fonte.',
   contradictions: (n) => `Trovate ${n} contraddizioni tra le fonti; vedere i disaccordi.`,
   negationDetail: (firstDenies) => (firstDenies ? 'la prima lo nega' : 'la seconda lo nega'),
@@ -313,6 +333,8 @@ const IT: ReportText = {
   },
   steps: {
     plan: 'Pianificazione',
+    search: 'Ricerca',
+    fetch: 'Lettura delle fonti',
     bridge: 'Secondo passo di ricerca',
     analyze: 'Estrazione delle affermazioni',
     compare: 'Confronto',

@@ -14,6 +14,12 @@ import {
   presentSources,
 } from '../presenters/research.presenter';
 import { scopeOf, visibleRunOf } from '../request-scope';
+import { requestSignal } from '../request-signal';
+import type { RunEventHub } from '../services/run-event-hub';
+import { cancelRun } from '../services/run-cancel.service';
+import type { ResearchTools } from '../services/research-tools';
+import { runEventsHandler } from './research-events.routes';
+import type { CancelResponse } from './research-events.schemas';
 import {
   getRunClaims,
   getRunEvidence,
@@ -39,7 +45,11 @@ import {
  * owner); deletion and protection are for the owner or an administrator; creation is within the key's
  * run quota.
  */
-export function createResearchRouter(ctx: AppContext, runQuota: KeyQuota): Router {
+export function createResearchRouter(
+  ctx: AppContext,
+  runQuota: KeyQuota,
+  parts: { events: RunEventHub; tools: ResearchTools },
+): Router {
   const router = Router();
   const body = jsonBody();
 
@@ -79,6 +89,8 @@ export function createResearchRouter(ctx: AppContext, runQuota: KeyQuota): Route
     res.json(presentReport(run, await getRunReport(ctx.db, run)));
   });
 
+  router.get('/:id/events', keyAndRun, body, runEventsHandler(ctx, parts.events));
+
   // Everything else: the key is checked before the body is read, so an anonymous client never makes us
   // parse 1 MiB.
   router.use(requireApiKey(ctx), body);
@@ -106,6 +118,17 @@ export function createResearchRouter(ctx: AppContext, runQuota: KeyQuota): Route
     const input = parseBody(deleteResearchBodySchema, req.body, { required: false });
     const { research_id } = await softDeleteRun(ctx, scopeOf(res), req.params.id, input);
     res.json({ status: 'hidden', research_id } satisfies HideResponse);
+  });
+
+  router.post('/:id/cancel', async (req, res) => {
+    const outside = {
+      services: parts.tools.researchServices(),
+      logger: scopeOf(res).logger,
+      metrics: ctx.metrics,
+      signal: requestSignal(res),
+    };
+    const { research_id } = await cancelRun(ctx, scopeOf(res), req.params.id, outside);
+    res.status(202).json({ research_id, status: 'cancelling' } satisfies CancelResponse);
   });
 
   router.put('/:id/deletion-protection', async (req, res) => {

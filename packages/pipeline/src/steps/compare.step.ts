@@ -16,8 +16,16 @@ export async function compareStep(snapshot: RunSnapshot, ctx: StepContext): Prom
   // Each contradiction is counted once: in the round its newer claim arrived.
   const fresh = graph.contradictions.filter(
     (c) => Math.max(round.get(c.claimA) ?? 0, round.get(c.claimB) ?? 0) === ctx.round,
-  ).length;
-  if (fresh > 0) ctx.metrics.contradictionsDetected(fresh);
+  );
+  if (fresh.length > 0) ctx.metrics.contradictionsDetected(fresh.length);
+  for (const c of fresh) {
+    ctx.progress({
+      type: 'contradiction',
+      round: ctx.round,
+      claim_ids: [c.claimA, c.claimB],
+      kind: c.contradiction.kind,
+    });
+  }
   if (ctx.round === 1) ctx.record({ kind: 'engine', step: 'compare', round: ctx.round, mode: 'deterministic' });
   return scoreClaims(snapshot, ctx, graph);
 }

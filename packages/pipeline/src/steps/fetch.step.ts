@@ -99,6 +99,9 @@ async function crawlHits(
     ctx.record({ kind: 'budget', resource: 'download_bytes', max: budget.max_total_download_bytes, dropped: 0 });
   }
   budget.take('sources_rejected', result.rejected.length);
+  for (const { url, reason } of result.rejected) {
+    ctx.progress({ type: 'source', round: ctx.round, url, outcome: 'rejected', reason });
+  }
   const published = new Map(hits.map((h) => [h.url, h.published_at]));
   return {
     sources: result.sources.map((s) => ({ ...s, published_at: s.published_at ?? published.get(s.url) ?? null })),

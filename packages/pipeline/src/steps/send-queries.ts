@@ -38,6 +38,8 @@ export async function sendQueries(
     },
   });
   ctx.budget.take('search_queries', result.queriesSent);
+  const failed = new Set(result.failures.map((f) => f.query));
+  for (const query of result.sent) ctx.progress({ type: 'query', round: ctx.round, query, failed: failed.has(query) });
   if (result.budgetExhausted) {
     ctx.record({
       kind: 'budget',
