@@ -23,6 +23,7 @@ import {
 } from '../routes/research.schemas';
 import { healthResponseSchema, providersResponseSchema, readinessResponseSchema } from '../routes/system.schemas';
 import { registerMountedRoutes } from './mounted-routes.openapi';
+import { registerEvidenceRoutes } from './research-evidence.openapi';
 
 type Responses = RouteConfig['responses'];
 type Security = RouteConfig['security'];
@@ -59,6 +60,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
   // The order of the calls is the order of the paths in the served document.
   registerSystemRoutes(registry);
   registerResearchRoutes(registry, secured);
+  registerEvidenceRoutes(registry, secured);
   registerAdminRoutes(registry, secured);
   registerMountedRoutes(registry, secured);
 
