@@ -310,6 +310,15 @@ describe('evidence anyone can check', () => {
       expect(manifest.engines).toContainEqual({ step: 'analyze', round: 1, mode: 'extractive', model: null });
     });
 
+    it('describes a run no worker has picked up yet: nothing tried, nothing used', async () => {
+      const waiting = await insertTestRun(t.db, { query: QUERY, depth: 'normal' });
+      const manifest = (await get(`/v1/research/${waiting.id}/manifest`).expect(200)).body;
+      expect(manifest).toMatchObject({ state: 'created', started_at: null, finished_at: null, rounds: 2 });
+      expect(manifest).toMatchObject({ engines: [], fallbacks: [], queries: [], urls: [] });
+      expect(manifest.budget.max_search_queries).toEqual({ limit: 20, used: 0 });
+      expect(manifest.budget.max_research_duration_seconds).toEqual({ limit: 3600, used: 0 });
+    });
+
     it('answers 404 for an unknown, malformed or hidden run and 401 without a key', async () => {
       expect((await get(`/v1/research/${UNKNOWN_ID}/manifest`).expect(404)).body).toEqual({
         detail: `Research run ${UNKNOWN_ID} not found`,
