@@ -25,6 +25,8 @@ describe('API description (/docs, /redoc, /openapi.json)', () => {
           '/v1/research/{id}/claims',
           '/v1/research/{id}/deletion-protection',
           '/v1/research/{id}/evidence',
+          '/v1/research/{id}/events',
+          '/v1/research/{id}/cancel',
           '/v1/research/{id}/plan',
           '/v1/research/{id}/report',
           '/v1/research/{id}/sources',

@@ -21,6 +21,7 @@ import {
   setProtectionBodySchema,
   sourcesResponseSchema,
 } from '../routes/research.schemas';
+import { cancelResponseSchema, runEventsQuerySchema, runEventsResponseSchema } from '../routes/research-events.schemas';
 import { healthResponseSchema, providersResponseSchema, readinessResponseSchema } from '../routes/system.schemas';
 import { registerMountedRoutes } from './mounted-routes.openapi';
 
@@ -113,15 +114,52 @@ function registerSystemRoutes(registry: OpenAPIRegistry): void {
   });
 }
 
+/** One route of a run (`/v1/research/{id}…`): its id parameter, key and 401/404 answers added. */
+interface RunOperation {
+  method: RouteConfig['method'];
+  path: string;
+  summary: string;
+  responses: Responses;
+  request?: RouteConfig['request'];
+  description?: string;
+}
+
+/** The run's progress (events) and its stop. */
+function registerRunProgressRoutes(run: (operation: RunOperation) => void): void {
+  run({
+    method: 'get',
+    path: '/v1/research/{id}/events',
+    summary: 'Progress of a run, live (Server-Sent Events) or as JSON pages',
+    description:
+      'With `Accept: text/event-stream`: one event per step of the pipeline (`id: <seq>`, `event: <type>`, `data: {"seq", "type", "at", …}`), first those already stored after `after` (or `Last-Event-ID`), then each as it is written; a comment line every 15 s; the stream ends after the `end` event. Otherwise: JSON pages of the same events.',
+    request: { query: runEventsQuerySchema },
+    responses: {
+      200: {
+        description: 'The events after `after`.',
+        content: {
+          'application/json': { schema: runEventsResponseSchema },
+          'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events.' } },
+        },
+      },
+      422: error('`after`, `limit` or `Last-Event-ID` out of range.'),
+    },
+  });
+  run({
+    method: 'post',
+    path: '/v1/research/{id}/cancel',
+    summary: 'Stop a running run, keeping what it found',
+    description:
+      'Ends the run as `cancelled` within seconds (the worker aborts the step it is in), keeping its sources, claims and evidence and storing a report built from them whose uncertainties say it was stopped. Owner or administrator, as DELETE.',
+    responses: {
+      202: json(cancelResponseSchema, 'The run is being stopped.'),
+      403: error('Not the owner: `You may only manage your own research runs.`'),
+      409: error('The run has already ended.'),
+    },
+  });
+}
+
 function registerResearchRoutes(registry: OpenAPIRegistry, secured: Security): void {
-  const run = (operation: {
-    method: RouteConfig['method'];
-    path: string;
-    summary: string;
-    responses: Responses;
-    request?: RouteConfig['request'];
-    description?: string;
-  }) => {
+  const run = (operation: RunOperation) => {
     const { method, path, summary, responses, request, description } = operation;
     return registry.registerPath({
       method,
@@ -220,6 +258,7 @@ function registerResearchRoutes(registry: OpenAPIRegistry, secured: Security): v
       200: json(reportResponseSchema, 'The report, or a notice in `summary` while none exists.'),
     },
   });
+  registerRunProgressRoutes(run);
   run({
     method: 'delete',
     path: '/v1/research/{id}',
