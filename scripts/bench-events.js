@@ -9,7 +9,14 @@
 'use strict';
 const http = require('node:http');
 const { createBench } = require('./bench/harness');
-const { REDIS_URL, benchRedisPrefix, createBenchDatabase, serveScript, stopChild } = require('./bench/services');
+const {
+  REDIS_URL,
+  benchRedisPrefix,
+  createBenchDatabase,
+  createBenchKey,
+  serveScript,
+  stopChild,
+} = require('./bench/services');
 
 const bench = createBench('bench:events', {
   figures: [
@@ -153,13 +160,7 @@ async function main() {
   let api;
   let handle;
   try {
-    const { runCli } = require('@research/runtime');
-    let key;
-    await runCli(
-      ['keys', 'create', 'bench', '--json'],
-      { out: (l) => (key = JSON.parse(l).key), err: console.error },
-      { ...process.env, ...env },
-    );
+    const { key } = await createBenchKey('bench', env);
     api = await serveScript('serve-api.js', env);
     const { connectPostgres } = require('@research/database');
     handle = connectPostgres(database.url, { max: 4 });
