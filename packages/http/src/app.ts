@@ -7,6 +7,7 @@ import { createKeyQuotas } from './middleware/key-quotas';
 import { requestContext } from './middleware/request-context';
 import { createAdminRouter } from './routes/admin.routes';
 import { createDocsRouter } from './routes/docs.routes';
+import { createMcpRouter } from './routes/mcp.routes';
 import { createMountedRouter } from './routes/mounted.routes';
 import { createResearchRouter } from './routes/research.routes';
 import { createSystemRouter } from './routes/system.routes';
@@ -40,6 +41,8 @@ export function createApp(ctx: AppContext): Express {
   const quotas = createKeyQuotas(ctx.config, ctx.redis);
   app.use('/v1/research', createResearchRouter(ctx, quotas.runs));
   app.use('/v1/admin', createAdminRouter(ctx));
+  // The research tools for assistants (MCP over streamable HTTP), calling this API with the caller's key.
+  app.use('/mcp', createMcpRouter(ctx));
   // SPEC 1.8 / 4.14: search, crawler, planner, run analysis, vision and audio, each under its prefix.
   app.use(createMountedRouter(ctx, ctx.tools ?? toolsOfConfig(ctx), quotas));
 
