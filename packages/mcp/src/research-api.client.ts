@@ -10,6 +10,11 @@ export type ApiObject = Record<string, unknown>;
 export const REPORT_FORMATS = ['json', 'markdown', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
+const EXPORT_MEDIA_TYPES: Readonly<Record<Exclude<ReportFormat, 'json'>, string>> = {
+  markdown: 'text/markdown',
+  html: 'text/html',
+};
+
 /** The research API as the MCP tools use it: one method per endpoint, answers as the API gives them. */
 export interface ResearchApi {
   /** `POST /v1/research`. */
@@ -94,7 +99,9 @@ export function createResearchApiClient(options: ResearchApiOptions): ResearchAp
         ? call(() => client.get<ApiObject>(`${run(researchId)}/report`))
         : call(() =>
             client.get<string>(`${run(researchId)}/report`, {
+              // Asked both ways the export route understands: the query parameter and the media type.
               params: { format },
+              headers: { Accept: EXPORT_MEDIA_TYPES[format] },
               responseType: 'text',
               // The export as the API wrote it; an error answer is still read as JSON for its detail.
               transformResponse: (data: string, _headers, status) =>
