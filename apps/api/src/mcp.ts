@@ -8,7 +8,11 @@ async function main(): Promise<void> {
   const config = loadMcpClientConfig();
   const session = await serveMcpOverStdio(config);
   process.stderr.write(`research MCP server on stdio, talking to ${config.apiUrl}\n`);
-  const stop = () => void session.stop().finally(() => process.exit(0));
+  const stop = () =>
+    void session
+      .stop()
+      .catch(() => undefined)
+      .then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await session.closed;

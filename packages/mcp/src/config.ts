@@ -15,10 +15,13 @@ const required = (what: string) =>
     .min(1, `required (${what})`);
 
 const envSchema = z.object({
-  RESEARCH_API_URL: required('the base URL of a running research API, e.g. http://127.0.0.1:8000').refine(
-    (v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol),
-    'must be an http:// or https:// URL',
-  ),
+  RESEARCH_API_URL: required('the base URL of a running research API, e.g. http://127.0.0.1:8000')
+    .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http:// or https:// URL')
+    // The URL is shown in messages; a key belongs in RESEARCH_API_KEY.
+    .refine(
+      (v) => !URL.canParse(v) || !(new URL(v).username || new URL(v).password),
+      'must not carry credentials (use RESEARCH_API_KEY)',
+    ),
   RESEARCH_API_KEY: required('an API key of that service, from `npm run cli -- keys create <user>`'),
 });
 

@@ -4,8 +4,8 @@ import { createResearchApiClient } from './research-api.client';
 import { createResearchMcpServer } from './server';
 
 /**
- * The research MCP server on this process's stdin and stdout, talking to the API of `config`. stdout
- * carries the protocol alone. Resolves once the client has closed stdin (or `stop` was called).
+ * The research MCP server on this process's stdin and stdout, talking to the API of `config`; stdout
+ * carries the protocol alone. `closed` resolves once the client has closed stdin (or `stop` was called).
  */
 export async function serveMcpOverStdio(
   config: McpClientConfig,
