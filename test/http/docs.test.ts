@@ -44,6 +44,7 @@ describe('API description (/docs, /redoc, /openapi.json)', () => {
           '/research/{run_id}/synthesis',
           '/vision/analyze',
           '/audio/transcribe',
+          '/mcp',
         ].sort(),
       );
       expect(res.body.components.securitySchemes.ApiKey).toEqual(

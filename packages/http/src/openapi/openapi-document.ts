@@ -23,6 +23,7 @@ import {
 } from '../routes/research.schemas';
 import { cancelResponseSchema, runEventsQuerySchema, runEventsResponseSchema } from '../routes/research-events.schemas';
 import { healthResponseSchema, providersResponseSchema, readinessResponseSchema } from '../routes/system.schemas';
+import { registerMcpRoutes } from './mcp.openapi';
 import { registerMountedRoutes } from './mounted-routes.openapi';
 
 type Responses = RouteConfig['responses'];
@@ -62,6 +63,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
   registerResearchRoutes(registry, secured);
   registerAdminRoutes(registry, secured);
   registerMountedRoutes(registry, secured);
+  registerMcpRoutes(registry, secured);
 
   return new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',
@@ -79,6 +81,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
       { name: 'crawler', description: 'The guarded crawler (X-API-Key).' },
       { name: 'analysis', description: 'Planner, claims, clustering, evidence and synthesis of runs (X-API-Key).' },
       { name: 'media', description: 'Vision and audio providers (X-API-Key).' },
+      { name: 'mcp', description: 'The research tools for assistants over MCP (Bearer key or X-API-Key).' },
     ],
   });
 }
