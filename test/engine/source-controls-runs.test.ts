@@ -24,6 +24,17 @@ const UNDATED_PAGE: FakeWebPage = {
   ],
 };
 
+/** A page on the question whose date only its HTML gives (its search result is undated). */
+const OLD_PAGE: FakeWebPage = {
+  host: '127.0.0.10',
+  path: '/volcanic-gas-archive',
+  title: 'Archive: human and volcanic carbon dioxide emissions',
+  paragraphs: [
+    'Human activities emit about one hundred times more carbon dioxide per year than volcanoes, which emit a few hundred million tons of carbon dioxide per year.',
+  ],
+  metaPublishedDate: '2017-06-01T08:00:00Z',
+};
+
 function job(): ResearchJobContext {
   return { id: 'job', attempt: 1, maxAttempts: 3, afterOutage: false, signal: new AbortController().signal };
 }
@@ -34,7 +45,7 @@ describe('research runs with source controls', () => {
   let live: LiveWeb;
   beforeAll(async () => {
     t = await buildTestApp('source-control-runs');
-    web = await startFakeWeb({ pages: [...plantedContradictionPages(), UNDATED_PAGE] });
+    web = await startFakeWeb({ pages: [...plantedContradictionPages(), UNDATED_PAGE, OLD_PAGE] });
     live = createLiveWeb(
       testConfig({
         SEARCH_PROVIDER: 'searxng',
@@ -98,7 +109,7 @@ describe('research runs with source controls', () => {
 
   it('reads every host of the question without controls (the baseline the other runs narrow)', () => {
     expect(baseline.status.state).toBe('completed');
-    expect(baseline.hosts).toEqual(['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.9']);
+    expect(baseline.hosts).toEqual(['127.0.0.10', '127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.9']);
     expect(baseline.plan).not.toHaveProperty('source_controls');
     expect(baseline.report.methodology).not.toMatch(/Source controls/);
   });
@@ -130,6 +141,7 @@ describe('research runs with source controls', () => {
     // Each hit refused is reported (a later hop's search may give a refused page again).
     const refused = o.events.filter((e) => e.type === 'source' && e.reason === 'source_controls_domain');
     expect([...new Set(refused.map((e) => new URL(e.url as string).hostname))].sort()).toEqual([
+      '127.0.0.10',
       '127.0.0.3',
       '127.0.0.4',
       '127.0.0.9',
@@ -145,7 +157,7 @@ describe('research runs with source controls', () => {
   it('leaves out an excluded host', async () => {
     const o = await research({ exclude_domains: ['127.0.0.4'] });
     expect(o.status.state).toBe('completed');
-    expect(o.hosts).toEqual(['127.0.0.2', '127.0.0.3', '127.0.0.9']);
+    expect(o.hosts).toEqual(['127.0.0.10', '127.0.0.2', '127.0.0.3', '127.0.0.9']);
     for (const q of o.queries) expect(q).toMatch(/ -site:127\.0\.0\.4$/);
     expect(o.report.methodology).toContain('Source controls: none from 127.0.0.4.');
   });
@@ -153,8 +165,14 @@ describe('research runs with source controls', () => {
   it('refuses a page dated before published_after and keeps an undated one, flagged in the uncertainties', async () => {
     const o = await research({ published_after: '2019-01-01' });
     expect(o.status.state).toBe('completed');
-    // 127.0.0.3's page is dated 2018-03-10; 127.0.0.9's has no date.
+    // 127.0.0.3's hit is dated 2018-03-10 (refused before any fetch); 127.0.0.10's hit is undated but its page
+    // says 2017-06-01 (refused once read); 127.0.0.9's page has no date at all.
     expect(o.hosts).toEqual(['127.0.0.2', '127.0.0.4', '127.0.0.9']);
+    const refused = o.events.filter((e) => e.type === 'source' && e.reason === 'source_controls_date');
+    expect([...new Set(refused.map((e) => new URL(e.url as string).hostname))].sort()).toEqual([
+      '127.0.0.10',
+      '127.0.0.3',
+    ]);
     expect(o.report.methodology).toContain('Source controls: published on or after 2019-01-01.');
     expect(o.report.methodology).toMatch(/Left out by them: \d+ dated before 2019-01-01\./);
     expect(o.report.uncertainties).toContain(

@@ -9,6 +9,8 @@ export interface FakeWebPage {
   title: string;
   paragraphs: string[];
   publishedDate?: string;
+  /** A date only the page's HTML carries (`article:published_time`), not its search result. */
+  metaPublishedDate?: string;
 }
 
 export interface FakeWeb {
@@ -35,7 +37,9 @@ function escapeHtml(text: string): string {
 }
 
 function pageHtml(page: FakeWebPage): string {
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(page.title)}</title></head>
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(page.title)}</title>${
+    page.metaPublishedDate ? `<meta property="article:published_time" content="${page.metaPublishedDate}">` : ''
+  }</head>
 <body><nav><a href="/">Home</a></nav><main><h1>${escapeHtml(page.title)}</h1>
 ${page.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 </main><footer>Footer text of the site.</footer></body></html>`;
