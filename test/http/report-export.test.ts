@@ -81,6 +81,8 @@ async function insertCompletedRun(db: Database, owner: string): Promise<{ runId:
       findings: [
         { text: FINDING_1, confidence: 0.72, source_ids: [s0, s1] },
         { text: FINDING_2, confidence: 0.5, source_ids: [s1] },
+        // An older report may name a source twice, or one the run no longer holds.
+        { text: 'Ein Befund ohne passende Aussage.', confidence: 0.3, source_ids: ['gone', s0, s0] },
       ],
       disagreements: [
         {
@@ -157,6 +159,9 @@ describe('GET /v1/research/:id/report exports', () => {
       expect(md).toContain('> "Die Produktivität stieg im Homeoffice um 13 Prozent" [1]');
       expect(md).toContain('> "steigt die Produktivität um 13 Prozent" [2]');
       expect(md).not.toContain('neun Monate');
+      // Each source is cited once; a source the run does not hold is not cited, and no claim is quoted for
+      // a finding its sources do not state.
+      expect(md).toContain('**F3.** Ein Befund ohne passende Aussage. [1]\n\n_confidence 0.3_\n\n## Disagreements');
       expect(md).toContain('- [1] (supports): steigt um 13 Prozent');
       expect(md).toContain('- https://anderswo.example/x (refutes): sinkt um 2 Prozent');
       expect(md).toContain('- Wenige Langzeitstudien.');
@@ -225,6 +230,11 @@ describe('GET /v1/research/:id/report exports', () => {
         findings: [
           { text: FINDING_1, confidence: 0.72, source_ids: [`${runId}-src-0`, `${runId}-src-1`] },
           { text: FINDING_2, confidence: 0.5, source_ids: [`${runId}-src-1`] },
+          {
+            text: 'Ein Befund ohne passende Aussage.',
+            confidence: 0.3,
+            source_ids: ['gone', `${runId}-src-0`, `${runId}-src-0`],
+          },
         ],
         disagreements: [expect.objectContaining({ claim: 'Wie stark steigt die Produktivität?' })],
         uncertainties: ['Wenige Langzeitstudien.'],

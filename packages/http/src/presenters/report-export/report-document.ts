@@ -125,11 +125,11 @@ export function reportDocument(
   const book = citationBook(sources);
   const evidenceOf = findingEvidenceOf(claims);
   const findings = report.findings.map((finding, i) => {
-    const citations = finding.source_ids.map(book.byId).filter((n): n is number => n !== null);
-    const quotes = evidenceOf(finding).map(({ sourceId, claim }) => ({
-      citation: book.byId(sourceId)!,
-      text: claim.evidence_span.trim() || claim.claim_text,
-    }));
+    const citations = [...new Set(finding.source_ids.map(book.byId).filter((n): n is number => n !== null))];
+    const quotes = evidenceOf(finding).flatMap(({ sourceId, claim }) => {
+      const citation = book.byId(sourceId);
+      return citation === null ? [] : [{ citation, text: claim.evidence_span.trim() || claim.claim_text }];
+    });
     return { number: i + 1, text: finding.text, confidence: finding.confidence, citations, quotes };
   });
   return {
