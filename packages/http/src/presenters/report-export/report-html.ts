@@ -1,11 +1,5 @@
-import {
-  LABELS,
-  readableTime,
-  type DocumentDisagreement,
-  type DocumentFinding,
-  type ReportDocument,
-  type SummaryPart,
-} from './report-document';
+import { LABELS, readableTime } from './report-document';
+import type { DocumentDisagreement, DocumentFinding, ReportDocument, SummaryPart } from './report-document';
 
 const ENTITIES: Readonly<Record<string, string>> = {
   '&': '&amp;',

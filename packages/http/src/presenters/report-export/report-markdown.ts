@@ -1,12 +1,5 @@
-import {
-  LABELS,
-  citationMarks,
-  readableTime,
-  type DocumentDisagreement,
-  type DocumentFinding,
-  type ReportDocument,
-  type SummaryPart,
-} from './report-document';
+import { LABELS, citationMarks, readableTime } from './report-document';
+import type { DocumentDisagreement, DocumentFinding, ReportDocument, SummaryPart } from './report-document';
 
 /**
  * Text of a source or a run as inline Markdown: on one line, with every character that could start

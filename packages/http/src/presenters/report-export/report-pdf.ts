@@ -1,13 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { createPause, type Pause } from '@research/core';
-import {
-  LABELS,
-  citationMarks,
-  readableTime,
-  type DocumentDisagreement,
-  type DocumentFinding,
-  type ReportDocument,
-} from './report-document';
+import { LABELS, citationMarks, readableTime } from './report-document';
+import type { DocumentDisagreement, DocumentFinding, ReportDocument } from './report-document';
 
 type Pdf = PDFKit.PDFDocument;
 
