@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
+import { finishInSlices } from '@research/core';
 import type { AppContext } from '../context';
-import { reportDocument } from '../presenters/report-export/report-document';
+import { reportDocumentWork } from '../presenters/report-export/report-document';
 import { EXPORTS, REPORT_MEDIA_TYPES } from '../presenters/report-export/report-formats';
 import { REPORT_HTML_CSP } from '../presenters/report-export/report-html';
 import { presentReport } from '../presenters/research.presenter';
@@ -36,7 +37,7 @@ export function reportHandler(ctx: AppContext): RequestHandler {
       ? await Promise.all([getRunSources(ctx.db, run), getRunClaims(ctx.db, run)])
       : [[], []];
     const { contentType, extension, render } = EXPORTS[format];
-    const body = await render(reportDocument(report, sources, claims));
+    const body = await render(await finishInSlices(reportDocumentWork(report, sources, claims)));
     res.set({
       'Content-Type': contentType,
       'Content-Disposition': `inline; filename="research-${run.id}.${extension}"`,

@@ -1,3 +1,4 @@
+import type { SlicedWork } from '@research/core';
 import type { ClaimRow } from '@research/database';
 import { findingEvidenceOf } from '@research/engine';
 import type { ReportResponse } from '../../routes/research.schemas';
@@ -115,23 +116,26 @@ function documentDisagreement(
 /**
  * The report as the export formats render it (see ReportDocument): `report` as GET …/report answers it,
  * the run's `sources` and `claims`. Without a stored report (`report.findings` empty and the notice in
- * the summary) the document is the notice and the defaults, as in JSON.
+ * the summary) the document is the notice and the defaults, as in JSON. Finding the quotes reads the
+ * claims' terms, CPU work that grows with the findings: it yields after each finding (finishInSlices).
  */
-export function reportDocument(
+export function* reportDocumentWork(
   report: ReportResponse,
   sources: readonly SourceSummary[],
   claims: readonly ClaimRow[],
-): ReportDocument {
+): SlicedWork<ReportDocument> {
   const book = citationBook(sources);
   const evidenceOf = findingEvidenceOf(claims);
-  const findings = report.findings.map((finding, i) => {
+  const findings: DocumentFinding[] = [];
+  for (const [i, finding] of report.findings.entries()) {
     const citations = [...new Set(finding.source_ids.map(book.byId).filter((n): n is number => n !== null))];
     const quotes = evidenceOf(finding).flatMap(({ sourceId, claim }) => {
       const citation = book.byId(sourceId);
       return citation === null ? [] : [{ citation, text: claim.evidence_span.trim() || claim.claim_text }];
     });
-    return { number: i + 1, text: finding.text, confidence: finding.confidence, citations, quotes };
-  });
+    findings.push({ number: i + 1, text: finding.text, confidence: finding.confidence, citations, quotes });
+    yield;
+  }
   return {
     researchId: report.research_id,
     title: report.query,
