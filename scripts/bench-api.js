@@ -6,7 +6,15 @@
 const crypto = require('node:crypto');
 const autocannon = require('autocannon');
 const { createBench } = require('./bench/harness');
-const { REDIS_URL, benchRedisPrefix, createBenchDatabase, serveScript, sql, stopChild } = require('./bench/services');
+const {
+  REDIS_URL,
+  benchRedisPrefix,
+  createBenchDatabase,
+  createBenchKey,
+  serveScript,
+  sql,
+  stopChild,
+} = require('./bench/services');
 
 const bench = createBench('bench:api', {
   figures: ['bare_rps', 'status_rps', 'status_share', 'bare_p99_ms', 'status_p99_ms', 'list_p99_ms', 'list_p99_8_ms'],
@@ -35,13 +43,7 @@ async function main() {
   };
   const children = [];
   try {
-    const { runCli } = require('@research/runtime');
-    let key;
-    await runCli(
-      ['keys', 'create', 'bench', '--json'],
-      { out: (l) => (key = JSON.parse(l).key), err: console.error },
-      { ...process.env, ...env },
-    );
+    const { key } = await createBenchKey('bench', env);
     const runId = crypto.randomUUID();
     await sql(
       url,

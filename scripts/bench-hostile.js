@@ -10,7 +10,15 @@ const crypto = require('node:crypto');
 const http = require('node:http');
 const zlib = require('node:zlib');
 const { createBench } = require('./bench/harness');
-const { REDIS_URL, benchRedisPrefix, createBenchDatabase, serveScript, sql, stopChild } = require('./bench/services');
+const {
+  REDIS_URL,
+  benchRedisPrefix,
+  createBenchDatabase,
+  createBenchKey,
+  serveScript,
+  sql,
+  stopChild,
+} = require('./bench/services');
 
 const bench = createBench('bench:hostile', { figures: ['worst_block_ms', 'worst_health_ms', 'inputs'] });
 const SMOKE = bench.smoke;
@@ -146,14 +154,8 @@ async function main() {
   // Stopped early (Ctrl-C, a CI timeout): the API process and the database go too.
   for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => cleanUp().finally(() => process.exit(1)));
   try {
-    const { runCli } = require('@research/runtime');
     const { DEPTH_BUDGETS } = require('@research/core');
-    let created;
-    await runCli(
-      ['keys', 'create', 'bench-hostile', '--json'],
-      { out: (l) => (created = JSON.parse(l)), err: console.error },
-      { ...process.env, ...env },
-    );
+    const created = await createBenchKey('bench-hostile', env);
     const [{ id: userId }] = (await sql(url, 'select id from users where username = $1', ['bench-hostile'])).rows;
     const runId = crypto.randomUUID();
     await sql(

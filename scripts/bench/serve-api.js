@@ -34,3 +34,13 @@ process.on('message', (m) => {
   process.send({ probe: { worstBlockMs: loopDelay.max / 1e6, rss: process.memoryUsage().rss } });
   loopDelay.reset();
 });
+
+// bench:events asks for the memory the process holds after a full garbage collection, before and after it
+// opens its streams (V8's gc exposed here only, for the measurement).
+process.on('message', (m) => {
+  if (m !== 'memory') return;
+  require('node:v8').setFlagsFromString('--expose-gc');
+  require('node:vm').runInNewContext('gc')();
+  const { rss, heapUsed, external } = process.memoryUsage();
+  process.send({ memory: { rss, heapUsed, external } });
+});

@@ -67,4 +67,25 @@ function stopChild(child) {
   });
 }
 
-module.exports = { ADMIN_URL, REDIS_URL, sql, createBenchDatabase, benchRedisPrefix, serveScript, stopChild };
+/** Creates a user `username` and an API key for it with the product's CLI; resolves with `{ key, … }` as printed. */
+async function createBenchKey(username, env) {
+  const { runCli } = require('@research/runtime');
+  let created;
+  await runCli(
+    ['keys', 'create', username, '--json'],
+    { out: (l) => (created = JSON.parse(l)), err: console.error },
+    { ...process.env, ...env },
+  );
+  return created;
+}
+
+module.exports = {
+  ADMIN_URL,
+  REDIS_URL,
+  sql,
+  createBenchDatabase,
+  createBenchKey,
+  benchRedisPrefix,
+  serveScript,
+  stopChild,
+};

@@ -178,6 +178,40 @@ describe('run events and cancel across processes', () => {
     }
   }, 60_000);
 
+  it('ends its open streams when an API process shuts down, so it stops at once', async () => {
+    const port = await freePort();
+    const api = spawnNodeProcess('api3', API_MAIN, {
+      ...workerEnv({ databaseUrl: t.url, redisUrl: TEST_REDIS_URL, prefix, wikiApiUrl: wiki.apiUrl }),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: `/tmp/${prefix}-3`,
+    });
+    await waitForLogLine(api, 'API listening', 30_000);
+    wiki.pageLatencyMs = 30_000;
+    try {
+      const created = await call[0]!('POST', '/v1/research', QUESTION);
+      const id = created.body.research_id as string;
+      const live = stream(`http://127.0.0.1:${port}`, id);
+      await waitFor('the stream to start', async () => live.events.length > 0, 10_000, 50);
+      const started = Date.now();
+      api.child.kill('SIGTERM');
+      await live.closed;
+      expect(await api.exited).toEqual({ code: 0, signal: null });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // The client resumes on another process and misses nothing.
+      const resumed = stream(bases[0]!, id, { 'Last-Event-ID': String(live.events.at(-1)!.data.seq) });
+      await call[0]!('POST', `/v1/research/${id}/cancel`);
+      await resumed.closed;
+      expect(resumed.events.map((e) => e.data.seq)).toEqual(
+        resumed.events.map((_, i) => live.events.at(-1)!.data.seq + i + 1),
+      );
+      expect(resumed.events.at(-1)!.data).toMatchObject({ type: 'end', state: 'cancelled' });
+    } finally {
+      wiki.pageLatencyMs = 300;
+      fs.rmSync(`/tmp/${prefix}-3`, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('lets only the owner or an administrator stop a run', async () => {
     const created = await call[0]!('POST', '/v1/research', QUESTION);
     const id = created.body.research_id as string;

@@ -25,6 +25,8 @@ describe('API description (/docs, /redoc, /openapi.json)', () => {
           '/v1/research/{id}/claims',
           '/v1/research/{id}/deletion-protection',
           '/v1/research/{id}/evidence',
+          '/v1/research/{id}/events',
+          '/v1/research/{id}/cancel',
           '/v1/research/{id}/manifest',
           '/v1/research/{id}/plan',
           '/v1/research/{id}/report',
@@ -44,6 +46,7 @@ describe('API description (/docs, /redoc, /openapi.json)', () => {
           '/research/{run_id}/synthesis',
           '/vision/analyze',
           '/audio/transcribe',
+          '/mcp',
         ].sort(),
       );
       expect(res.body.components.securitySchemes.ApiKey).toEqual(

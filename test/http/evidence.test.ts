@@ -314,7 +314,7 @@ describe('evidence anyone can check', () => {
       const waiting = await insertTestRun(t.db, { query: QUERY, depth: 'normal' });
       const manifest = (await get(`/v1/research/${waiting.id}/manifest`).expect(200)).body;
       expect(manifest).toMatchObject({ state: 'created', started_at: null, finished_at: null, rounds: 2 });
-      expect(manifest).toMatchObject({ engines: [], fallbacks: [], queries: [], urls: [] });
+      expect(manifest).toMatchObject({ engines: [], fallbacks: [], queries: [], urls: [], source_controls: null });
       expect(manifest.budget.max_search_queries).toEqual({ limit: 20, used: 0 });
       expect(manifest.budget.max_research_duration_seconds).toEqual({ limit: 3600, used: 0 });
     });

@@ -69,6 +69,8 @@ export interface ResearchRunsTable {
   usage: GeneratedJson<Record<string, number>>;
   /** The number of the run's last progress event (run_events.seq). */
   event_seq: Generated<number>;
+  /** The source controls given at creation (core's SourceControls), or null. */
+  source_controls: NullableJson<Record<string, unknown>>;
 }
 
 /** A search hit as the search step records it (core's SearchResultDraft), placed in its run. */

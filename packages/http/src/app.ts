@@ -7,6 +7,7 @@ import { createKeyQuotas } from './middleware/key-quotas';
 import { requestContext } from './middleware/request-context';
 import { createAdminRouter } from './routes/admin.routes';
 import { createDocsRouter } from './routes/docs.routes';
+import { createMcpRouter } from './routes/mcp.routes';
 import { createMountedRouter } from './routes/mounted.routes';
 import { createResearchRouter } from './routes/research.routes';
 import { createSystemRouter } from './routes/system.routes';
@@ -44,6 +45,8 @@ export function createApp(ctx: AppContext): Express {
   const events = ctx.runEvents ?? new RunEventHub(ctx.db, { pollMs: ctx.config.http.eventsPollMs, logger: ctx.logger });
   app.use('/v1/research', createResearchRouter(ctx, quotas.runs, { events, tools }));
   app.use('/v1/admin', createAdminRouter(ctx));
+  // The research tools for assistants (MCP over streamable HTTP), calling this API with the caller's key.
+  app.use('/mcp', createMcpRouter(ctx));
   // SPEC 1.8 / 4.14: search, crawler, planner, run analysis, vision and audio, each under its prefix.
   app.use(createMountedRouter(ctx, tools, quotas));
 

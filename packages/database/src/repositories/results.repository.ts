@@ -3,7 +3,8 @@ import type { ClaimRow, Db, EvidenceRow, NewClaim, NewSource, ReportRow, SearchR
 // Large runs insert in slices to stay far below Postgres's 65,535 bind-parameter limit.
 const SLICE = 500;
 
-async function insertInSlices<T>(items: T[], insert: (slice: T[]) => Promise<unknown>): Promise<void> {
+/** Inserts `items` in slices small enough for one statement's parameters. */
+export async function insertInSlices<T>(items: T[], insert: (slice: T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += SLICE) await insert(items.slice(i, i + SLICE));
 }
 

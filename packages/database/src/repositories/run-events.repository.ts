@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, RunEventRow } from '../schema';
+import { insertInSlices } from './results.repository';
 
 /** A progress event before it is numbered: its type and its fields. */
 export interface NewRunEvent {
@@ -22,10 +23,8 @@ export async function appendRunEvents(db: Db, runId: string, events: readonly Ne
     .executeTakeFirst();
   if (!taken) return;
   const first = taken.event_seq - events.length + 1;
-  await db
-    .insertInto('run_events')
-    .values(events.map((e, i) => ({ run_id: runId, seq: first + i, type: e.type, data: JSON.stringify(e.data) })))
-    .execute();
+  const rows = events.map((e, i) => ({ run_id: runId, seq: first + i, type: e.type, data: JSON.stringify(e.data) }));
+  await insertInSlices(rows, (slice) => db.insertInto('run_events').values(slice).execute());
 }
 
 /** The run's events after `after`, oldest first, at most `limit`. */

@@ -1,17 +1,30 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { AppError, Details } from '@research/core';
 import { authenticateApiKey } from '@research/auth';
 import type { AppContext } from '../context';
 import { principalOf } from '../request-scope';
 import { authenticateRunRead } from '../services/research-reads.service';
 
+/** Where a request presents its API key. */
+export type PresentedKey = (req: Request) => string | undefined;
+
+/** The `X-API-Key` header: how every route of SPEC takes the key. */
+export const xApiKey: PresentedKey = (req) => req.get('x-api-key');
+
 /**
- * Resolves `X-API-Key` to the caller (res.locals.principal) or answers 401. Every router that needs a
- * key mounts it first (CONTRACT 4: only /health, /ready, /providers and /metrics are public).
+ * `X-API-Key`, or else the token of `Authorization: Bearer <key>`: how MCP clients send a key (`/mcp`).
  */
-export function requireApiKey(ctx: Pick<AppContext, 'db'>): RequestHandler {
+export const xApiKeyOrBearer: PresentedKey = (req) =>
+  req.get('x-api-key') ?? /^Bearer +(\S+) *$/i.exec(req.get('authorization') ?? '')?.[1];
+
+/**
+ * Resolves the key a request presents (`X-API-Key` unless told otherwise) to the caller
+ * (res.locals.principal) or answers 401. Every router that needs a key mounts it first (CONTRACT 4: only
+ * /health, /ready, /providers and /metrics are public).
+ */
+export function requireApiKey(ctx: Pick<AppContext, 'db'>, presentedKey: PresentedKey = xApiKey): RequestHandler {
   return async (req, res, next) => {
-    res.locals.principal = await authenticateApiKey(ctx.db, req.get('x-api-key'));
+    res.locals.principal = await authenticateApiKey(ctx.db, presentedKey(req));
     next();
   };
 }

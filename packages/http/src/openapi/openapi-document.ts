@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { VERSION } from '@research/core';
 import { hiddenRunsResponseSchema, purgeResponseSchema } from '../routes/admin.schemas';
 import { errorResponseSchema, runIdParamsSchema } from '../routes/common.schemas';
+import { reportQuerySchema } from '../routes/report-export.schemas';
 import {
   claimsResponseSchema,
   createResearchBodySchema,
@@ -21,7 +22,9 @@ import {
   setProtectionBodySchema,
   sourcesResponseSchema,
 } from '../routes/research.schemas';
+import { cancelResponseSchema, runEventsQuerySchema, runEventsResponseSchema } from '../routes/research-events.schemas';
 import { healthResponseSchema, providersResponseSchema, readinessResponseSchema } from '../routes/system.schemas';
+import { registerMcpRoutes } from './mcp.openapi';
 import { registerMountedRoutes } from './mounted-routes.openapi';
 import { registerEvidenceRoutes } from './research-evidence.openapi';
 
@@ -44,6 +47,21 @@ const BODY_ERRORS: Responses = {
   422: error('A field breaks its rule: `<field>: <reason>`.'),
 };
 
+const REPORT_EXPORTS =
+  'JSON by default; `format` or `Accept` exports it as Markdown, one self-contained HTML page or PDF ' +
+  '(served inline as `research-<id>.md|html|pdf`), with numbered citations, the quoted evidence under each ' +
+  'finding and the cited sources with their URLs and fetch times.';
+/** The report in SPEC's JSON and in each export format. */
+const REPORT_RESPONSE = {
+  description: 'The report, or a notice in `summary` while none exists (in every format).',
+  content: {
+    'application/json': { schema: reportResponseSchema },
+    'text/markdown': { schema: z.string() },
+    'text/html': { schema: z.string() },
+    'application/pdf': { schema: z.string().meta({ format: 'binary' }) },
+  },
+};
+
 /**
  * The OpenAPI 3 description of the service, generated from the same zod schemas that validate the
  * requests (served under DEBUG only).
@@ -63,6 +81,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
   registerEvidenceRoutes(registry, secured);
   registerAdminRoutes(registry, secured);
   registerMountedRoutes(registry, secured);
+  registerMcpRoutes(registry, secured);
 
   return new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',
@@ -80,6 +99,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
       { name: 'crawler', description: 'The guarded crawler (X-API-Key).' },
       { name: 'analysis', description: 'Planner, claims, clustering, evidence and synthesis of runs (X-API-Key).' },
       { name: 'media', description: 'Vision and audio providers (X-API-Key).' },
+      { name: 'mcp', description: 'The research tools for assistants over MCP (Bearer key or X-API-Key).' },
     ],
   });
 }
@@ -115,15 +135,52 @@ function registerSystemRoutes(registry: OpenAPIRegistry): void {
   });
 }
 
+/** One route of a run (`/v1/research/{id}…`): its id parameter, key and 401/404 answers added. */
+interface RunOperation {
+  method: RouteConfig['method'];
+  path: string;
+  summary: string;
+  responses: Responses;
+  request?: RouteConfig['request'];
+  description?: string;
+}
+
+/** The run's progress (events) and its stop. */
+function registerRunProgressRoutes(run: (operation: RunOperation) => void): void {
+  run({
+    method: 'get',
+    path: '/v1/research/{id}/events',
+    summary: 'Progress of a run, live (Server-Sent Events) or as JSON pages',
+    description:
+      'With `Accept: text/event-stream`: one event per step of the pipeline (`id: <seq>`, `event: <type>`, `data: {"seq", "type", "at", …}`), first those already stored after `after` (or `Last-Event-ID`), then each as it is written; a comment line every 15 s; the stream ends after the `end` event. Otherwise: JSON pages of the same events.',
+    request: { query: runEventsQuerySchema },
+    responses: {
+      200: {
+        description: 'The events after `after`.',
+        content: {
+          'application/json': { schema: runEventsResponseSchema },
+          'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events.' } },
+        },
+      },
+      422: error('`after`, `limit` or `Last-Event-ID` out of range.'),
+    },
+  });
+  run({
+    method: 'post',
+    path: '/v1/research/{id}/cancel',
+    summary: 'Stop a running run, keeping what it found',
+    description:
+      'Ends the run as `cancelled` within seconds (the worker aborts the step it is in), keeping its sources, claims and evidence and storing a report built from them whose uncertainties say it was stopped. Owner or administrator, as DELETE.',
+    responses: {
+      202: json(cancelResponseSchema, 'The run is being stopped.'),
+      403: error('Not the owner: `You may only manage your own research runs.`'),
+      409: error('The run has already ended.'),
+    },
+  });
+}
+
 function registerResearchRoutes(registry: OpenAPIRegistry, secured: Security): void {
-  const run = (operation: {
-    method: RouteConfig['method'];
-    path: string;
-    summary: string;
-    responses: Responses;
-    request?: RouteConfig['request'];
-    description?: string;
-  }) => {
+  const run = (operation: RunOperation) => {
     const { method, path, summary, responses, request, description } = operation;
     return registry.registerPath({
       method,
@@ -218,10 +275,11 @@ function registerResearchRoutes(registry: OpenAPIRegistry, secured: Security): v
     method: 'get',
     path: '/v1/research/{id}/report',
     summary: 'Report of a run',
-    responses: {
-      200: json(reportResponseSchema, 'The report, or a notice in `summary` while none exists.'),
-    },
+    description: REPORT_EXPORTS,
+    request: { query: reportQuerySchema },
+    responses: { 200: REPORT_RESPONSE, 422: error('`format: must be one of json, markdown, html, pdf`.') },
   });
+  registerRunProgressRoutes(run);
   run({
     method: 'delete',
     path: '/v1/research/{id}',

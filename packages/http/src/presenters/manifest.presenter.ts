@@ -153,6 +153,7 @@ export function presentManifest(record: RunRecord, config: AppConfig, now: Date 
     depth: run.depth,
     state: run.state,
     extra_queries: run.extra_queries ?? null,
+    source_controls: run.source_controls ?? null,
     created_at: run.created_at.toISOString(),
     started_at: iso(run.started_at),
     finished_at: iso(run.finished_at),

@@ -83,6 +83,10 @@ export const runManifestResponseSchema = z
     depth: z.string(),
     state: z.string(),
     extra_queries: z.array(z.string()).nullable(),
+    source_controls: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: 'The source controls the run was created with (include/exclude domains, …), or null.' }),
     created_at: isoTimestamp('Creation time.'),
     started_at: isoTimestamp('When a worker first picked the run up.').nullable(),
     finished_at: isoTimestamp('When the run ended.').nullable(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEPTHS, RUN_STATES } from '@research/core';
 import { boundedText, integerParam } from '../validation';
 import { isoTimestamp } from './common.schemas';
+import { refuseOverlappingDomains, sourceControlFields } from './source-controls.schemas';
 
 // ---- Requests ------------------------------------------------------------------------------------
 
@@ -29,7 +30,9 @@ export const createResearchBodySchema = z
         description: 'Extra search queries added to the pipeline (at most 20).',
         example: ['remote work productivity study'],
       }),
+    ...sourceControlFields,
   })
+  .superRefine(refuseOverlappingDomains)
   .meta({ id: 'CreateResearchRequest' });
 export type CreateResearchBody = z.output<typeof createResearchBodySchema>;
 
