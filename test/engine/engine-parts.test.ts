@@ -316,8 +316,9 @@ describe('evidence scores', () => {
         position: i,
         retrieved_at: reference,
         language: 'en',
+        content_sha256: null,
       })),
-      claims: claims.map((c) => ({ ...c, run_id: 'r', stance: null })),
+      claims: claims.map((c) => ({ ...c, run_id: 'r', stance: null, span_start: null, span_end: null })),
       evidence: [],
     };
     const scoresAt = (depth: 'quick' | 'normal' | 'deep') => {

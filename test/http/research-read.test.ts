@@ -104,7 +104,7 @@ describe('reading research runs', () => {
   });
 
   describe('GET /v1/research/:id/sources', () => {
-    it('lists the sources with the SPEC 2.2 fields and never their extracted content', async () => {
+    it('lists the sources with the SPEC 2.2 fields (and the hash of their text) but never their extracted content', async () => {
       const res = await get(`/v1/research/${completed}/sources`).expect(200);
       expect(res.body).toEqual({
         research_id: completed,
@@ -117,6 +117,8 @@ describe('reading research runs', () => {
             domain: 'example.org',
             source_type: null,
             retrieved_at: '2026-11-21T09:00:00.000Z',
+            // Rows written around the app (this factory) have no hash; the service's writers always set one.
+            content_sha256: null,
           },
           {
             id: sourceIds[1],
@@ -125,6 +127,7 @@ describe('reading research runs', () => {
             domain: 'example.org',
             source_type: 'reference',
             retrieved_at: '2026-11-21T09:00:01.000Z',
+            content_sha256: null,
           },
         ],
       });
@@ -141,7 +144,7 @@ describe('reading research runs', () => {
   });
 
   describe('GET /v1/research/:id/claims', () => {
-    it('lists the claims with the SPEC 2.3 fields', async () => {
+    it('lists the claims with the SPEC 2.3 fields (and where their span stands, when known)', async () => {
       const res = await get(`/v1/research/${completed}/claims`).expect(200);
       expect(res.body.total).toBe(4);
       expect(res.body.research_id).toBe(completed);
@@ -154,6 +157,8 @@ describe('reading research runs', () => {
         evidence_span: 'span 0.0',
         claim_type: 'fact',
         confidence: 0.75,
+        span_start: null,
+        span_end: null,
       });
     });
   });

@@ -2,6 +2,7 @@ export * from './config';
 export * from './errors';
 export * from './domain';
 export * from './text';
+export * from './evidence';
 export { VERSION } from './version';
 export * from './semaphore';
 export * from './time-slice';

@@ -9,6 +9,9 @@ type Json<T> = ColumnType<T, string, string>;
 type GeneratedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type GeneratedJson<T> = ColumnType<T, string | undefined, string>;
 type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
+// Columns added after their table: rows may be inserted without them (they are then null).
+type NullableText = ColumnType<string | null, string | null | undefined, string | null>;
+type NullableInteger = ColumnType<number | null, number | null | undefined, number | null>;
 
 export interface UsersTable {
   id: Generated<string>;
@@ -91,6 +94,8 @@ export interface SourcesTable {
   content: string;
   published_at: string | null;
   language: string | null;
+  /** Hex SHA-256 of `content` (UTF-8), set when the source is stored; null only for rows written around the app. */
+  content_sha256: NullableText;
 }
 
 export interface ClaimsTable {
@@ -105,6 +110,9 @@ export interface ClaimsTable {
   confidence: number;
   /** Stance toward the run's question as the extracting model judged it (supports/refutes/neutral), or null. */
   stance: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Where evidence_span stands in its source's content: code point offsets [span_start, span_end), or null. */
+  span_start: NullableInteger;
+  span_end: NullableInteger;
 }
 
 export interface EvidenceScoresTable extends EvidenceScores {
@@ -178,6 +186,7 @@ export type NewRun = Insertable<ResearchRunsTable>;
 export type RunUpdate = Updateable<ResearchRunsTable>;
 export type SearchResultRow = Selectable<SearchResultsTable>;
 export type SourceRow = Selectable<SourcesTable>;
+export type NewSource = Insertable<SourcesTable>;
 export type ClaimRow = Selectable<ClaimsTable>;
 export type NewClaim = Insertable<ClaimsTable>;
 export type EvidenceRow = Selectable<EvidenceScoresTable>;

@@ -20,7 +20,8 @@ import { RunEventHub } from './services/run-event-hub';
  * built once.
  */
 function toolsOfConfig(ctx: AppContext): ResearchTools {
-  const llms = createLlmClients(ctx.config, ctx);
+  // Only the metrics and the logger: the whole context would hand its `config` on as the LLM's settings.
+  const llms = createLlmClients(ctx.config, { metrics: ctx.metrics, logger: ctx.logger });
   return createResearchTools({ ...ctx, llm: llms.routes, vision: llms.vision });
 }
 

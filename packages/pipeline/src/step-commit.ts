@@ -50,7 +50,15 @@ export interface ComputedStep {
 function sourceEvents(round: number, rows: readonly SourceRow[]): NewRunEvent[] {
   return rows.map((s) => ({
     type: 'source',
-    data: { round, url: s.url, outcome: 'fetched', source_id: s.id, title: s.title, domain: s.domain },
+    data: {
+      round,
+      url: s.url,
+      outcome: 'fetched',
+      source_id: s.id,
+      title: s.title,
+      domain: s.domain,
+      content_sha256: s.content_sha256,
+    },
   }));
 }
 

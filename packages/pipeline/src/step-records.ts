@@ -1,12 +1,14 @@
 import crypto from 'node:crypto';
 import {
   CLAIM_STANCES,
+  codePointIndex,
+  contentSha256,
   fitClaimCaps,
-  normalizeWhitespace,
+  locateQuote,
   tallyClaims,
   reportBodySchema,
-  spanOccursIn,
   stripNul,
+  type CodePointIndex,
   type Budget,
   type ClaimDraft,
   type EvidenceDraft,
@@ -91,7 +93,7 @@ export function searchResultRows(
 }
 
 /**
- * One source as a row: its draft's text without NUL characters, at `at.position` of the run's `at.round`
+ * One source as a row: its draft's text without NUL characters and that text's SHA-256, at `at.position` of the run's `at.round`
  * (`now`: its retrieval time when the draft has none).
  */
 export function sourceRow(
@@ -100,6 +102,7 @@ export function sourceRow(
   draft: SourceDraft,
   now: Date,
 ): SourceRow {
+  const content = clean(draft.content ?? '');
   return {
     id: draft.id || crypto.randomUUID(),
     run_id: run.id,
@@ -110,9 +113,10 @@ export function sourceRow(
     domain: clean(draft.domain ?? ''),
     source_type: cleanOrNull(draft.source_type),
     retrieved_at: isoOrNow(draft.retrieved_at, now),
-    content: clean(draft.content ?? ''),
+    content,
     published_at: cleanOrNull(draft.published_at),
     language: cleanOrNull(draft.language),
+    content_sha256: contentSha256(content),
   };
 }
 
@@ -144,9 +148,30 @@ export function sourceRows(
 }
 
 /**
+ * A claim's evidence span placed in its source's text: the exact passage the span reads as (the span
+ * itself, or the same words across the text's own line breaks) and its code point offsets. Null when the
+ * source does not hold it.
+ */
+function placeEvidence<D extends ClaimDraft>(
+  draft: D,
+  source: { content: string },
+  index: () => CodePointIndex,
+): (D & { span_start: number; span_end: number }) | null {
+  const at = locateQuote(source.content, draft.evidence_span);
+  if (!at) return null;
+  return {
+    ...draft,
+    evidence_span: source.content.slice(at.start, at.end),
+    span_start: index().toCodePoint(at.start),
+    span_end: index().toCodePoint(at.end),
+  };
+}
+
+/**
  * New claims of one round: each of a known source, quoting it (claims that do not are dropped), and
  * within MAX_CLAIMS_PER_SOURCE and MAX_CLAIMS_PER_RUN beside the claims the run already holds
- * (`overLimit`: the grounded claims left out for that).
+ * (`overLimit`: the grounded claims left out for that). A claim's evidence span is stored as its source's
+ * text writes it, with its offsets in that text (see placeEvidence), so anyone can check it.
  */
 export function claimRows(
   run: RunRow,
@@ -155,16 +180,17 @@ export function claimRows(
   snapshot: RunSnapshot,
 ): { rows: ClaimRow[]; overLimit: number } {
   const sources = new Map(snapshot.sources.map((s) => [s.id, s]));
-  // Each source's text is normalised once, not once per claim (a long page has many claims).
-  const normalized = new Map<string, string>();
-  const normalizedOf = (source: { id: string; content: string }) => {
-    let text = normalized.get(source.id);
-    if (text === undefined) normalized.set(source.id, (text = normalizeWhitespace(source.content)));
-    return text;
+  // Each source's code point index is built once, not once per claim (a long page has many claims).
+  const indexes = new Map<string, CodePointIndex>();
+  const indexOf = (source: { id: string; content: string }) => () => {
+    let index = indexes.get(source.id);
+    if (index === undefined) indexes.set(source.id, (index = codePointIndex(source.content)));
+    return index;
   };
-  const grounded = drafts.filter((d) => {
+  const grounded = drafts.flatMap((d) => {
     const source = sources.get(d.source_id);
-    return source !== undefined && spanOccursIn(d.evidence_span, normalizedOf(source));
+    const placed = source ? placeEvidence(d, source, indexOf(source)) : null;
+    return placed ? [placed] : [];
   });
   const { kept, dropped } = fitClaimCaps(grounded, tallyClaims(snapshot.claims));
   const seenIds = new Set(snapshot.claims.map((c) => c.id));
@@ -179,10 +205,13 @@ export function claimRows(
       round,
       position: start + i,
       claim_text: clean(d.claim_text),
-      evidence_span: clean(d.evidence_span),
+      // The source's own text (stored without NUL characters), so never cleaned apart from it.
+      evidence_span: d.evidence_span,
       claim_type: clean(d.claim_type || 'claim'),
       confidence: unit(d.confidence, 1),
       stance: stanceOrNull(d.stance),
+      span_start: d.span_start,
+      span_end: d.span_end,
     };
   });
   return { rows, overLimit: dropped };

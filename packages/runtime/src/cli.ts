@@ -3,7 +3,9 @@ import { AppError, ConfigError, type AppConfig } from '@research/core';
 import { loadServiceConfig } from './config';
 import { createApiKey } from '@research/auth';
 import { listApiKeys, listUsers, revokeApiKey, setUserAdmin } from '@research/database';
+import { isUuid } from '@research/http';
 import { openServices, type Services } from './services';
+import { verifyRunEvidence } from './verify-run';
 
 export interface CliIo {
   out(line: string): void;
@@ -94,7 +96,36 @@ async function listKeys({ io, withServices }: CommandContext, args: { user?: str
 }
 
 /**
- * The key-administration tool (CONTRACT 3). Returns the exit code: 0 success, 1 error, 2 usage error.
+ * `verify <research_id>`: re-checks every source's text against its hash and every claim's span against
+ * that text. Prints what fails (one line each, or JSON) and answers exit code 1 when anything does.
+ */
+async function verifyRun(
+  { io, withServices }: CommandContext,
+  args: { research_id: string; json: boolean },
+): Promise<number> {
+  const id = String(args.research_id);
+  if (!isUuid(id)) throw new UsageError(`Invalid research id '${id}': expected a UUID.`);
+  const check = await withServices((s) => verifyRunEvidence(s.db, id));
+  if (!check) throw new AppError('not_found', `No research run '${id}'.`);
+  const { failures } = check;
+  if (args.json) io.out(JSON.stringify(check));
+  else {
+    for (const f of failures) {
+      io.out(
+        f.claim_id ? `claim ${f.claim_id} (source ${f.source_id}): ${f.reason}` : `source ${f.source_id}: ${f.reason}`,
+      );
+    }
+    io.out(
+      failures.length === 0
+        ? `Verified ${check.sources} sources and ${check.claims} claims of ${id}: all hold.`
+        : `${failures.length} of ${check.sources + check.claims} checks failed for ${id}.`,
+    );
+  }
+  return failures.length === 0 ? 0 : 1;
+}
+
+/**
+ * The key-administration tool (CONTRACT 3), and `verify`. Returns the exit code: 0 success, 1 error, 2 usage error.
  * Keys are printed once at creation and never again; lists never show a key or its hash.
  */
 export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -168,6 +199,17 @@ export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv =
         const result = await withServices((s) => setUserAdmin(s.db, username, false));
         if (Number(result.numUpdatedRows) === 0) throw new AppError('not_found', `No user named '${username}'.`);
         io.out(`${username} is no longer an administrator.`);
+      },
+    )
+    .command(
+      'verify <research_id>',
+      "re-check every claim's evidence span against its source's text, and that text against its hash",
+      (c) =>
+        c
+          .positional('research_id', { type: 'string', demandOption: true })
+          .option('json', { type: 'boolean', default: false }),
+      async (args) => {
+        exitCode = await verifyRun({ io, withServices }, args);
       },
     )
     .command('users', 'list users', (y) =>

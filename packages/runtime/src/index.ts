@@ -9,3 +9,4 @@ export * from './signals';
 export * from './worker';
 export * from './standalone';
 export * from './research-services';
+export * from './verify-run';

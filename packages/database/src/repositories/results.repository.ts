@@ -1,4 +1,4 @@
-import type { ClaimRow, Db, EvidenceRow, NewClaim, ReportRow, SearchResultRow, SourceRow } from '../schema';
+import type { ClaimRow, Db, EvidenceRow, NewClaim, NewSource, ReportRow, SearchResultRow, SourceRow } from '../schema';
 
 // Large runs insert in slices to stay far below Postgres's 65,535 bind-parameter limit.
 const SLICE = 500;
@@ -16,7 +16,7 @@ export function listSearchResults(db: Db, runId: string): Promise<SearchResultRo
   return db.selectFrom('search_results').selectAll().where('run_id', '=', runId).orderBy('position').execute();
 }
 
-export function insertSources(db: Db, rows: SourceRow[]) {
+export function insertSources(db: Db, rows: NewSource[]) {
   return insertInSlices(rows, (slice) => db.insertInto('sources').values(slice).execute());
 }
 
@@ -24,7 +24,7 @@ export function insertSources(db: Db, rows: SourceRow[]) {
 export function listSourceSummaries(db: Db, runId: string) {
   return db
     .selectFrom('sources')
-    .select(['id', 'url', 'title', 'domain', 'source_type', 'retrieved_at', 'round', 'position'])
+    .select(['id', 'url', 'title', 'domain', 'source_type', 'retrieved_at', 'round', 'position', 'content_sha256'])
     .where('run_id', '=', runId)
     .orderBy('position')
     .execute();

@@ -26,6 +26,7 @@ import { cancelResponseSchema, runEventsQuerySchema, runEventsResponseSchema } f
 import { healthResponseSchema, providersResponseSchema, readinessResponseSchema } from '../routes/system.schemas';
 import { registerMcpRoutes } from './mcp.openapi';
 import { registerMountedRoutes } from './mounted-routes.openapi';
+import { registerEvidenceRoutes } from './research-evidence.openapi';
 
 type Responses = RouteConfig['responses'];
 type Security = RouteConfig['security'];
@@ -77,6 +78,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
   // The order of the calls is the order of the paths in the served document.
   registerSystemRoutes(registry);
   registerResearchRoutes(registry, secured);
+  registerEvidenceRoutes(registry, secured);
   registerAdminRoutes(registry, secured);
   registerMountedRoutes(registry, secured);
   registerMcpRoutes(registry, secured);

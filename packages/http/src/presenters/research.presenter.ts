@@ -19,6 +19,8 @@ export interface SourceSummary {
   domain: string;
   source_type: string | null;
   retrieved_at: Date;
+  /** Hex SHA-256 of the source's text (GET …/sources/{source_id}/content). */
+  content_sha256: string | null;
 }
 
 /** A time as ISO 8601 UTC (a driver may give a timestamp as a string). */
@@ -83,7 +85,7 @@ export function presentRunStatus(run: VisibleRunRead): ResearchStatusResponse {
   };
 }
 
-/** SPEC 4.5 / 2.2: sources without their extracted text. */
+/** SPEC 4.5 / 2.2: sources without their extracted text (with its hash, an extension). */
 export function presentSources(runId: string, sources: SourceSummary[]): SourcesResponse {
   return presentRunRows(runId, 'sources', sources, (s) => ({
     id: s.id,
@@ -92,10 +94,11 @@ export function presentSources(runId: string, sources: SourceSummary[]): Sources
     domain: s.domain,
     source_type: s.source_type,
     retrieved_at: iso(s.retrieved_at),
+    content_sha256: s.content_sha256,
   }));
 }
 
-/** SPEC 4.6 / 2.3. */
+/** SPEC 4.6 / 2.3, with where each evidence span stands in its source's text (an extension). */
 export function presentClaims(runId: string, claims: ClaimRow[]): ClaimsResponse {
   return presentRunRows(runId, 'claims', claims, (c) => ({
     id: c.id,
@@ -105,6 +108,8 @@ export function presentClaims(runId: string, claims: ClaimRow[]): ClaimsResponse
     evidence_span: c.evidence_span,
     claim_type: c.claim_type,
     confidence: c.confidence,
+    span_start: c.span_start,
+    span_end: c.span_end,
   }));
 }
 

@@ -18,6 +18,7 @@ import type { RunEventHub } from '../services/run-event-hub';
 import { cancelRun } from '../services/run-cancel.service';
 import type { ResearchTools } from '../services/research-tools';
 import { runEventsHandler } from './research-events.routes';
+import { runManifestHandler, sourceContentHandler } from './research-evidence.routes';
 import { reportHandler } from './report-export.routes';
 import type { CancelResponse } from './research-events.schemas';
 import { getRunClaims, getRunEvidence, getRunSources, listRuns } from '../services/research-reads.service';
@@ -81,6 +82,10 @@ export function createResearchRouter(
   router.get('/:id/report', keyAndRun, body, reportHandler(ctx));
 
   router.get('/:id/events', keyAndRun, body, runEventsHandler(ctx, parts.events));
+
+  router.get('/:id/sources/:source_id/content', keyAndRun, body, sourceContentHandler(ctx));
+
+  router.get('/:id/manifest', keyAndRun, body, runManifestHandler(ctx));
 
   // Everything else: the key is checked before the body is read, so an anonymous client never makes us
   // parse 1 MiB.

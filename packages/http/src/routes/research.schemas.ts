@@ -180,6 +180,15 @@ export const researchStatusResponseSchema = z
   });
 export type ResearchStatusResponse = z.infer<typeof researchStatusResponseSchema>;
 
+/** Extension: the hash that GET …/sources/{source_id}/content answers beside the text. */
+export const contentSha256Field = z.string().nullable().meta({
+  description:
+    'Hex SHA-256 of the UTF-8 bytes of the source text its claims were taken from (GET /v1/research/{id}/sources/{source_id}/content); null only for a source stored without one.',
+  example: '9f2c4e0b6a1d8f37c5e2b9a04d6f1c83e7a5b2d09c4f6e18a3b7d5c2e9f0a1b4',
+});
+
+const spanOffset = (description: string) => z.number().int().min(0).nullable().meta({ description });
+
 export const sourceSchema = z
   .object({
     id: z.string(),
@@ -188,6 +197,7 @@ export const sourceSchema = z
     domain: z.string(),
     source_type: z.string().nullable(),
     retrieved_at: isoTimestamp('When the source was fetched (ISO 8601 UTC).'),
+    content_sha256: contentSha256Field,
   })
   .meta({ id: 'Source' });
 
@@ -205,6 +215,7 @@ export const sourcesResponseSchema = z
           domain: 'de.wikipedia.org',
           source_type: 'reference',
           retrieved_at: '2026-11-21T09:31:10.000Z',
+          content_sha256: '9f2c4e0b6a1d8f37c5e2b9a04d6f1c83e7a5b2d09c4f6e18a3b7d5c2e9f0a1b4',
         },
       ],
       total: 1,
@@ -221,6 +232,10 @@ export const claimSchema = z
     evidence_span: z.string(),
     claim_type: z.string().meta({ example: 'fact' }),
     confidence: z.number().min(0).max(1),
+    span_start: spanOffset(
+      "Extension: where evidence_span starts in the source's text, in Unicode code points from 0 (text[span_start:span_end] is evidence_span); null for a claim stored before spans were recorded whose span is not verbatim in its source.",
+    ),
+    span_end: spanOffset('Extension: where evidence_span ends in the source text (code points, exclusive).'),
   })
   .meta({ id: 'Claim' });
 

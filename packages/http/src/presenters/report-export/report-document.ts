@@ -1,4 +1,4 @@
-import type { SlicedWork } from '@research/core';
+import { normalizeWhitespace, type SlicedWork } from '@research/core';
 import type { ClaimRow } from '@research/database';
 import { findingEvidenceOf } from '@research/engine';
 import type { ReportResponse } from '../../routes/research.schemas';
@@ -131,7 +131,9 @@ export function* reportDocumentWork(
     const citations = [...new Set(finding.source_ids.map(book.byId).filter((n): n is number => n !== null))];
     const quotes = evidenceOf(finding).flatMap(({ sourceId, claim }) => {
       const citation = book.byId(sourceId);
-      return citation === null ? [] : [{ citation, text: claim.evidence_span.trim() || claim.claim_text }];
+      // A span is the source's own text, line breaks and all: a quote reads on one line.
+      const text = normalizeWhitespace(claim.evidence_span) || claim.claim_text;
+      return citation === null ? [] : [{ citation, text }];
     });
     findings.push({ number: i + 1, text: finding.text, confidence: finding.confidence, citations, quotes });
     yield;
