@@ -1,16 +1,4 @@
-import type { Db, RunEventRow } from '../schema';
-
-/** A run's progress events of the given types, oldest first. */
-export function listRunEventsOfTypes(db: Db, runId: string, types: readonly string[]): Promise<RunEventRow[]> {
-  if (types.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('run_events')
-    .selectAll()
-    .where('run_id', '=', runId)
-    .where('type', 'in', types)
-    .orderBy('seq')
-    .execute();
-}
+import type { Db } from '../schema';
 
 /** The queries a run's stored search hits came from, once each per round, in the order the hits were stored. */
 export async function listHitQueries(db: Db, runId: string): Promise<Array<{ round: number; query: string }>> {

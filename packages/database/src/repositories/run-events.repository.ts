@@ -27,16 +27,21 @@ export async function appendRunEvents(db: Db, runId: string, events: readonly Ne
   await insertInSlices(rows, (slice) => db.insertInto('run_events').values(slice).execute());
 }
 
-/** The run's events after `after`, oldest first, at most `limit`. */
-export function listRunEvents(db: Db, runId: string, after: number, limit: number): Promise<RunEventRow[]> {
-  return db
+/** The run's events after `after` (default: all), oldest first, at most `limit`; only those of `types` when given. */
+export function listRunEvents(
+  db: Db,
+  runId: string,
+  page: { after?: number; limit?: number; types?: readonly string[] } = {},
+): Promise<RunEventRow[]> {
+  if (page.types?.length === 0) return Promise.resolve([]);
+  let query = db
     .selectFrom('run_events')
     .selectAll()
     .where('run_id', '=', runId)
-    .where('seq', '>', after)
-    .orderBy('seq')
-    .limit(limit)
-    .execute();
+    .where('seq', '>', page.after ?? 0);
+  if (page.types) query = query.where('type', 'in', page.types);
+  if (page.limit !== undefined) query = query.limit(page.limit);
+  return query.orderBy('seq').execute();
 }
 
 /**

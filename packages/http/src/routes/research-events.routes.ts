@@ -77,7 +77,7 @@ export function runEventsHandler(ctx: AppContext, hub: RunEventHub) {
       streamRunEvents(hub, ctx.config.http.eventsKeepAliveMs, { req, res, runId: run.id, after });
       return;
     }
-    const rows = await listRunEvents(ctx.db, run.id, after, query.limit);
+    const rows = await listRunEvents(ctx.db, run.id, { after, limit: query.limit });
     const items = rows.map(presentRunEvent);
     res.json({ items, next_after: items.at(-1)?.seq ?? after } satisfies RunEventsResponse);
   };

@@ -117,7 +117,7 @@ export class RunEventHub {
     const history: RunEventRow[] = [];
     try {
       for (let from = after; ;) {
-        const page = await listRunEvents(this.db, runId, from, POLL_LIMIT);
+        const page = await listRunEvents(this.db, runId, { after: from, limit: POLL_LIMIT });
         history.push(...page);
         if (page.length < POLL_LIMIT) return history;
         from = page[page.length - 1]!.seq;

@@ -3,7 +3,7 @@ import {
   findRunById,
   findRunSource,
   listHitQueries,
-  listRunEventsOfTypes,
+  listRunEvents,
   listSourceSummaries,
   type Database,
   type RunEventRow,
@@ -50,7 +50,7 @@ export async function getRunRecord(db: Database, visible: VisibleRunRead): Promi
   const [run, sources, events, hitQueries] = await Promise.all([
     findRunById(db, visible.id),
     listSourceSummaries(db, visible.id),
-    listRunEventsOfTypes(db, visible.id, MANIFEST_EVENT_TYPES),
+    listRunEvents(db, visible.id, { types: MANIFEST_EVENT_TYPES }),
     listHitQueries(db, visible.id),
   ]);
   // The run was visible a moment ago; one purged meanwhile is gone like any unknown run.
