@@ -31,6 +31,7 @@ describe('API description (/docs, /redoc, /openapi.json)', () => {
           '/v1/research/{id}/report',
           '/v1/research/{id}/sources',
           '/v1/research/{id}/status',
+          '/v1/research/{id}/webhook-deliveries',
           '/search',
           '/crawler/fetch',
           '/crawler/fetch/batch',

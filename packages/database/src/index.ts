@@ -14,3 +14,4 @@ export { preparedQuery, runPreparedQuery, type PreparedQuery } from './prepared'
 export * from './repositories/claim-graph.repository';
 export * from './repositories/run-edits.repository';
 export * from './repositories/run-events.repository';
+export * from './repositories/webhook-deliveries.repository';

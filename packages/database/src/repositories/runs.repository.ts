@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { TERMINAL_STATES } from '@research/core';
 import { preparedQuery, runPreparedQuery } from '../prepared';
 import type { Db, NewRun, RunCheckpoint, RunRow } from '../schema';
+import { oweWebhookDelivery } from './webhook-deliveries.repository';
 
 export interface RunWithProtection extends RunRow {
   has_retention: boolean;
@@ -199,7 +200,7 @@ export function refreshRunCounts(db: Db, id: string) {
 
 /**
  * Ends a live run as completed, failed, or cancelled (a client stopped it); false when it had already ended
- * (e.g. cancelled).
+ * (e.g. cancelled). Owes the run's webhook with the end: call it inside the end's transaction.
  */
 export async function finishRun(
   db: Db,
@@ -221,7 +222,9 @@ export async function finishRun(
     .where('id', '=', id)
     .where('state', 'not in', TERMINAL_STATES)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const ended = Number(result.numUpdatedRows) > 0;
+  if (ended) await oweWebhookDelivery(db, id);
+  return ended;
 }
 
 /**
@@ -235,7 +238,10 @@ export async function hideVisibleRun(db: Db, id: string): Promise<boolean> {
     .where('id', '=', id)
     .where('is_hidden', '=', false)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const hidden = Number(result.numUpdatedRows) > 0;
+  // A run that was still live ends here; one that had ended owes its webhook already (nothing new).
+  if (hidden) await oweWebhookDelivery(db, id);
+  return hidden;
 }
 
 /** Gives back the attempt a worker counted when it handed the run back on shutdown (not a crash). */

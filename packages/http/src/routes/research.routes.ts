@@ -19,6 +19,7 @@ import type { RunEventHub } from '../services/run-event-hub';
 import { cancelRun } from '../services/run-cancel.service';
 import type { ResearchTools } from '../services/research-tools';
 import { runEventsHandler } from './research-events.routes';
+import { webhookDeliveriesHandler } from './webhook-deliveries.routes';
 import type { CancelResponse } from './research-events.schemas';
 import {
   getRunClaims,
@@ -90,6 +91,8 @@ export function createResearchRouter(
   });
 
   router.get('/:id/events', keyAndRun, body, runEventsHandler(ctx, parts.events));
+
+  router.get('/:id/webhook-deliveries', keyAndRun, body, webhookDeliveriesHandler(ctx));
 
   // Everything else: the key is checked before the body is read, so an anonymous client never makes us
   // parse 1 MiB.

@@ -20,6 +20,7 @@ import type { AppContext } from '../context';
 import { isUuid } from '../ids';
 import type { RequestScope } from '../request-scope';
 import { getVisibleRun } from './research-reads.service';
+import { checkedCallbackUrl } from './webhooks.service';
 
 /** How long POST /v1/research waits for the queue before answering anyway (the reconciler enqueues later). */
 export const ENQUEUE_TIMEOUT_MS = 2000;
@@ -27,13 +28,14 @@ export const ENQUEUE_TIMEOUT_MS = 2000;
 // A management call re-reads and retries when the protection changed between its checks and its commit.
 const MAX_ATTEMPTS = 3;
 
-type Ctx = Pick<AppContext, 'db' | 'queue' | 'passwords' | 'onEnqueueFailed'>;
+type Ctx = Pick<AppContext, 'db' | 'queue' | 'passwords' | 'onEnqueueFailed' | 'config'>;
 
 export interface CreateRunInput {
   query: string;
   language: string;
   depth: string;
   extra_queries: string[] | null;
+  callback_url?: string | null;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function createResearchRun(
 ): Promise<{ id: string; query: string; depth: Depth }> {
   if (!isDepth(input.depth)) throw new AppError('bad_request', Details.invalidDepth(input.depth));
   const depth = input.depth;
+  const callbackUrl = await checkedCallbackUrl(ctx.config, input.callback_url ?? null);
   await admit();
   const id = crypto.randomUUID();
   await ctx.db.transaction().execute(async (trx) => {
@@ -62,6 +65,7 @@ export async function createResearchRun(
       owner_user_id: scope.actor.userId,
       request_id: scope.requestId,
       extra_queries: input.extra_queries === null ? null : JSON.stringify(input.extra_queries),
+      callback_url: callbackUrl,
     });
     await insertRetentionRecord(trx, { research_id: id, owner_user_id: scope.actor.userId, query: input.query });
   });
