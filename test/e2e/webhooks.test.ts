@@ -165,6 +165,16 @@ describe('webhooks (API and worker processes, loopback receiver)', () => {
     expect((await call('GET', `/v1/research/${id}/webhook-deliveries`)).status).toBe(404);
   });
 
+  it('announces a run stopped by POST …/cancel as research.cancelled', async () => {
+    const id = await createRun(`${receiver.origin}/hooks/cancelled`);
+    const stopped = await call('POST', `/v1/research/${id}/cancel`);
+    expect(stopped.status).toBe(202);
+    await waitFor('the webhook', async () => receivedFor(receiver, id).length > 0, 20_000);
+    const got = receivedFor(receiver, id);
+    expect(got).toHaveLength(1);
+    expect(got[0]!.json).toMatchObject({ event: 'research.cancelled', research_id: id, state: 'cancelled' });
+  });
+
   it('delivers after a restart when the worker is killed during the delivery', async () => {
     // A receiver that never answers its first request: the worker is killed while that attempt is in flight.
     let hung: http.ServerResponse | undefined;
@@ -196,6 +206,14 @@ describe('webhooks (API and worker processes, loopback receiver)', () => {
       );
       await new Promise((r) => setTimeout(r, 1_500));
       expect(seen).toHaveLength(2);
+      // The attempt the killed worker made is listed too: without an outcome.
+      const listed = await call<{
+        items: Array<{ attempt: number; status_code: number | null; error: string | null }>;
+      }>('GET', `/v1/research/${id}/webhook-deliveries`);
+      expect(listed.body.items.map((i) => [i.attempt, i.status_code, i.error])).toEqual([
+        [1, null, 'no outcome: the worker stopped during the attempt'],
+        [2, 200, null],
+      ]);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

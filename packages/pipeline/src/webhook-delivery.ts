@@ -22,6 +22,9 @@ import type { Logger } from '@research/observability';
 /** Attempts per delivery: the first and four retries. */
 export const WEBHOOK_MAX_ATTEMPTS = 5;
 
+/** The record of an attempt whose worker stopped before it could say how it went. */
+const LOST_ATTEMPT = 'no outcome: the worker stopped during the attempt';
+
 /** The header that carries a delivery's signature. */
 export const WEBHOOK_SIGNATURE_HEADER = 'X-Research-Signature';
 
@@ -136,6 +139,12 @@ export async function deliverWebhook(
   const leaseMs = deps.timeoutMs + 5_000;
   const number = await claimWebhookAttempt(deps.db, deliveryId, { seen: delivery.attempts, leaseMs });
   if (number === undefined) return;
+  if (delivery.attempts > 0) {
+    // The attempt before this one has a record unless its worker died during it: it gets one, dated when it began.
+    const began = new Date(delivery.next_attempt_at.getTime() - leaseMs);
+    const lost = { attempt: delivery.attempts, statusCode: null, error: LOST_ATTEMPT, at: began };
+    await insertWebhookAttempt(deps.db, deliveryId, lost);
+  }
   const outcome = await attempt(deps, { url: delivery.callback_url, body: webhookBody(delivery.payload) }, number);
   await deps.db.transaction().execute(async (trx) => {
     await insertWebhookAttempt(trx, deliveryId, outcome);

@@ -77,8 +77,12 @@ export interface WebhookAttemptOutcome {
   retryInMs: number | null;
 }
 
-/** Records an attempt in the delivery's history. */
-export function insertWebhookAttempt(db: Db, deliveryId: string, outcome: WebhookAttemptOutcome) {
+/** Records an attempt in the delivery's history (once: a second record of the same attempt is dropped). */
+export function insertWebhookAttempt(
+  db: Db,
+  deliveryId: string,
+  outcome: Pick<WebhookAttemptOutcome, 'attempt' | 'statusCode' | 'error'> & { at?: Date },
+) {
   return db
     .insertInto('webhook_delivery_attempts')
     .values({
@@ -86,6 +90,7 @@ export function insertWebhookAttempt(db: Db, deliveryId: string, outcome: Webhoo
       attempt: outcome.attempt,
       status_code: outcome.statusCode,
       error: outcome.error,
+      ...(outcome.at ? { at: outcome.at } : {}),
     })
     .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
     .execute();
