@@ -25,7 +25,10 @@ export interface WebhookWorker {
 export function startWebhookWorker(services: Services, mode: 'redis' | 'in-process'): WebhookWorker | undefined {
   const { config, db, logger } = services;
   const secret = config.webhooks.secret;
-  if (!secret) return undefined;
+  if (!secret) {
+    logger.info('webhooks off: WEBHOOK_SECRET is not set');
+    return undefined;
+  }
   const guard = {
     resolver: systemResolver,
     policy: createAddressPolicy({ allowPrivateNetworks: config.crawler.allowPrivateNetworks }),

@@ -112,13 +112,15 @@ export function markRunEnqueued(db: Db, id: string) {
     .executeTakeFirst();
 }
 
-/** Hides the run and cancels it: the soft delete of SPEC 4.9. */
-export function hideRun(db: Db, id: string) {
-  return db
+/** Hides the run and cancels it: the soft delete of SPEC 4.9. Owes the run's webhook if this ended it. */
+export async function hideRun(db: Db, id: string) {
+  const result = await db
     .updateTable('research_runs')
     .set({ is_hidden: true, state: 'cancelled', updated_at: sql<Date>`now()` })
     .where('id', '=', id)
     .executeTakeFirst();
+  await oweWebhookDelivery(db, id);
+  return result;
 }
 
 export function deleteRun(db: Db, id: string) {
