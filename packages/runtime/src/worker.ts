@@ -127,8 +127,8 @@ export function startQueueWorker(services: Services, options: { research?: Resea
       stopped ??= (async () => {
         if (heartbeat) clearInterval(heartbeat);
         await reconciler.stop();
-        await webhooks?.stop();
-        await worker.close();
+        // A webhook attempt in flight ends within WEBHOOK_TIMEOUT_MS, while the research worker hands its runs back.
+        await Promise.all([webhooks?.stop(), worker.close()]);
         await producer.close();
         await closeRunner();
       })();
