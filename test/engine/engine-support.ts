@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildEvidenceGraph, type ClaimInput, type SourceInput } from '@research/engine';
 import type { ResearchServices } from '@research/pipeline';
 import type { SearchHit, SearchProvider } from '@research/search';
 import type { FakeWebPage } from '../fakes/fake-web';
@@ -197,4 +198,30 @@ export function plantedModelStancePages(): FakeWebPage[] {
       paragraphs: [MODEL_STANCE_REFUTING, 'The trial was paid for by a public health fund.'],
     },
   ];
+}
+
+/** One source per page: its title and its sentences, each a claim. */
+export function graphOf(pages: ReadonlyArray<{ title: string; sentences: string[] }>) {
+  const sources: SourceInput[] = pages.map((page, i) => ({
+    id: `s${i}`,
+    url: `https://site${i}.example/page`,
+    title: page.title,
+    domain: `site${i}.example`,
+    source_type: 'news',
+    content: page.sentences.join(' '),
+    published_at: null,
+  }));
+  const claims: ClaimInput[] = pages.flatMap((page, i) =>
+    page.sentences.map((sentence, j) => ({
+      id: `c${i}-${j}`,
+      source_id: `s${i}`,
+      claim_text: sentence,
+      evidence_span: sentence,
+      claim_type: 'fact',
+      confidence: 0.7,
+      round: 1,
+      position: j,
+    })),
+  );
+  return buildEvidenceGraph(claims, sources);
 }

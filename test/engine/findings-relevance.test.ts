@@ -1,38 +1,5 @@
-import {
-  buildEvidenceGraph,
-  buildReport,
-  rankFindings,
-  reportText,
-  type ClaimInput,
-  type RunEvent,
-  type SourceInput,
-} from '@research/engine';
-
-/** One source per page: its title and its sentences, each a claim. */
-function graphOf(pages: ReadonlyArray<{ title: string; sentences: string[] }>) {
-  const sources: SourceInput[] = pages.map((page, i) => ({
-    id: `s${i}`,
-    url: `https://site${i}.example/page`,
-    title: page.title,
-    domain: `site${i}.example`,
-    source_type: 'news',
-    content: page.sentences.join(' '),
-    published_at: null,
-  }));
-  const claims: ClaimInput[] = pages.flatMap((page, i) =>
-    page.sentences.map((sentence, j) => ({
-      id: `c${i}-${j}`,
-      source_id: `s${i}`,
-      claim_text: sentence,
-      evidence_span: sentence,
-      claim_type: 'fact',
-      confidence: 0.7,
-      round: 1,
-      position: j,
-    })),
-  );
-  return buildEvidenceGraph(claims, sources);
-}
+import { buildReport, rankFindings, reportText, type RunEvent } from '@research/engine';
+import { graphOf } from './engine-support';
 
 function findingsOf(query: string, pages: ReadonlyArray<{ title: string; sentences: string[] }>): string[] {
   return rankFindings({ query, plan: null, graph: graphOf(pages), evidence: [] }).map((r) => r.finding.text);

@@ -19,16 +19,17 @@ const MARK = 987654321;
 const marker: unknown = new Proxy({}, { get: (_target, prop) => (prop === Symbol.toPrimitive ? () => MARK : MARK) });
 const SPLIT = new RegExp(`${MARK}|undefined|(?<![\\d.])0(?![\\d.])`);
 
-/** Every rendering of every template of a language: [key, rendered text]. */
-function renderings(t: ReportText): Array<[string, string]> {
+/** Every rendering of every template of a language (groups of templates too): [key, rendered text]. */
+function renderings(t: ReportText | Record<string, unknown>, prefix = ''): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  for (const [key, value] of Object.entries(t) as Array<[string, unknown]>) {
+  for (const [name, value] of Object.entries(t) as Array<[string, unknown]>) {
+    const key = `${prefix}${name}`;
     if (typeof value === 'function') {
       const fn = value as (...args: unknown[]) => string;
       out.push([key, fn(...Array<unknown>(fn.length).fill(marker))]);
       out.push([`${key}:zero`, fn(...Array<unknown>(fn.length).fill(0))]);
     } else if (typeof value === 'string') out.push([key, value]);
-    else for (const [sub, text] of Object.entries(value as Record<string, string>)) out.push([`${key}.${sub}`, text]);
+    else out.push(...renderings(value as Record<string, unknown>, `${key}.`));
   }
   return out;
 }

@@ -1,7 +1,9 @@
 import {
   escapeHtml,
   highlight,
+  keepForSites,
   matchDocuments,
+  parseSiteOperators,
   startScriptedProviderServer,
   type FakeDocument,
   type FakeProviderServer,
@@ -55,7 +57,8 @@ export function braveQuotaSpent(): { status: number; headers: Record<string, str
 /**
  * A loopback Brave Web Search API: `GET /res/v1/web/search?q=…&count=…` with `X-Subscription-Token`,
  * answering `{type: "search", query, web: {type: "search", results: [...]}}` as Brave documents it;
- * a wrong token gets Brave's 422 SUBSCRIPTION_TOKEN_INVALID error body.
+ * a wrong token gets Brave's 422 SUBSCRIPTION_TOKEN_INVALID error body. It honours `site:`/`-site:` operators
+ * in `q` and a `freshness` date range (pages without a date pass).
  */
 export async function startFakeBraveSearch(options: {
   apiKey: string;
@@ -76,7 +79,12 @@ export async function startFakeBraveSearch(options: {
     if (!q || !Number.isInteger(count) || count < 1 || count > 20) {
       return { status: 422, body: braveError(422, 'VALIDATION', 'Unable to validate request parameter(s)') };
     }
-    const matches = matchDocuments(options.documents, q).slice(0, count);
+    // Like Brave, `site:`/`-site:` operators restrict the hosts and `freshness=<from>to<to>` the page dates.
+    const sites = parseSiteOperators(q);
+    const range = /^(\d{4}-\d{2}-\d{2})to(\d{4}-\d{2}-\d{2})$/.exec(req.query.get('freshness') ?? '');
+    const matches = keepForSites(matchDocuments(options.documents, sites.query), sites)
+      .filter((doc) => !range || !doc.date || doc.date.slice(0, 10) >= range[1]!)
+      .slice(0, count);
     const body = {
       type: 'search',
       query: {

@@ -1,5 +1,7 @@
 import {
+  keepForSites,
   matchDocuments,
+  parseSiteOperators,
   startScriptedProviderServer,
   type FakeDocument,
   type FakeProviderServer,
@@ -33,7 +35,9 @@ export async function startFakeSearxng(options: {
       };
     }
     const q = req.query.get('q') ?? '';
-    const results = matchDocuments(options.documents, q).map((doc, i) => {
+    // The engines behind SearxNG read `site:`/`-site:` operators.
+    const sites = parseSiteOperators(q);
+    const results = keepForSites(matchDocuments(options.documents, sites.query), sites).map((doc, i) => {
       const url = new URL(doc.url);
       return {
         url: doc.url,

@@ -1,4 +1,5 @@
 import {
+  keepForSites,
   matchDocuments,
   startScriptedProviderServer,
   type FakeDocument,
@@ -23,7 +24,8 @@ export const TAVILY_PLAN_LIMIT =
 /**
  * A loopback Tavily Search API: `POST /search` with `Authorization: Bearer tvly-…` and a JSON body
  * `{query, max_results, …}`, answering `{query, answer, images, results: [{title, url, content, score,
- * raw_content, published_date?}], response_time}`; a wrong key gets Tavily's 401.
+ * raw_content, published_date?}], response_time}`; a wrong key gets Tavily's 401. It honours the body's
+ * `include_domains`, `exclude_domains` and `start_date` (documents without a date pass).
  */
 export async function startFakeTavilySearch(options: {
   apiKey: string;
@@ -34,7 +36,13 @@ export async function startFakeTavilySearch(options: {
     if (req.headers.authorization !== `Bearer ${options.apiKey}`) {
       return tavilyError(401, 'Unauthorized: missing or invalid API key.');
     }
-    let body: { query?: unknown; max_results?: unknown };
+    let body: {
+      query?: unknown;
+      max_results?: unknown;
+      include_domains?: unknown;
+      exclude_domains?: unknown;
+      start_date?: unknown;
+    };
     try {
       body = JSON.parse(req.body) as typeof body;
     } catch {
@@ -43,7 +51,14 @@ export async function startFakeTavilySearch(options: {
     if (typeof body.query !== 'string' || body.query === '') return tavilyError(400, 'Query is missing.');
     const max = typeof body.max_results === 'number' ? body.max_results : 5;
     if (max < 0 || max > 20) return tavilyError(400, 'max_results must be between 0 and 20.');
-    const results = matchDocuments(options.documents, body.query)
+    const hosts = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
+    const startDate = typeof body.start_date === 'string' ? body.start_date : null;
+    const results = keepForSites(matchDocuments(options.documents, body.query), {
+      query: body.query,
+      include: hosts(body.include_domains),
+      exclude: hosts(body.exclude_domains),
+    })
+      .filter((doc) => startDate === null || !doc.date || doc.date.slice(0, 10) >= startDate)
       .slice(0, max)
       .map((doc, i) => ({
         title: doc.title,

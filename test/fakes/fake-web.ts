@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepForSites, parseSiteOperators } from './scripted-provider-server';
 
 export interface FakeWebPage {
   /** Loopback address the page lives on (127.0.0.2, 127.0.0.3, …): one registrable "domain" each. */
@@ -8,6 +9,8 @@ export interface FakeWebPage {
   title: string;
   paragraphs: string[];
   publishedDate?: string;
+  /** A date only the page's HTML carries (`article:published_time`), not its search result. */
+  metaPublishedDate?: string;
 }
 
 export interface FakeWeb {
@@ -34,7 +37,9 @@ function escapeHtml(text: string): string {
 }
 
 function pageHtml(page: FakeWebPage): string {
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(page.title)}</title></head>
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(page.title)}</title>${
+    page.metaPublishedDate ? `<meta property="article:published_time" content="${page.metaPublishedDate}">` : ''
+  }</head>
 <body><nav><a href="/">Home</a></nav><main><h1>${escapeHtml(page.title)}</h1>
 ${page.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 </main><footer>Footer text of the site.</footer></body></html>`;
@@ -60,7 +65,8 @@ function matchingPages(pages: FakeWebPage[], query: string): FakeWebPage[] {
  * A loopback web: every page is served over HTTP on its own loopback host (so pages on 127.0.0.2 and
  * 127.0.0.3 are different domains), and a search engine on 127.0.0.1 answers in SearxNG's JSON shape
  * (`results[]` with url, title, content: the first 200 characters of the page's text, publishedDate), at most
- * 10 results a query, ranked by `rank` (default: `matchingPages`).
+ * 10 results a query, ranked by `rank` (default: `matchingPages`); `site:`/`-site:` operators in the query
+ * restrict the results' hosts.
  */
 export async function startFakeWeb(options: {
   pages: FakeWebPage[];
@@ -115,10 +121,13 @@ export async function startFakeWeb(options: {
       await delay(state.searchLatencyMs);
       const q = url.searchParams.get('q') ?? '';
       state.requests.queries.push(q);
-      const results = rank(q)
+      // Like the engines behind SearxNG, `site:`/`-site:` operators restrict the hosts.
+      const sites = parseSiteOperators(q);
+      const ranked = rank(sites.query).map((page) => ({ page, url: urlOf(page) }));
+      const results = keepForSites(ranked, sites)
         .slice(0, 10)
-        .map((page) => ({
-          url: urlOf(page),
+        .map(({ page, url: pageUrl }) => ({
+          url: pageUrl,
           title: page.title,
           content: page.paragraphs[0]?.slice(0, 200) ?? '',
           publishedDate: page.publishedDate ?? null,

@@ -137,3 +137,39 @@ export async function startScriptedProviderServer(
     close,
   };
 }
+
+/** A query's `site:` and `-site:` operators (`(site:a OR site:b)` too), and the query without them. */
+export interface SiteOperators {
+  query: string;
+  include: string[];
+  exclude: string[];
+}
+
+/** Reads the `site:`/`-site:` operators search engines take out of `q`. */
+export function parseSiteOperators(q: string): SiteOperators {
+  const include: string[] = [];
+  const exclude: string[] = [];
+  const rest = q.replace(/\(?(-?)site:([^\s()]+)\)?/gi, (_m, minus: string, host: string) => {
+    (minus ? exclude : include).push(host.toLowerCase());
+    return ' ';
+  });
+  // What is left of `(site:a OR site:b)`: the ORs between the operators.
+  const query = rest
+    .replace(/(^|\s)OR(?=\s|$)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return { query, include, exclude };
+}
+
+/** Whether `url`'s host is, or is under, one of `hosts`. */
+export function onHosts(url: string, hosts: readonly string[]): boolean {
+  const host = new URL(url).hostname.toLowerCase();
+  return hosts.some((name) => host === name || host.endsWith(`.${name}`));
+}
+
+/** The documents an engine keeps for the operators: on an included host (when any), on no excluded one. */
+export function keepForSites<T extends { url: string }>(docs: readonly T[], sites: SiteOperators): T[] {
+  return docs.filter(
+    (doc) => (sites.include.length === 0 || onHosts(doc.url, sites.include)) && !onHosts(doc.url, sites.exclude),
+  );
+}

@@ -95,9 +95,7 @@ describe('POST /mcp (MCP over streamable HTTP)', () => {
     expect(asJson.structuredContent).toEqual(report.structuredContent);
   });
 
-  // ENABLE AFTER MERGE (lead): turn `it.skip.each` into `it.each` once GET /v1/research/{id}/report?format=
-  // markdown|html (issue 13, part 5) has landed; until then the API answers such a request with the JSON report.
-  it.skip.each([
+  it.each([
     ['markdown', /^# /m],
     ['html', /<html/i],
   ])('returns the %s export as text with get_report', async (format, shape) => {

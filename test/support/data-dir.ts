@@ -45,7 +45,11 @@ export type DataSuitePlan =
   { kind: 'run'; dir: string } | { kind: 'skip'; reason: string } | { kind: 'fail'; reason: string };
 
 export function planDataSuite(needs: readonly string[], env: NodeJS.ProcessEnv = process.env): DataSuitePlan {
-  const lookup = findResearchData(needs, env);
+  return planSuite(findResearchData(needs, env), env);
+}
+
+/** What a suite does with what it looked for outside the repository (see planDataSuite). */
+export function planSuite(lookup: DataLookup, env: NodeJS.ProcessEnv = process.env): DataSuitePlan {
   if (lookup.found) return { kind: 'run', dir: lookup.dir };
   return dataRequired(env) ? { kind: 'fail', reason: lookup.reason } : { kind: 'skip', reason: lookup.reason };
 }
@@ -56,19 +60,33 @@ export function planDataSuite(needs: readonly string[], env: NodeJS.ProcessEnv =
  * what is missing. `body` only runs when the data is there, so it may read files while collecting tests.
  */
 export function describeWithData(title: string, needs: readonly string[], body: (dir: string) => void): void {
-  const plan = planDataSuite(needs);
+  describeByPlan(title, planDataSuite(needs), body, SKIP_PREFIXES.data);
+}
+
+/** The titles of a skipped suite's placeholder test; test/support/data-skip-reporter.js finds them. */
+export const SKIP_PREFIXES = { data: 'needs third-party data: ', tool: 'needs a tool: ' } as const;
+
+/**
+ * A describe block that runs, is skipped with its reason (listed at the end of the run) or fails (CI) as
+ * `plan` says; `skipPrefix` names what was missing in the skipped placeholder's title.
+ */
+export function describeByPlan(
+  title: string,
+  plan: DataSuitePlan,
+  body: (dir: string) => void,
+  skipPrefix: string,
+): void {
   if (plan.kind === 'run') {
     describe(title, () => body(plan.dir));
   } else if (plan.kind === 'fail') {
     describe(title, () => {
-      it('has its third-party data (RESEARCH_DATA_REQUIRED is set)', () => {
-        throw new Error(`data-driven suite "${title}" cannot run: ${plan.reason}`);
+      it('has what it needs (RESEARCH_DATA_REQUIRED is set)', () => {
+        throw new Error(`suite "${title}" cannot run: ${plan.reason}`);
       });
     });
   } else {
-    // test/support/data-skip-reporter.js finds this title and lists the reason at the end of the run.
     describe.skip(title, () => {
-      it(`needs third-party data: ${plan.reason}`, () => undefined);
+      it(`${skipPrefix}${plan.reason}`, () => undefined);
     });
   }
 }

@@ -3,8 +3,8 @@
 'use strict';
 const path = require('node:path');
 
-// The title of the placeholder test of a skipped suite; test/support/data-dir.ts writes it.
-const SKIP_PREFIX = 'needs third-party data: ';
+// The titles of the placeholder test of a skipped suite (SKIP_PREFIXES of test/support/data-dir.ts).
+const SKIP_PREFIXES = ['needs third-party data: ', 'needs a tool: '];
 
 class DataSkipReporter {
   constructor(globalConfig) {
@@ -14,10 +14,11 @@ class DataSkipReporter {
 
   onTestResult(_test, result) {
     for (const test of result.testResults) {
-      if (test.status !== 'pending' || !test.title.startsWith(SKIP_PREFIX)) continue;
+      const prefix = SKIP_PREFIXES.find((p) => test.title.startsWith(p));
+      if (test.status !== 'pending' || !prefix) continue;
       this.skips.push({
         where: [path.relative(this.rootDir, result.testFilePath), ...test.ancestorTitles].join(' › '),
-        reason: test.title.slice(SKIP_PREFIX.length),
+        reason: test.title.slice(prefix.length),
       });
     }
   }
@@ -26,7 +27,7 @@ class DataSkipReporter {
     if (this.skips.length === 0) return;
     const lines = this.skips.map((s) => `  - ${s.where}: ${s.reason}`);
     process.stdout.write(
-      `\nSkipped ${this.skips.length} data-driven suite(s), third-party data not found (RESEARCH_DATA_DIR, see README "Tests"):\n` +
+      `\nSkipped ${this.skips.length} suite(s), third-party data or a tool not found (RESEARCH_DATA_DIR, see README "Tests"):\n` +
         `${lines.join('\n')}\n`,
     );
   }

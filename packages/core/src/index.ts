@@ -12,3 +12,4 @@ export * from './url';
 export * from './timeout';
 export * from './retry';
 export * from './llm';
+export * from './source-controls';

@@ -68,6 +68,8 @@ export interface ResearchRunsTable {
   event_seq: Generated<number>;
   /** Where the run's end is announced (webhooks); checked against the crawler's address rules. */
   callback_url: string | null;
+  /** The source controls given at creation (core's SourceControls), or null. */
+  source_controls: NullableJson<Record<string, unknown>>;
 }
 
 /** A search hit as the search step records it (core's SearchResultDraft), placed in its run. */

@@ -51,6 +51,12 @@ export {
 } from './rounds/bridge';
 export { answerKindOf, fitsAnswer, type AnswerKind } from './report/answer-fit';
 export { buildReport, rankFindings } from './report/report-builder';
+export {
+  FINDING_EVIDENCE_LIKENESS,
+  findingEvidenceOf,
+  type EvidenceClaim,
+  type FindingEvidence,
+} from './report/finding-evidence';
 export { englishFallback, hasReportText, reportText, REPORT_LANGUAGES, type ReportText } from './report/report-text';
 export { sentences, type Sentence } from './text/sentences';
 export { containment, jaccard, termSet } from './text/tokens';

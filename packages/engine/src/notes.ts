@@ -36,6 +36,13 @@ export const runEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('search_failures'), round, failed: count, total: count }),
   /** Claims the LLM quoted that were found in no source, dropped. */
   z.object({ kind: z.literal('ungrounded'), round, count }),
+  /**
+   * Hits or pages a round did not keep because of the run's source controls: `domain` (a host not included
+   * or excluded) or `date` (dated before published_after).
+   */
+  z.object({ kind: z.literal('filtered'), round, reason: z.enum(['domain', 'date']), count }),
+  /** Sources a round kept without a known publication date although the run asks for published_after. */
+  z.object({ kind: z.literal('undated'), round, count }),
   /** A client stopped the run (POST /v1/research/{id}/cancel) before `step` of `round`; the report is partial. */
   z.object({ kind: z.literal('stopped'), step: z.string(), round }),
   /** A note in words, kept as it is (checkpoints written before events had a few). */
@@ -95,6 +102,10 @@ export interface ParsedNotes {
   downloadBudget: number | null;
   searchFailures: Array<{ round: number; failed: number; total: number }>;
   ungrounded: number;
+  /** Hits and pages left out by the run's source controls, by reason. */
+  filtered: { domain: number; date: number };
+  /** Sources kept without a known date under published_after. */
+  undated: number;
   /** Where a client stopped the run, when it did. */
   stopped: { step: string; round: number } | null;
   /** Remarks in words (kept as they are, once each). */
@@ -112,6 +123,8 @@ function emptySummary(): ParsedNotes {
     downloadBudget: null,
     searchFailures: [],
     ungrounded: 0,
+    filtered: { domain: 0, date: 0 },
+    undated: 0,
     stopped: null,
     other: [],
   };
@@ -153,6 +166,12 @@ function summarize(out: ParsedNotes, e: RunEvent): void {
       break;
     case 'ungrounded':
       out.ungrounded += e.count;
+      break;
+    case 'filtered':
+      out.filtered[e.reason] += e.count;
+      break;
+    case 'undated':
+      out.undated += e.count;
       break;
     case 'stopped':
       out.stopped = { step: e.step, round: e.round };

@@ -1,4 +1,5 @@
 import { planSchema } from '@research/core';
+import { controlsOf } from './steps/source-controls';
 import {
   advanceCheckpoint,
   appendRunEvents,
@@ -87,8 +88,13 @@ export async function computeStep(steps: PipelineSteps, step: StepToCompute): Pr
     case 'plan': {
       const plan = planSchema.parse(await steps.plan(snapshot, ctx));
       const queries = plan.search_queries.map((q) => q.query);
-      const events = [{ type: 'plan', data: { queries, sub_questions: plan.sub_questions, rounds: ctx.rounds } }];
-      return { write: async () => undefined, plan: cleanJson(plan), events };
+      // The run's source controls are part of its strategy as GET /v1/research/{id}/plan shows it.
+      const controls = controlsOf(ctx);
+      const shown = controls ? { source_controls: controls } : {};
+      const events = [
+        { type: 'plan', data: { queries, sub_questions: plan.sub_questions, rounds: ctx.rounds, ...shown } },
+      ];
+      return { write: async () => undefined, plan: cleanJson({ ...plan, ...shown }), events };
     }
     case 'search': {
       const rows = searchResultRows(run, position.round, await steps.search(snapshot, ctx), snapshot);

@@ -2,7 +2,7 @@ import type { SearchResultDraft } from '@research/core';
 import type { Metrics } from '@research/observability';
 import { hitUrlKey } from './hit-url-key';
 import { fuseRankings } from './rank-fusion';
-import type { SearchHit, SearchProvider } from './search-provider';
+import type { SearchFilter, SearchHit, SearchProvider } from './search-provider';
 
 export interface RunSearchesInput {
   provider: SearchProvider;
@@ -20,6 +20,8 @@ export interface RunSearchesInput {
   /** Hits asked of the provider per query. */
   limit: number;
   signal?: AbortSignal;
+  /** The run's source controls, passed to the provider (which filters natively where it can). */
+  filter?: SearchFilter;
   metrics?: Pick<Metrics, 'searchQueries' | 'sourcesDiscovered' | 'duplicateSources'>;
   /** URLs the run already has (earlier rounds): hits on them count as duplicates, not discoveries. */
   knownUrls?: Iterable<string>;
@@ -80,6 +82,7 @@ export async function runSearches(input: RunSearchesInput): Promise<RunSearchesR
         language: input.language,
         limit: input.limit,
         signal: input.signal,
+        ...(input.filter ? { filter: input.filter } : {}),
       });
       lists.push({ query, weight, items: found });
     } catch (error) {

@@ -1,4 +1,4 @@
-import { AppError } from '@research/core';
+import { AppError, type SourceControls } from '@research/core';
 
 /** One search result, normalised across providers. */
 export interface SearchHit {
@@ -19,7 +19,15 @@ export interface SearchOptions {
   /** Most hits wanted; providers clamp it to what their API allows. */
   limit: number;
   signal?: AbortSignal;
+  /**
+   * The run's source controls, for providers that can filter natively (query operators, API parameters);
+   * others ignore it. The pipeline enforces the controls on every hit either way.
+   */
+  filter?: SearchFilter;
 }
+
+/** What a search is asked to keep to: the source controls that concern hits. */
+export type SearchFilter = Pick<SourceControls, 'include_domains' | 'exclude_domains' | 'published_after'>;
 
 /** A search engine behind one small interface; a new provider is one new file. */
 export interface SearchProvider {

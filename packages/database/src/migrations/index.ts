@@ -6,6 +6,7 @@ import * as claimGraph from './2026-11-22T0200-claim-graph';
 import * as claimStance from './2026-11-23T0000-claim-stance';
 import * as runEvents from './2026-11-28T0000-run-events';
 import * as webhooks from './2026-11-28T0100-webhooks';
+import * as sourceControls from './2026-11-28T0200-source-controls';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23T0000-claim-stance': claimStance,
   '2026-11-28T0000-run-events': runEvents,
   '2026-11-28T0100-webhooks': webhooks,
+  '2026-11-28T0200-source-controls': sourceControls,
 };

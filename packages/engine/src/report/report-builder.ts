@@ -1,4 +1,4 @@
-import type { EvidenceDraft, Finding, Plan, ReportBody } from '@research/core';
+import type { EvidenceDraft, Finding, Plan, ReportBody, SourceControls } from '@research/core';
 import { NEGATION_FIRST } from '../compare/contradiction';
 import { claimStrength } from '../compare/evidence-scores';
 import type { Cluster, EvidenceGraph } from '../compare/evidence-graph';
@@ -26,6 +26,8 @@ export interface ReportInput {
   /** Search queries sent over the run (usage.search_queries). */
   queriesSent: number;
   generatedAt: Date;
+  /** The run's source controls (null or absent: none); the methodology names them. */
+  sourceControls?: SourceControls | null;
 }
 
 export interface RankedFinding {
@@ -492,6 +494,8 @@ function uncertaintiesOf(input: ReportInput, ranked: RankedFinding[], notes: Par
   for (const q of input.gaps?.unsupportedSubQuestions ?? []) out.push(t.unsupportedSubQuestion(q));
   if (graph.contradictions.length > 0) out.push(t.contradictions(graph.contradictions.length));
   out.push(...eventUncertainties(notes, t));
+  const after = input.sourceControls?.published_after;
+  if (after && notes.undated > 0) out.push(t.undated(notes.undated, after));
   if (!hasReportText(input.language)) out.push(englishFallback(input.language));
   return [...new Set(out)];
 }
@@ -539,6 +543,24 @@ function enginesOf(notes: ParsedNotes, t: ReportText): string {
     .join('; ');
 }
 
+/** The sentence naming the run's source controls and what they left out; empty without controls. */
+function controlsSentence(controls: SourceControls | null | undefined, notes: ParsedNotes, t: ReportText): string {
+  if (!controls) return '';
+  const c = t.controls;
+  const set = [
+    controls.include_domains.length > 0 ? c.only(controls.include_domains.join(', ')) : '',
+    controls.exclude_domains.length > 0 ? c.none(controls.exclude_domains.join(', ')) : '',
+    controls.published_after ? c.after(controls.published_after) : '',
+    controls.max_sources !== null ? c.max(controls.max_sources) : '',
+  ].filter(Boolean);
+  const left = [
+    notes.filtered.domain > 0 ? c.otherDomains(notes.filtered.domain) : '',
+    notes.filtered.date > 0 && controls.published_after ? c.before(notes.filtered.date, controls.published_after) : '',
+  ].filter(Boolean);
+  if (set.length === 0) return '';
+  return ` ${c.label}: ${set.join('; ')}.${left.length > 0 ? ` ${c.leftOut}: ${left.join(', ')}.` : ''}`;
+}
+
 /** How the run searched, read and compared, in the run's language. */
 function methodologyOf(input: ReportInput, notes: ParsedNotes, rejected: number, t: ReportText): string {
   const { graph } = input;
@@ -547,18 +569,20 @@ function methodologyOf(input: ReportInput, notes: ParsedNotes, rejected: number,
     .sort((a, b) => a.round - b.round)
     .map((s) => `${t.round(s.round)}: ${s.sent}`)
     .join(', ');
-  return t.methodology({
-    rounds: input.rounds,
-    queries: input.queriesSent,
-    perRound: perRound || '-',
-    fetched: fetched || graph.sources.size,
-    rejected,
-    claims: graph.claims.length,
-    clusters: graph.clusters.length,
-    multiSource: graph.clusters.filter((c) => c.groups > 1).length,
-    contradictions: graph.contradictions.length,
-    engines: enginesOf(notes, t) || '-',
-  });
+  return (
+    t.methodology({
+      rounds: input.rounds,
+      queries: input.queriesSent,
+      perRound: perRound || '-',
+      fetched: fetched || graph.sources.size,
+      rejected,
+      claims: graph.claims.length,
+      clusters: graph.clusters.length,
+      multiSource: graph.clusters.filter((c) => c.groups > 1).length,
+      contradictions: graph.contradictions.length,
+      engines: enginesOf(notes, t) || '-',
+    }) + controlsSentence(input.sourceControls, notes, t)
+  );
 }
 
 /**

@@ -39,6 +39,19 @@ export interface ReportText {
     engines: string;
   }) => string;
   round: (r: number) => string;
+  /** The phrases of the methodology's sentence on the run's source controls (issue 13 section 4). */
+  controls: {
+    label: string;
+    only: (hosts: string) => string;
+    none: (hosts: string) => string;
+    after: (date: string) => string;
+    max: (n: number) => string;
+    leftOut: string;
+    otherDomains: (n: number) => string;
+    before: (n: number, date: string) => string;
+  };
+  /** Sources kept without a known date although the run asks for sources published on or after `date`. */
+  undated: (n: number, date: string) => string;
 }
 
 const EN: ReportText = {
@@ -103,6 +116,18 @@ const EN: ReportText = {
     `independence, primary-source proximity, cross-source support, contradiction, directness, date relevance); ` +
     `depth changes only the budgets.`,
   round: (r) => `round ${r}`,
+  controls: {
+    label: 'Source controls',
+    only: (h) => `only sources from ${h}`,
+    none: (h) => `none from ${h}`,
+    after: (d) => `published on or after ${d}`,
+    max: (n) => `at most ${n} sources`,
+    leftOut: 'Left out by them',
+    otherDomains: (n) => `${n} hit(s) or page(s) on other domains`,
+    before: (n, d) => `${n} dated before ${d}`,
+  },
+  undated: (n, d) =>
+    `${n} source(s) have no known publication date, so whether they were published on or after ${d} could not be checked.`,
 };
 
 const DE: ReportText = {
@@ -167,6 +192,18 @@ const DE: ReportText = {
     `(Unabhängigkeit der Quellen, Nähe zur Primärquelle, Stützung durch andere Quellen, Widerspruch, Direktheit, ` +
     `zeitliche Relevanz); die Tiefe ändert nur die Budgets.`,
   round: (r) => `Runde ${r}`,
+  controls: {
+    label: 'Quellenvorgaben',
+    only: (h) => `nur Quellen von ${h}`,
+    none: (h) => `keine von ${h}`,
+    after: (d) => `veröffentlicht am oder nach dem ${d}`,
+    max: (n) => `höchstens ${n} Quellen`,
+    leftOut: 'Dadurch ausgeschlossen',
+    otherDomains: (n) => `${n} Treffer oder Seiten auf anderen Domains`,
+    before: (n, d) => `${n} mit Datum vor dem ${d}`,
+  },
+  undated: (n, d) =>
+    `${n} Quelle(n) ohne bekanntes Veröffentlichungsdatum; ob sie am oder nach dem ${d} erschienen, ließ sich nicht prüfen.`,
 };
 
 const FR: ReportText = {
@@ -233,6 +270,18 @@ const FR: ReportText = {
     `déterministe des preuves (indépendance des sources, proximité de la source primaire, soutien par d'autres ` +
     `sources, contradiction, caractère direct, pertinence temporelle) ; la profondeur ne change que les budgets.`,
   round: (r) => `tour ${r}`,
+  controls: {
+    label: 'Contrôles des sources',
+    only: (h) => `uniquement des sources de ${h}`,
+    none: (h) => `aucune de ${h}`,
+    after: (d) => `publiées le ${d} ou après`,
+    max: (n) => `au plus ${n} sources`,
+    leftOut: 'Écartés par ces contrôles',
+    otherDomains: (n) => `${n} résultat(s) ou page(s) d'autres domaines`,
+    before: (n, d) => `${n} daté(s) d'avant le ${d}`,
+  },
+  undated: (n, d) =>
+    `${n} source(s) sans date de publication connue : impossible de vérifier si elles datent du ${d} ou après.`,
 };
 
 const ES: ReportText = {
@@ -298,6 +347,18 @@ const ES: ReportText = {
     `única función determinista de la evidencia (independencia de las fuentes, cercanía a la fuente primaria, apoyo ` +
     `de otras fuentes, contradicción, carácter directo, relevancia temporal); la profundidad solo cambia los presupuestos.`,
   round: (r) => `ronda ${r}`,
+  controls: {
+    label: 'Controles de fuentes',
+    only: (h) => `solo fuentes de ${h}`,
+    none: (h) => `ninguna de ${h}`,
+    after: (d) => `publicadas el ${d} o después`,
+    max: (n) => `como máximo ${n} fuentes`,
+    leftOut: 'Descartados por ellos',
+    otherDomains: (n) => `${n} resultado(s) o página(s) de otros dominios`,
+    before: (n, d) => `${n} con fecha anterior al ${d}`,
+  },
+  undated: (n, d) =>
+    `${n} fuente(s) sin fecha de publicación conocida: no se pudo comprobar si se publicaron el ${d} o después.`,
 };
 
 const IT: ReportText = {
@@ -363,6 +424,18 @@ const IT: ReportText = {
     `deterministica delle prove (indipendenza delle fonti, vicinanza alla fonte primaria, sostegno di altre fonti, ` +
     `contraddizione, carattere diretto, rilevanza temporale); la profondità cambia solo i budget.`,
   round: (r) => `turno ${r}`,
+  controls: {
+    label: 'Controlli sulle fonti',
+    only: (h) => `solo fonti da ${h}`,
+    none: (h) => `nessuna da ${h}`,
+    after: (d) => `pubblicate il ${d} o dopo`,
+    max: (n) => `al massimo ${n} fonti`,
+    leftOut: 'Esclusi da essi',
+    otherDomains: (n) => `${n} risultato/i o pagina/e di altri domini`,
+    before: (n, d) => `${n} con data anteriore al ${d}`,
+  },
+  undated: (n, d) =>
+    `${n} fonte/i senza data di pubblicazione nota: non è stato possibile verificare se siano state pubblicate il ${d} o dopo.`,
 };
 
 const TEXTS: Record<LanguageCode, ReportText> = { de: DE, en: EN, fr: FR, es: ES, it: IT };

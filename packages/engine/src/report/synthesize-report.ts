@@ -6,6 +6,7 @@ import {
   type LlmClient,
   type Plan,
   type ReportBody,
+  type SourceControls,
 } from '@research/core';
 import type { EvidenceGraph } from '../compare/evidence-graph';
 import type { RunEvent } from '../notes';
@@ -39,6 +40,8 @@ export interface SynthesizeReportInput {
   generatedAt: Date;
   /** Only a final report is worded by the LLM; interim reviews stay extractive and leave no note. */
   final: boolean;
+  /** The run's source controls, named in the methodology. */
+  sourceControls?: SourceControls | null;
 }
 
 export interface SynthesizedReport {
@@ -70,6 +73,7 @@ export async function synthesizeReport(
     rounds: input.rounds,
     queriesSent: input.queriesSent,
     generatedAt: input.generatedAt,
+    sourceControls: input.sourceControls ?? null,
   };
   const ranked = rankFindings({ ...base, events: input.events });
   const extractive = (added: RunEvent[]): SynthesizedReport => ({

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { VERSION } from '@research/core';
 import { hiddenRunsResponseSchema, purgeResponseSchema } from '../routes/admin.schemas';
 import { errorResponseSchema, runIdParamsSchema } from '../routes/common.schemas';
+import { reportQuerySchema } from '../routes/report-export.schemas';
 import {
   claimsResponseSchema,
   createResearchBodySchema,
@@ -44,6 +45,21 @@ const BODY_ERRORS: Responses = {
   400: error('Unparseable JSON.'),
   413: error('Body larger than 1 MiB.'),
   422: error('A field breaks its rule: `<field>: <reason>`.'),
+};
+
+const REPORT_EXPORTS =
+  'JSON by default; `format` or `Accept` exports it as Markdown, one self-contained HTML page or PDF ' +
+  '(served inline as `research-<id>.md|html|pdf`), with numbered citations, the quoted evidence under each ' +
+  'finding and the cited sources with their URLs and fetch times.';
+/** The report in SPEC's JSON and in each export format. */
+const REPORT_RESPONSE = {
+  description: 'The report, or a notice in `summary` while none exists (in every format).',
+  content: {
+    'application/json': { schema: reportResponseSchema },
+    'text/markdown': { schema: z.string() },
+    'text/html': { schema: z.string() },
+    'application/pdf': { schema: z.string().meta({ format: 'binary' }) },
+  },
 };
 
 /**
@@ -269,9 +285,9 @@ function registerResearchRoutes(registry: OpenAPIRegistry, secured: Security): v
     method: 'get',
     path: '/v1/research/{id}/report',
     summary: 'Report of a run',
-    responses: {
-      200: json(reportResponseSchema, 'The report, or a notice in `summary` while none exists.'),
-    },
+    description: REPORT_EXPORTS,
+    request: { query: reportQuerySchema },
+    responses: { 200: REPORT_RESPONSE, 422: error('`format: must be one of json, markdown, html, pdf`.') },
   });
   registerRunProgressRoutes(run);
   run({

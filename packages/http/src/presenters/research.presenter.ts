@@ -21,7 +21,8 @@ export interface SourceSummary {
   retrieved_at: Date;
 }
 
-function iso(value: Date | string): string {
+/** A time as ISO 8601 UTC (a driver may give a timestamp as a string). */
+export function iso(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 

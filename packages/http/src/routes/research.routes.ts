@@ -9,7 +9,6 @@ import {
   presentEvidence,
   presentListItem,
   presentPlan,
-  presentReport,
   presentRunStatus,
   presentSources,
 } from '../presenters/research.presenter';
@@ -20,14 +19,9 @@ import { cancelRun } from '../services/run-cancel.service';
 import type { ResearchTools } from '../services/research-tools';
 import { runEventsHandler } from './research-events.routes';
 import { webhookDeliveriesHandler } from './webhook-deliveries.routes';
+import { reportHandler } from './report-export.routes';
 import type { CancelResponse } from './research-events.schemas';
-import {
-  getRunClaims,
-  getRunEvidence,
-  getRunReport,
-  getRunSources,
-  listRuns,
-} from '../services/research-reads.service';
+import { getRunClaims, getRunEvidence, getRunSources, listRuns } from '../services/research-reads.service';
 import { createResearchRun, protectRun, softDeleteRun, unprotectRun } from '../services/research.service';
 import { parseBody, parseQuery } from '../validation';
 import {
@@ -85,10 +79,7 @@ export function createResearchRouter(
     res.json(presentPlan(visibleRunOf(res, req.params.id)));
   });
 
-  router.get('/:id/report', keyAndRun, body, async (req, res) => {
-    const run = visibleRunOf(res, req.params.id);
-    res.json(presentReport(run, await getRunReport(ctx.db, run)));
-  });
+  router.get('/:id/report', keyAndRun, body, reportHandler(ctx));
 
   router.get('/:id/events', keyAndRun, body, runEventsHandler(ctx, parts.events));
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEPTHS, RUN_STATES } from '@research/core';
 import { boundedText, integerParam } from '../validation';
 import { isoTimestamp } from './common.schemas';
+import { refuseOverlappingDomains, sourceControlFields } from './source-controls.schemas';
 
 // ---- Requests ------------------------------------------------------------------------------------
 
@@ -34,7 +35,9 @@ export const createResearchBodySchema = z
         'Webhook: an http(s) URL POSTed a signed `research.completed`, `research.failed` or `research.cancelled` event when the run ends. Refused (422) when WEBHOOK_SECRET is not configured or the address is one the crawler may not reach.',
       example: 'https://example.org/hooks/research',
     }),
+    ...sourceControlFields,
   })
+  .superRefine(refuseOverlappingDomains)
   .meta({ id: 'CreateResearchRequest' });
 export type CreateResearchBody = z.output<typeof createResearchBodySchema>;
 

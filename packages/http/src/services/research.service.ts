@@ -1,5 +1,14 @@
 import crypto from 'node:crypto';
-import { AppError, DEPTH_BUDGETS, Details, isDepth, withTimeout, type Depth } from '@research/core';
+import {
+  AppError,
+  DEPTH_BUDGETS,
+  Details,
+  hasSourceControls,
+  isDepth,
+  withTimeout,
+  type Depth,
+  type SourceControls,
+} from '@research/core';
 import { mayManage } from '@research/auth';
 import {
   deleteRetentionRecord,
@@ -18,6 +27,7 @@ import {
 } from '@research/database';
 import type { AppContext } from '../context';
 import { isUuid } from '../ids';
+import { validationError } from '../validation';
 import type { RequestScope } from '../request-scope';
 import { getVisibleRun } from './research-reads.service';
 import { checkedCallbackUrl } from './webhooks.service';
@@ -35,7 +45,34 @@ export interface CreateRunInput {
   language: string;
   depth: string;
   extra_queries: string[] | null;
+  /** Source controls (issue 13 section 4), already validated but for max_sources' bound by the depth. */
+  include_domains?: string[];
+  exclude_domains?: string[];
+  published_after?: string | null;
+  max_sources?: number | null;
+  /** Webhook target (issue 13 section 3), checked by checkedCallbackUrl. */
   callback_url?: string | null;
+}
+
+/**
+ * The run's source controls (null without any) and its budget: max_sources lowers the depth's. A
+ * max_sources above the depth's is a 422, checked here because it needs the depth (after the depth's 400).
+ */
+function controlledBudget(input: CreateRunInput, depth: Depth) {
+  const budget = { ...DEPTH_BUDGETS[depth] };
+  const controls: SourceControls = {
+    include_domains: input.include_domains ?? [],
+    exclude_domains: input.exclude_domains ?? [],
+    published_after: input.published_after ?? null,
+    max_sources: input.max_sources ?? null,
+  };
+  if (controls.max_sources !== null) {
+    if (controls.max_sources > budget.max_sources) {
+      throw validationError('max_sources', `must be at most ${budget.max_sources} for depth ${depth}`);
+    }
+    budget.max_sources = controls.max_sources;
+  }
+  return { budget, controls: hasSourceControls(controls) ? controls : null };
 }
 
 /**
@@ -51,6 +88,7 @@ export async function createResearchRun(
 ): Promise<{ id: string; query: string; depth: Depth }> {
   if (!isDepth(input.depth)) throw new AppError('bad_request', Details.invalidDepth(input.depth));
   const depth = input.depth;
+  const { budget, controls } = controlledBudget(input, depth);
   const callbackUrl = await checkedCallbackUrl(ctx.config, input.callback_url ?? null);
   await admit();
   const id = crypto.randomUUID();
@@ -60,12 +98,13 @@ export async function createResearchRun(
       query: input.query,
       language: input.language,
       depth,
-      budget: JSON.stringify(DEPTH_BUDGETS[depth]),
+      budget: JSON.stringify(budget),
       state: 'created',
       owner_user_id: scope.actor.userId,
       request_id: scope.requestId,
       extra_queries: input.extra_queries === null ? null : JSON.stringify(input.extra_queries),
       callback_url: callbackUrl,
+      source_controls: controls === null ? null : JSON.stringify(controls),
     });
     await insertRetentionRecord(trx, { research_id: id, owner_user_id: scope.actor.userId, query: input.query });
   });

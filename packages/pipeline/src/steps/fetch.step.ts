@@ -6,6 +6,7 @@ import { nameKey, nameKeys, namedPageWeight } from '@research/engine';
 import type { RunSnapshot, StepContext } from '../steps';
 import { bridgeHop, snippetHop, type NamesSearched } from './bridge';
 import { orderByWorth, selectHits, worthAt, type Weighed } from './select';
+import { keepControlledSources } from './source-controls';
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -119,7 +120,11 @@ type Candidate = Pick<SearchResultRow, 'url' | 'title' | 'published_at'>;
 /** A source the run holds (stored, or read earlier in this step). */
 type HeldSource = Pick<SourceDraft, 'url' | 'content' | 'domain' | 'title'>;
 
-/** Reads `hits` in order until the run holds `maxSources`: local documents from the corpus folder, web pages through the crawler. */
+/**
+ * Reads `hits` in order until the run holds `maxSources`: local documents from the corpus folder, web pages
+ * through the crawler; keeps what the run's source controls allow of what was read. `unreadable`: documents
+ * that could not be read or that the controls refused.
+ */
 async function readHits(
   ctx: StepContext,
   hits: readonly Candidate[],
@@ -132,7 +137,9 @@ async function readHits(
     Math.max(0, maxSources - kept.length),
   );
   const remote = await crawlHits(ctx, hits, [...kept, ...local.sources], maxSources);
-  return { sources: [...local.sources, ...remote.sources], unreadable: local.unreadable, unread: remote.unread };
+  const read = [...local.sources, ...remote.sources];
+  const sources = keepControlledSources(ctx, read);
+  return { sources, unreadable: local.unreadable + read.length - sources.length, unread: remote.unread };
 }
 
 /**

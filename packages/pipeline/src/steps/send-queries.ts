@@ -2,6 +2,7 @@ import type { SearchResultDraft } from '@research/core';
 import { fusionWeight, type PlannedQuery } from '@research/engine';
 import { runSearches } from '@research/search';
 import type { StepContext } from '../steps';
+import { controlsOf, keepControlled } from './source-controls';
 
 /**
  * Hits asked per query: a whole result page. The round's lists are fused (a page found by several queries
@@ -12,7 +13,8 @@ const HITS_PER_QUERY = 10;
 /**
  * Sends the queries through the configured provider within the run's query budget (persisted usage, so it
  * holds across rounds and resumes), their result lists fused by the queries' weights, and records budgets
- * that ran out and queries that failed. Returns the hits of URLs not in `options.seen` (the run's), counting
+ * that ran out and queries that failed. Returns the hits of URLs not in `options.seen` (the run's) that the
+ * run's source controls keep (passed to the provider as its filter, and checked on each hit), counting
  * them as discovered and the others as duplicates. When every query failed: throws with `failWhenAllFail`
  * (the round has nothing to read), else returns no hits.
  */
@@ -21,6 +23,7 @@ export async function sendQueries(
   queries: readonly PlannedQuery[],
   options: { failWhenAllFail: boolean; seen: ReadonlySet<string> },
 ): Promise<SearchResultDraft[]> {
+  const controls = controlsOf(ctx);
   const result = await runSearches({
     provider: ctx.services.searchProvider,
     queries: queries.map((q) => q.query),
@@ -29,6 +32,7 @@ export async function sendQueries(
     language: ctx.run.language,
     limit: HITS_PER_QUERY,
     signal: ctx.signal,
+    ...(controls ? { filter: controls } : {}),
     // Discoveries are counted below, against the run's URLs (earlier rounds included); counted by
     // runSearches as well, every discovery would count twice.
     metrics: {
@@ -57,8 +61,10 @@ export async function sendQueries(
     });
   }
   if (result.allFailed && options.failWhenAllFail) throw result.lastError;
-  const fresh = result.hits.filter((d) => !options.seen.has(d.url));
+  // Providers filter natively where they can; every hit is checked all the same, before it is stored or read.
+  const unseen = result.hits.filter((d) => !options.seen.has(d.url));
+  const fresh = keepControlled(ctx, unseen);
   ctx.metrics.sourcesDiscovered(fresh.length);
-  ctx.metrics.duplicateSources(result.hits.length - fresh.length);
+  ctx.metrics.duplicateSources(result.hits.length - unseen.length);
   return fresh;
 }

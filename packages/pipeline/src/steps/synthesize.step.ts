@@ -1,6 +1,7 @@
 import type { ReportBody } from '@research/core';
 import { evidenceDraftsOf, evidenceGraphOf, synthesizeReport } from '@research/engine';
 import type { RunSnapshot, StepContext } from '../steps';
+import { controlsOf } from './source-controls';
 
 /** The cited report of the run's evidence; only the last round's is worded by the LLM and stored. */
 export async function synthesizeStep(snapshot: RunSnapshot, ctx: StepContext): Promise<ReportBody> {
@@ -16,6 +17,7 @@ export async function synthesizeStep(snapshot: RunSnapshot, ctx: StepContext): P
     events: ctx.events,
     generatedAt: new Date(),
     final: ctx.round >= ctx.rounds,
+    sourceControls: controlsOf(ctx),
   });
   for (const event of events) ctx.record(event);
   return body;

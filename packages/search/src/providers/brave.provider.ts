@@ -1,5 +1,6 @@
 import { languageWithRegion, primaryLanguage } from '../language';
-import type { SearchProvider } from '../search-provider';
+import type { SearchFilter, SearchProvider } from '../search-provider';
+import { withSiteOperators } from '../site-operators';
 import { clampLimit, createKeyedProvider, hitsOf } from './provider-deps';
 import type { KeyedProviderOptions, SearchProviderRegistration } from './provider-deps';
 
@@ -75,10 +76,24 @@ export function braveSearchLanguage(language: string): string | undefined {
 
 export type BraveProviderOptions = KeyedProviderOptions;
 
+/** Brave's documented query limits. */
+const BRAVE_QUERY_LIMITS = { maxChars: 400, maxWords: 50 };
+
+/**
+ * Brave's `freshness` for a filter's published_after: the range from that day to today
+ * (`YYYY-MM-DDtoYYYY-MM-DD`), or undefined without one (or with a day still to come).
+ */
+export function braveFreshness(filter: SearchFilter | undefined, now = new Date()): string | undefined {
+  const after = filter?.published_after;
+  const today = now.toISOString().slice(0, 10);
+  return after && after <= today ? `${after}to${today}` : undefined;
+}
+
 /**
  * Brave Web Search API (`GET /res/v1/web/search`, key in `X-Subscription-Token`). Descriptions carry
  * `<strong>` highlighting, removed here. published_at is `page_age` (Brave's date of the page) when given,
- * else `age` when it is an absolute date. On 429 Brave's X-RateLimit-Reset says how long to wait.
+ * else `age` when it is an absolute date. On 429 Brave's X-RateLimit-Reset says how long to wait. A run's
+ * source controls go as `site:`/`-site:` operators in the query and published_after as `freshness`.
  */
 export function createBraveProvider(options: BraveProviderOptions): SearchProvider {
   return createKeyedProvider(options, {
@@ -93,10 +108,15 @@ export function createBraveProvider(options: BraveProviderOptions): SearchProvid
       }
       return undefined;
     },
-    request: (query, { language, limit }) => ({
+    request: (query, { language, limit, filter }) => ({
       method: 'GET',
       url: options.apiUrl ?? BRAVE_API_URL,
-      params: { q: query, count: clampLimit(limit, 20), search_lang: braveSearchLanguage(language) },
+      params: {
+        q: withSiteOperators(query, filter, BRAVE_QUERY_LIMITS),
+        count: clampLimit(limit, 20),
+        search_lang: braveSearchLanguage(language),
+        freshness: braveFreshness(filter),
+      },
       headers: { 'X-Subscription-Token': options.apiKey, 'Accept-Encoding': 'gzip' },
     }),
     parse: (body) => {

@@ -1,5 +1,6 @@
 import { languageWithRegion } from '../language';
 import type { SearchProvider } from '../search-provider';
+import { withSiteOperators } from '../site-operators';
 import {
   clampLimit,
   createRemoteProvider,
@@ -10,6 +11,9 @@ import {
 
 const PROVIDER = 'searxng';
 
+// SearxNG passes the query to its engines, which read `site:` operators; kept as short as Brave's limit.
+const SEARXNG_QUERY_LIMITS = { maxChars: 400, maxWords: 50 };
+
 export interface SearxngProviderOptions extends RemoteProviderDeps {
   /** SEARXNG_URL: the instance's base URL; queried as `GET {base}/search?q=…&format=json`. */
   baseUrl: string;
@@ -18,7 +22,8 @@ export interface SearxngProviderOptions extends RemoteProviderDeps {
 /**
  * A SearxNG instance's JSON API. The instance must list `json` in `search.formats` (settings.yml);
  * otherwise it answers 403, reported as such. SearxNG has no result-count parameter, so the first page
- * is cut to the limit.
+ * is cut to the limit. A run's domain controls go as `site:`/`-site:` operators in the query (SearxNG has no
+ * date range finer than a year, so published_after is left to the pipeline).
  */
 export function createSearxngProvider(options: SearxngProviderOptions): SearchProvider {
   const endpoint = `${options.baseUrl.replace(/\/+$/, '')}/search`;
@@ -29,10 +34,15 @@ export function createSearxngProvider(options: SearxngProviderOptions): SearchPr
       status === 403
         ? { kind: 'rejected', cause: 'HTTP 403: is the json format enabled in search.formats?' }
         : undefined,
-    request: (query, { language }) => ({
+    request: (query, { language, filter }) => ({
       method: 'GET',
       url: endpoint,
-      params: { q: query, format: 'json', pageno: 1, language: languageWithRegion(language) ?? 'all' },
+      params: {
+        q: withSiteOperators(query, filter, SEARXNG_QUERY_LIMITS),
+        format: 'json',
+        pageno: 1,
+        language: languageWithRegion(language) ?? 'all',
+      },
     }),
     parse: (body, _request, { limit }) => {
       const results = (body as { results?: unknown })?.results;

@@ -11,7 +11,8 @@ export type TavilyProviderOptions = KeyedProviderOptions;
 /**
  * Tavily Search (`POST /search`, key as `Authorization: Bearer`). Results come in Tavily's relevance
  * order; `content` is the snippet. 432/433 mean the plan's or pay-as-you-go limit is spent (not retried).
- * Tavily takes no language parameter; the query's own language steers it.
+ * Tavily takes no language parameter; the query's own language steers it. A run's source controls go as its
+ * `include_domains`, `exclude_domains` and `start_date` (YYYY-MM-DD) body parameters.
  */
 export function createTavilyProvider(options: TavilyProviderOptions): SearchProvider {
   return createKeyedProvider(options, {
@@ -20,7 +21,7 @@ export function createTavilyProvider(options: TavilyProviderOptions): SearchProv
       status === 432 || status === 433
         ? { kind: 'quota', cause: `HTTP ${status}: ${detail ?? 'usage limit exceeded'}` }
         : undefined,
-    request: (query, { limit }) => ({
+    request: (query, { limit, filter }) => ({
       method: 'POST',
       url: options.apiUrl ?? TAVILY_API_URL,
       headers: { Authorization: `Bearer ${options.apiKey}`, 'Content-Type': 'application/json' },
@@ -32,6 +33,9 @@ export function createTavilyProvider(options: TavilyProviderOptions): SearchProv
         include_answer: false,
         include_images: false,
         include_raw_content: false,
+        ...(filter?.include_domains.length ? { include_domains: filter.include_domains } : {}),
+        ...(filter?.exclude_domains.length ? { exclude_domains: filter.exclude_domains } : {}),
+        ...(filter?.published_after ? { start_date: filter.published_after } : {}),
       },
     }),
     parse: (body) => {

@@ -1,0 +1,194 @@
+import type { SlicedWork } from '@research/core';
+import type { ClaimRow } from '@research/database';
+import { findingEvidenceOf } from '@research/engine';
+import type { ReportResponse } from '../../routes/research.schemas';
+import { iso, type SourceSummary } from '../research.presenter';
+
+/** A source the report cites, numbered in the order of its first citation. */
+export interface CitedSource {
+  number: number;
+  title: string | null;
+  url: string;
+  /** When the page was fetched (ISO 8601 UTC). */
+  retrievedAt: string;
+}
+
+/** What a source's claim says in the source's own words, under the finding it backs. */
+export interface Quote {
+  citation: number;
+  text: string;
+}
+
+export interface DocumentFinding {
+  /** The finding's number in the report (1-based): the `[n]` of the summary. */
+  number: number;
+  text: string;
+  confidence: number;
+  citations: number[];
+  quotes: Quote[];
+}
+
+export interface DocumentPosition {
+  view: string;
+  /** The cited source, or null when the position names a source the run does not hold. */
+  citation: number | null;
+  /** The position's own name for its source (shown when there is no citation). */
+  source: string;
+  stance: string | null;
+}
+
+export interface DocumentDisagreement {
+  claim: string;
+  detail: string | null;
+  positions: DocumentPosition[];
+  /** Numbers of the findings it touches. */
+  findings: number[];
+}
+
+/**
+ * A report as every export format renders it: the JSON report (SPEC 2.6, as GET …/report presents it),
+ * with each finding's and each position's sources as numbered citations, the quoted evidence under each
+ * finding, and the list of cited sources. The summary's citations name findings (the engine cites finding
+ * n as `[n]`); the formats show them as `[Fn]`, because `[n]` in an export is the n-th source.
+ */
+/** A piece of the summary: its text, or the number of a finding it cites. */
+export type SummaryPart = string | number;
+
+export interface ReportDocument {
+  researchId: string;
+  title: string;
+  summary: SummaryPart[];
+  findings: DocumentFinding[];
+  disagreements: DocumentDisagreement[];
+  uncertainties: string[];
+  methodology: string;
+  /** ISO 8601 UTC, or empty while no report exists. */
+  generatedAt: string;
+  sources: CitedSource[];
+}
+
+/** Numbers sources in the order they are first cited, and lists them. */
+function citationBook(sources: readonly SourceSummary[]) {
+  const byId = new Map(sources.map((s) => [s.id, s]));
+  const byUrl = new Map(sources.map((s) => [s.url, s]));
+  const cited = new Map<string, CitedSource>();
+  const cite = (source: SourceSummary | undefined): number | null => {
+    if (!source) return null;
+    let entry = cited.get(source.id);
+    if (!entry) {
+      entry = { number: cited.size + 1, title: source.title, url: source.url, retrievedAt: iso(source.retrieved_at) };
+      cited.set(source.id, entry);
+    }
+    return entry.number;
+  };
+  return {
+    byId: (id: string) => cite(byId.get(id)),
+    byUrl: (url: string) => cite(byUrl.get(url)),
+    list: () => [...cited.values()],
+  };
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** A disagreement stored by the engine (`claim`, `detail`, `positions` with `source_id`) or by an older writer. */
+function documentDisagreement(
+  raw: Record<string, unknown>,
+  book: ReturnType<typeof citationBook>,
+  findingCount: number,
+): DocumentDisagreement {
+  const positions = Array.isArray(raw['positions']) ? raw['positions'] : [];
+  const findings = Array.isArray(raw['findings']) ? raw['findings'] : [];
+  return {
+    claim: text(raw['claim']),
+    detail: text(raw['detail']) || null,
+    positions: positions
+      .filter((p): p is Record<string, unknown> => typeof p === 'object' && p !== null)
+      .map((p) => ({
+        view: text(p['view']),
+        citation: book.byId(text(p['source_id'])) ?? book.byUrl(text(p['source'])),
+        source: text(p['source']),
+        stance: text(p['stance']) || null,
+      })),
+    findings: findings.filter((n): n is number => Number.isInteger(n) && n >= 1 && n <= findingCount),
+  };
+}
+
+/**
+ * The report as the export formats render it (see ReportDocument): `report` as GET …/report answers it,
+ * the run's `sources` and `claims`. Without a stored report (`report.findings` empty and the notice in
+ * the summary) the document is the notice and the defaults, as in JSON. Finding the quotes reads the
+ * claims' terms, CPU work that grows with the findings: it yields after each finding (finishInSlices).
+ */
+export function* reportDocumentWork(
+  report: ReportResponse,
+  sources: readonly SourceSummary[],
+  claims: readonly ClaimRow[],
+): SlicedWork<ReportDocument> {
+  const book = citationBook(sources);
+  const evidenceOf = findingEvidenceOf(claims);
+  const findings: DocumentFinding[] = [];
+  for (const [i, finding] of report.findings.entries()) {
+    const citations = [...new Set(finding.source_ids.map(book.byId).filter((n): n is number => n !== null))];
+    const quotes = evidenceOf(finding).flatMap(({ sourceId, claim }) => {
+      const citation = book.byId(sourceId);
+      return citation === null ? [] : [{ citation, text: claim.evidence_span.trim() || claim.claim_text }];
+    });
+    findings.push({ number: i + 1, text: finding.text, confidence: finding.confidence, citations, quotes });
+    yield;
+  }
+  return {
+    researchId: report.research_id,
+    title: report.query,
+    summary: summaryParts(report.summary, findings.length),
+    findings,
+    disagreements: report.disagreements.map((d) => documentDisagreement(d, book, findings.length)),
+    uncertainties: report.uncertainties,
+    methodology: report.methodology,
+    generatedAt: report.generated_at,
+    sources: book.list(),
+  };
+}
+
+/**
+ * The summary as text and citations of findings: the engine cites finding n as `[n]` (`[1][3]`); a
+ * bracketed number beyond the findings is the text's own and stays text.
+ */
+function summaryParts(summary: string, findingCount: number): SummaryPart[] {
+  const parts: SummaryPart[] = [];
+  let from = 0;
+  for (const match of summary.matchAll(/\[(\d{1,4})\]/g)) {
+    const number = Number(match[1]);
+    if (number < 1 || number > findingCount) continue;
+    if (match.index > from) parts.push(summary.slice(from, match.index));
+    parts.push(number);
+    from = match.index + match[0].length;
+  }
+  if (from < summary.length) parts.push(summary.slice(from));
+  return parts;
+}
+
+/** Citations as the formats write them after a text: `[1][3]`. */
+export function citationMarks(numbers: readonly number[]): string {
+  return numbers.map((n) => `[${n}]`).join('');
+}
+
+/** A time of the report for people: `2026-11-21 09:00 UTC` (empty for an empty time). */
+export function readableTime(isoTime: string): string {
+  return isoTime ? `${isoTime.slice(0, 10)} ${isoTime.slice(11, 16)} UTC` : '';
+}
+
+/** The headings and labels of an export (the report's own text is in the run's language). */
+export const LABELS = {
+  run: 'Research run',
+  generated: 'generated',
+  summary: 'Summary',
+  findings: 'Findings',
+  confidence: 'confidence',
+  disagreements: 'Disagreements',
+  touches: 'Findings concerned',
+  uncertainties: 'Uncertainties',
+  methodology: 'Methodology',
+  sources: 'Sources',
+  retrieved: 'retrieved',
+  untitled: '(untitled)',
+} as const;

@@ -1,0 +1,49 @@
+import type { Request, RequestHandler } from 'express';
+import { finishInSlices } from '@research/core';
+import type { AppContext } from '../context';
+import { reportDocumentWork } from '../presenters/report-export/report-document';
+import { EXPORTS, REPORT_MEDIA_TYPES } from '../presenters/report-export/report-formats';
+import { REPORT_HTML_CSP } from '../presenters/report-export/report-html';
+import { presentReport } from '../presenters/research.presenter';
+import { visibleRunOf } from '../request-scope';
+import { getRunClaims, getRunReport, getRunSources } from '../services/research-reads.service';
+import { parseQuery } from '../validation';
+import { reportQuerySchema, type ReportFormat } from './report-export.schemas';
+
+/** `?format=` when given, otherwise the best type `Accept` names; JSON for `*\/*`, none, or only others. */
+function reportFormatOf(req: Request): ReportFormat {
+  const { format } = parseQuery(reportQuerySchema, req.query);
+  if (format) return format;
+  const best = req.accepts(Object.keys(REPORT_MEDIA_TYPES));
+  return best ? REPORT_MEDIA_TYPES[best]! : 'json';
+}
+
+/**
+ * GET /v1/research/{id}/report: SPEC 4.8's JSON, or the report exported as Markdown, HTML or PDF (the same
+ * report: before one exists, the notice and the defaults). An export is served inline with a file name.
+ */
+export function reportHandler(ctx: AppContext): RequestHandler {
+  return async (req, res) => {
+    const run = visibleRunOf(res, String(req.params.id));
+    const format = reportFormatOf(req);
+    res.vary('Accept');
+    const row = await getRunReport(ctx.db, run);
+    const report = presentReport(run, row);
+    if (format === 'json') {
+      res.json(report);
+      return;
+    }
+    const [sources, claims] = row
+      ? await Promise.all([getRunSources(ctx.db, run), getRunClaims(ctx.db, run)])
+      : [[], []];
+    const { contentType, extension, render } = EXPORTS[format];
+    const body = await render(await finishInSlices(reportDocumentWork(report, sources, claims)));
+    res.set({
+      'Content-Type': contentType,
+      'Content-Disposition': `inline; filename="research-${run.id}.${extension}"`,
+      'X-Content-Type-Options': 'nosniff',
+    });
+    if (format === 'html') res.set('Content-Security-Policy', REPORT_HTML_CSP);
+    res.send(body);
+  };
+}
