@@ -33,6 +33,7 @@ describe('API description (/docs, /redoc, /openapi.json)', () => {
           '/v1/research/{id}/sources',
           '/v1/research/{id}/sources/{source_id}/content',
           '/v1/research/{id}/status',
+          '/v1/research/{id}/webhook-deliveries',
           '/search',
           '/crawler/fetch',
           '/crawler/fetch/batch',

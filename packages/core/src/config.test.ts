@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       timeoutMs: 15_000,
       cacheTtlSeconds: 86_400,
     });
+    expect(c.webhooks).toEqual({ secret: undefined, retryBaseMs: 10_000, timeoutMs: 10_000 });
     expect(Object.isFrozen(c)).toBe(true);
     expect(Object.isFrozen(c.llm)).toBe(true);
   });

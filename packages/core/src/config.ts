@@ -89,6 +89,11 @@ const envSchema = z.object({
   RUNS_PER_KEY_PER_MINUTE: z.coerce.number().int().min(0).default(300),
   RUNS_PER_KEY_PER_HOUR: z.coerce.number().int().min(0).default(2000),
   SEARCHES_PER_KEY_PER_MINUTE: z.coerce.number().int().min(0).default(120),
+  // Webhooks: the key of their signatures (without it no run may name a callback_url), the first wait between
+  // attempts (doubling) and each attempt's timeout.
+  WEBHOOK_SECRET: optionalText,
+  WEBHOOK_RETRY_BASE_MS: positiveInt(10_000),
+  WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -184,6 +189,14 @@ export interface AppConfig {
     readonly timeoutMs: number;
     /** How long a fetched page is served from the page cache. */
     readonly cacheTtlSeconds: number;
+  };
+  readonly webhooks: {
+    /** The HMAC key of X-Research-Signature; unset: callback_url is refused. Never logged or returned. */
+    readonly secret: string | undefined;
+    /** The wait before the second attempt; each later wait doubles. */
+    readonly retryBaseMs: number;
+    /** How long one attempt may take. */
+    readonly timeoutMs: number;
   };
   readonly debug: boolean;
   readonly logLevel: Env['LOG_LEVEL'];
@@ -299,6 +312,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       respectRobots: e.CRAWLER_RESPECT_ROBOTS,
       timeoutMs: e.CRAWLER_TIMEOUT_MS,
       cacheTtlSeconds: e.CRAWLER_CACHE_TTL_SECONDS,
+    },
+    webhooks: {
+      secret: e.WEBHOOK_SECRET,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
     },
     debug: e.DEBUG,
     logLevel: e.LOG_LEVEL,

@@ -12,3 +12,4 @@ export * from './source-type';
 export * from './extraction-pool';
 export * from './page-cache.repository';
 export type { ExtractedDocument, ExtractionTask, PageHints } from './extract/document';
+export * from './callback-target';

@@ -15,3 +15,4 @@ export * from './repositories/claim-graph.repository';
 export * from './repositories/run-edits.repository';
 export * from './repositories/run-events.repository';
 export * from './repositories/provenance.repository';
+export * from './repositories/webhook-deliveries.repository';

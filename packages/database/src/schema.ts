@@ -69,6 +69,8 @@ export interface ResearchRunsTable {
   usage: GeneratedJson<Record<string, number>>;
   /** The number of the run's last progress event (run_events.seq). */
   event_seq: Generated<number>;
+  /** Where the run's end is announced (webhooks); checked against the crawler's address rules. */
+  callback_url: string | null;
   /** The source controls given at creation (core's SourceControls), or null. */
   source_controls: NullableJson<Record<string, unknown>>;
 }
@@ -160,6 +162,30 @@ export interface RunEventsTable {
   data: GeneratedJson<Record<string, unknown>>;
 }
 
+/** The webhook a run owes since it ended (an outbox row): one per run with a callback_url. */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  run_id: string;
+  event: string;
+  payload: Json<Record<string, unknown>>;
+  attempts: Generated<number>;
+  /** When the next attempt is due; null once delivered or given up. */
+  next_attempt_at: NullableTimestamp;
+  delivered_at: NullableTimestamp;
+  /** The last attempt's HTTP status or error. */
+  last_status: string | null;
+  created_at: GeneratedTimestamp;
+}
+
+/** One attempt to deliver a webhook: the receiver's status code, or why there was none. */
+export interface WebhookDeliveryAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  at: GeneratedTimestamp;
+  status_code: number | null;
+  error: string | null;
+}
+
 /** The whole database as Kysely sees it. */
 export interface DB {
   users: UsersTable;
@@ -174,6 +200,8 @@ export interface DB {
   deletion_audit: DeletionAuditTable;
   visible_run_counter: VisibleRunCounterTable;
   run_events: RunEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
 }
 
 /** A database handle or an open transaction: what every repository function takes first. */
@@ -194,3 +222,4 @@ export type ReportRow = Selectable<ReportsTable>;
 export type RetentionRow = Selectable<RetentionRecordsTable>;
 export type AuditRow = Selectable<DeletionAuditTable>;
 export type RunEventRow = Selectable<RunEventsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

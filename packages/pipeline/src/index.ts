@@ -31,3 +31,4 @@ export type { RunEvent } from '@research/engine';
 export { readImage, type ImageClaim, type ImageReading } from './image-claims';
 export { stopReport, type StopReport } from './stop-report';
 export { type ProgressEvent } from './progress';
+export * from './webhook-delivery';

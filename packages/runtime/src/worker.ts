@@ -13,6 +13,7 @@ import {
   type Reconciler,
 } from '@research/queue';
 import { openServices, type Services } from './services';
+import { startWebhookWorker } from './webhooks';
 
 export interface WorkerRuntime {
   readonly services: Services;
@@ -112,6 +113,7 @@ export function startQueueWorker(services: Services, options: { research?: Resea
   // Workers reconcile too: the pass is idempotent, and the fleet keeps healing while the API is down.
   const producer = createBullResearchQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger });
   const reconciler = startReconciler({ db, queue: producer, intervalMs: config.reconcileIntervalMs, logger });
+  const webhooks = startWebhookWorker(services, 'redis');
   const heartbeat = config.workerHeartbeatFile ? startHeartbeat(config.workerHeartbeatFile) : undefined;
   logger.info('worker started', {
     instance_id: services.instanceId,
@@ -125,7 +127,8 @@ export function startQueueWorker(services: Services, options: { research?: Resea
       stopped ??= (async () => {
         if (heartbeat) clearInterval(heartbeat);
         await reconciler.stop();
-        await worker.close();
+        // A webhook attempt in flight ends within WEBHOOK_TIMEOUT_MS, while the research worker hands its runs back.
+        await Promise.all([webhooks?.stop(), worker.close()]);
         await producer.close();
         await closeRunner();
       })();
@@ -185,6 +188,7 @@ export function startInProcessWorker(
   const { runner, close: closeRunner } = openProcessRunner(services, 'all', options.research);
   const queue = createInProcessQueue({ handler: runner, concurrency: config.workerConcurrency, logger });
   const reconciler = startReconciler({ db, queue, intervalMs: config.reconcileIntervalMs, logger });
+  const webhooks = startWebhookWorker(services, 'in-process');
   let stopped: Promise<void> | undefined;
   return {
     queue,
@@ -192,6 +196,7 @@ export function startInProcessWorker(
     stop() {
       stopped ??= (async () => {
         await reconciler.stop();
+        await webhooks?.stop();
         await queue.close();
         await closeRunner();
       })();

@@ -7,6 +7,7 @@ import * as claimStance from './2026-11-23T0000-claim-stance';
 import * as runEvents from './2026-11-28T0000-run-events';
 import * as sourceControls from './2026-11-28T0200-source-controls';
 import * as provenance from './2026-11-28T0300-provenance';
+import * as webhooks from './2026-11-28T0400-webhooks';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T0000-run-events': runEvents,
   '2026-11-28T0200-source-controls': sourceControls,
   '2026-11-28T0300-provenance': provenance,
+  '2026-11-28T0400-webhooks': webhooks,
 };

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { TERMINAL_STATES } from '@research/core';
 import { preparedQuery, runPreparedQuery } from '../prepared';
 import type { Db, NewRun, RunCheckpoint, RunRow } from '../schema';
+import { oweWebhookDelivery } from './webhook-deliveries.repository';
 
 export interface RunWithProtection extends RunRow {
   has_retention: boolean;
@@ -111,13 +112,15 @@ export function markRunEnqueued(db: Db, id: string) {
     .executeTakeFirst();
 }
 
-/** Hides the run and cancels it: the soft delete of SPEC 4.9. */
-export function hideRun(db: Db, id: string) {
-  return db
+/** Hides the run and cancels it: the soft delete of SPEC 4.9. Owes the run's webhook if this ended it. */
+export async function hideRun(db: Db, id: string) {
+  const result = await db
     .updateTable('research_runs')
     .set({ is_hidden: true, state: 'cancelled', updated_at: sql<Date>`now()` })
     .where('id', '=', id)
     .executeTakeFirst();
+  await oweWebhookDelivery(db, id);
+  return result;
 }
 
 export function deleteRun(db: Db, id: string) {
@@ -199,7 +202,7 @@ export function refreshRunCounts(db: Db, id: string) {
 
 /**
  * Ends a live run as completed, failed, or cancelled (a client stopped it); false when it had already ended
- * (e.g. cancelled).
+ * (e.g. cancelled). Owes the run's webhook with the end: call it inside the end's transaction.
  */
 export async function finishRun(
   db: Db,
@@ -221,7 +224,9 @@ export async function finishRun(
     .where('id', '=', id)
     .where('state', 'not in', TERMINAL_STATES)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const ended = Number(result.numUpdatedRows) > 0;
+  if (ended) await oweWebhookDelivery(db, id);
+  return ended;
 }
 
 /**
@@ -235,7 +240,10 @@ export async function hideVisibleRun(db: Db, id: string): Promise<boolean> {
     .where('id', '=', id)
     .where('is_hidden', '=', false)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const hidden = Number(result.numUpdatedRows) > 0;
+  // A run that was still live ends here; one that had ended owes its webhook already (nothing new).
+  if (hidden) await oweWebhookDelivery(db, id);
+  return hidden;
 }
 
 /** Gives back the attempt a worker counted when it handed the run back on shutdown (not a crash). */

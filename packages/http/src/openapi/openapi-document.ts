@@ -23,6 +23,7 @@ import {
   sourcesResponseSchema,
 } from '../routes/research.schemas';
 import { cancelResponseSchema, runEventsQuerySchema, runEventsResponseSchema } from '../routes/research-events.schemas';
+import { webhookDeliveriesResponseSchema } from '../routes/webhook-deliveries.schemas';
 import { healthResponseSchema, providersResponseSchema, readinessResponseSchema } from '../routes/system.schemas';
 import { registerMcpRoutes } from './mcp.openapi';
 import { registerMountedRoutes } from './mounted-routes.openapi';
@@ -177,6 +178,14 @@ function registerRunProgressRoutes(run: (operation: RunOperation) => void): void
       409: error('The run has already ended.'),
     },
   });
+  run({
+    method: 'get',
+    path: '/v1/research/{id}/webhook-deliveries',
+    summary: "Attempts at the run's webhook",
+    description:
+      "Every attempt to POST the run's end to its `callback_url`, oldest first: when, the event, and the receiver's status code or why there was none. Empty for a run without `callback_url` or one that has not ended.",
+    responses: { 200: json(webhookDeliveriesResponseSchema, 'The attempts so far.') },
+  });
 }
 
 function registerResearchRoutes(registry: OpenAPIRegistry, secured: Security): void {
@@ -206,6 +215,9 @@ function registerResearchRoutes(registry: OpenAPIRegistry, secured: Security): v
       200: json(createResearchResponseSchema, 'The run was created and scheduled.'),
       ...AUTH_ERRORS,
       ...BODY_ERRORS,
+      422: error(
+        'A field breaks its rule: `<field>: <reason>`; `callback_url: …` when WEBHOOK_SECRET is not set or the crawler may not reach the URL.',
+      ),
       400: error(
         "Unparseable JSON, or a depth other than quick/normal/deep: `Ungültige Tiefe '<depth>'. Gültig: 'quick', 'normal', 'deep'.`",
       ),

@@ -19,6 +19,7 @@ import { cancelRun } from '../services/run-cancel.service';
 import type { ResearchTools } from '../services/research-tools';
 import { runEventsHandler } from './research-events.routes';
 import { runManifestHandler, sourceContentHandler } from './research-evidence.routes';
+import { webhookDeliveriesHandler } from './webhook-deliveries.routes';
 import { reportHandler } from './report-export.routes';
 import type { CancelResponse } from './research-events.schemas';
 import { getRunClaims, getRunEvidence, getRunSources, listRuns } from '../services/research-reads.service';
@@ -86,6 +87,7 @@ export function createResearchRouter(
   router.get('/:id/sources/:source_id/content', keyAndRun, body, sourceContentHandler(ctx));
 
   router.get('/:id/manifest', keyAndRun, body, runManifestHandler(ctx));
+  router.get('/:id/webhook-deliveries', keyAndRun, body, webhookDeliveriesHandler(ctx));
 
   // Everything else: the key is checked before the body is read, so an anonymous client never makes us
   // parse 1 MiB.

@@ -30,6 +30,11 @@ export const createResearchBodySchema = z
         description: 'Extra search queries added to the pipeline (at most 20).',
         example: ['remote work productivity study'],
       }),
+    callback_url: boundedText(1, 2048).nullable().default(null).meta({
+      description:
+        'Webhook: an http(s) URL POSTed a signed `research.completed`, `research.failed` or `research.cancelled` event when the run ends. Refused (422) when WEBHOOK_SECRET is not configured or the address is one the crawler may not reach.',
+      example: 'https://example.org/hooks/research',
+    }),
     ...sourceControlFields,
   })
   .superRefine(refuseOverlappingDomains)

@@ -30,6 +30,7 @@ import { isUuid } from '../ids';
 import { validationError } from '../validation';
 import type { RequestScope } from '../request-scope';
 import { getVisibleRun } from './research-reads.service';
+import { checkedCallbackUrl } from './webhooks.service';
 
 /** How long POST /v1/research waits for the queue before answering anyway (the reconciler enqueues later). */
 export const ENQUEUE_TIMEOUT_MS = 2000;
@@ -37,7 +38,7 @@ export const ENQUEUE_TIMEOUT_MS = 2000;
 // A management call re-reads and retries when the protection changed between its checks and its commit.
 const MAX_ATTEMPTS = 3;
 
-type Ctx = Pick<AppContext, 'db' | 'queue' | 'passwords' | 'onEnqueueFailed'>;
+type Ctx = Pick<AppContext, 'db' | 'queue' | 'passwords' | 'onEnqueueFailed' | 'config'>;
 
 export interface CreateRunInput {
   query: string;
@@ -49,6 +50,8 @@ export interface CreateRunInput {
   exclude_domains?: string[];
   published_after?: string | null;
   max_sources?: number | null;
+  /** Webhook target (issue 13 section 3), checked by checkedCallbackUrl. */
+  callback_url?: string | null;
 }
 
 /**
@@ -86,6 +89,7 @@ export async function createResearchRun(
   if (!isDepth(input.depth)) throw new AppError('bad_request', Details.invalidDepth(input.depth));
   const depth = input.depth;
   const { budget, controls } = controlledBudget(input, depth);
+  const callbackUrl = await checkedCallbackUrl(ctx.config, input.callback_url ?? null);
   await admit();
   const id = crypto.randomUUID();
   await ctx.db.transaction().execute(async (trx) => {
@@ -99,6 +103,7 @@ export async function createResearchRun(
       owner_user_id: scope.actor.userId,
       request_id: scope.requestId,
       extra_queries: input.extra_queries === null ? null : JSON.stringify(input.extra_queries),
+      callback_url: callbackUrl,
       source_controls: controls === null ? null : JSON.stringify(controls),
     });
     await insertRetentionRecord(trx, { research_id: id, owner_user_id: scope.actor.userId, query: input.query });
