@@ -43,7 +43,7 @@ describe('POST /mcp (MCP over streamable HTTP)', () => {
     expect(byName.start_research!.inputSchema).toMatchObject({
       type: 'object',
       required: ['query'],
-      properties: { depth: { enum: ['quick', 'normal', 'deep'] } },
+      properties: { depth: { enum: ['quick', 'normal', 'deep'] }, include_domains: { type: 'array' } },
     });
     // Fields beyond the listed ones (the API's newer create fields) are passed on, not refused.
     expect(byName.start_research!.inputSchema.additionalProperties).not.toBe(false);
@@ -163,6 +163,12 @@ describe('POST /mcp (MCP over streamable HTTP)', () => {
     });
     const blank = await call('start_research', { query: '   ' });
     expect(blank.structuredContent).toEqual({ status: 422, detail: 'query: must not be blank' });
+    // The source controls reach the API, which judges them.
+    const badDate = await call('start_research', { query: 'Solar power', published_after: '2026-02-30' });
+    expect(badDate.structuredContent).toMatchObject({
+      status: 422,
+      detail: expect.stringMatching(/^published_after: /),
+    });
   });
 
   it("holds the caller's key to its run quota", async () => {

@@ -39,6 +39,13 @@ const startResearch = defineTool({
     depth: z.enum(DEPTHS).optional().describe('Resource budget of the run (default normal).'),
     language: z.string().optional().describe('Language code of the run and its report (default de).'),
     extra_queries: z.array(z.string()).optional().describe('Search queries to add to the plan (at most 20).'),
+    include_domains: z
+      .array(z.string())
+      .optional()
+      .describe('Only sources from these hosts (and their subdomains), at most 50, e.g. ["europa.eu"].'),
+    exclude_domains: z.array(z.string()).optional().describe('No sources from these hosts (or their subdomains).'),
+    published_after: z.string().optional().describe('Refuse sources dated before this day (YYYY-MM-DD).'),
+    max_sources: z.number().int().optional().describe("At most this many sources (up to the depth's budget)."),
   }),
   annotations: { readOnlyHint: false, openWorldHint: true },
   call: (api, input) => api.startResearch(input),
