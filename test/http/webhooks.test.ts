@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { finishRun, findRunById, hideVisibleRun } from '@research/database';
+import { cancelHiddenRunningRuns, finishRun, findRunById, hideVisibleRun } from '@research/database';
 import { buildTestApp, insertTestRun, type TestApp } from './support';
 
 const SECRET = 'webhook-test-secret-0123456789';
@@ -149,6 +149,13 @@ describe('the delivery a run owes when it ends', () => {
   it('is research.cancelled for a run deleted while it runs', async () => {
     const id = await runWithCallback('http://127.0.0.1:9/hook');
     await request(t.app).delete(`/v1/research/${id}`).set('X-API-Key', t.owner.key).expect(200);
+    expect((await deliveriesOf(t, id)).map((r) => r.event)).toEqual(['research.cancelled']);
+  });
+
+  it('is owed by every way a run ends, the reconciler’s cancel of a hidden run included', async () => {
+    const id = await runWithCallback('http://127.0.0.1:9/hook');
+    await t.db.updateTable('research_runs').set({ is_hidden: true }).where('id', '=', id).execute();
+    await cancelHiddenRunningRuns(t.db);
     expect((await deliveriesOf(t, id)).map((r) => r.event)).toEqual(['research.cancelled']);
   });
 

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import { TERMINAL_STATES } from '@research/core';
 import { preparedQuery, runPreparedQuery } from '../prepared';
 import type { Db, NewRun, RunCheckpoint, RunRow } from '../schema';
-import { oweWebhookDelivery } from './webhook-deliveries.repository';
 
 export interface RunWithProtection extends RunRow {
   has_retention: boolean;
@@ -112,15 +111,13 @@ export function markRunEnqueued(db: Db, id: string) {
     .executeTakeFirst();
 }
 
-/** Hides the run and cancels it: the soft delete of SPEC 4.9. Owes the run's webhook if this ended it. */
-export async function hideRun(db: Db, id: string) {
-  const result = await db
+/** Hides the run and cancels it: the soft delete of SPEC 4.9. */
+export function hideRun(db: Db, id: string) {
+  return db
     .updateTable('research_runs')
     .set({ is_hidden: true, state: 'cancelled', updated_at: sql<Date>`now()` })
     .where('id', '=', id)
     .executeTakeFirst();
-  await oweWebhookDelivery(db, id);
-  return result;
 }
 
 export function deleteRun(db: Db, id: string) {
@@ -202,7 +199,7 @@ export function refreshRunCounts(db: Db, id: string) {
 
 /**
  * Ends a live run as completed, failed, or cancelled (a client stopped it); false when it had already ended
- * (e.g. cancelled). Owes the run's webhook with the end: call it inside the end's transaction.
+ * (e.g. cancelled). The end's progress events and the webhook it owes are written by triggers, with it.
  */
 export async function finishRun(
   db: Db,
@@ -224,9 +221,7 @@ export async function finishRun(
     .where('id', '=', id)
     .where('state', 'not in', TERMINAL_STATES)
     .executeTakeFirst();
-  const ended = Number(result.numUpdatedRows) > 0;
-  if (ended) await oweWebhookDelivery(db, id);
-  return ended;
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /**
@@ -240,10 +235,7 @@ export async function hideVisibleRun(db: Db, id: string): Promise<boolean> {
     .where('id', '=', id)
     .where('is_hidden', '=', false)
     .executeTakeFirst();
-  const hidden = Number(result.numUpdatedRows) > 0;
-  // A run that was still live ends here; one that had ended owes its webhook already (nothing new).
-  if (hidden) await oweWebhookDelivery(db, id);
-  return hidden;
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Gives back the attempt a worker counted when it handed the run back on shutdown (not a crash). */

@@ -1,23 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, WebhookDeliveryRow } from '../schema';
 
-/**
- * Owes the run's webhook if it has a callback_url and has ended: one outbox row (once per run; a second call
- * does nothing). Called by the functions that end runs, inside the transaction of the end, so an end and
- * the delivery it owes commit together. The payload is what the receiver gets (`finished_at` as ISO 8601 UTC).
- */
-export function oweWebhookDelivery(db: Db, runId: string) {
-  return sql`insert into webhook_deliveries (run_id, event, payload)
-select id, 'research.' || state, jsonb_build_object(
-  'event', 'research.' || state,
-  'research_id', id,
-  'state', state,
-  'finished_at', to_char(coalesce(finished_at, updated_at, now()) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-from research_runs
-where id = ${runId} and callback_url is not null and state in ('completed', 'failed', 'cancelled')
-on conflict (run_id) do nothing`.execute(db);
-}
-
 /** A delivery with the callback_url of its run (undefined when the run is gone). */
 export function findWebhookDelivery(
   db: Db,
