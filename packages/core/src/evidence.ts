@@ -71,6 +71,19 @@ export function codePointIndex(text: string): CodePointIndex {
   };
 }
 
+/**
+ * The code point index of each source's text, built once per source however many of its claims are placed
+ * or checked (a long page has many claims).
+ */
+export function sourceIndexes(): (source: { id: string; content: string }) => CodePointIndex {
+  const indexes = new Map<string, CodePointIndex>();
+  return (source) => {
+    let index = indexes.get(source.id);
+    if (index === undefined) indexes.set(source.id, (index = codePointIndex(source.content)));
+    return index;
+  };
+}
+
 /** A claim's evidence span and where it says the span stands in its source's text. */
 export interface PlacedEvidence {
   evidence_span: string;

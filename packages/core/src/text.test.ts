@@ -1,4 +1,4 @@
-import { mapInBlocks, normalizeWhitespace, normalizeWhitespaceSliced, spanOccursIn } from '@research/core';
+import { mapInBlocks, normalizeWhitespace, normalizeWhitespaceSliced } from '@research/core';
 
 /** About 1.4 MB of words and whitespace of every kind, with a word and a run longer than a block. */
 function mixedText(): string {
@@ -39,20 +39,5 @@ describe('text in blocks', () => {
     expect(blocks.join('')).toBe(text);
     for (const block of blocks.slice(0, -1)) expect(block).toMatch(/\S$/);
     for (const block of blocks.slice(1)) expect(block).toMatch(/^\s/);
-  });
-});
-
-describe('spanOccursIn', () => {
-  const text = normalizeWhitespace('The city has\n\n3.5 million   inhabitants.');
-
-  it('finds a span in normalised text whatever whitespace either has', () => {
-    expect(spanOccursIn('has 3.5\tmillion', text)).toBe(true);
-    expect(spanOccursIn('  city has 3.5 million inhabitants.\n', text)).toBe(true);
-    expect(spanOccursIn('has 4 million', text)).toBe(false);
-  });
-
-  it('finds a blank span nowhere', () => {
-    expect(spanOccursIn('', text)).toBe(false);
-    expect(spanOccursIn(' \n\t', text)).toBe(false);
   });
 });

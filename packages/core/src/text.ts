@@ -14,16 +14,6 @@ export function normalizeWhitespace(value: string): string {
   return value.replace(WHITESPACE_TO_COLLAPSE, ' ').trim();
 }
 
-/**
- * True when `span` occurs in a text already put through normalizeWhitespace (the caller normalises it
- * once for all the spans it checks), compared with whitespace collapsed as evidence spans are. A blank
- * span occurs nowhere.
- */
-export function spanOccursIn(span: string, normalizedText: string): boolean {
-  const needle = normalizeWhitespace(span);
-  return needle.length > 0 && normalizedText.includes(needle);
-}
-
 /** Characters of a long text that mapInBlocks hands its function at once. */
 const TEXT_BLOCK = 256 * 1024;
 

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import {
   CLAIM_STANCES,
-  codePointIndex,
   contentSha256,
+  sourceIndexes,
   fitClaimCaps,
   locateQuote,
   tallyClaims,
@@ -180,16 +180,10 @@ export function claimRows(
   snapshot: RunSnapshot,
 ): { rows: ClaimRow[]; overLimit: number } {
   const sources = new Map(snapshot.sources.map((s) => [s.id, s]));
-  // Each source's code point index is built once, not once per claim (a long page has many claims).
-  const indexes = new Map<string, CodePointIndex>();
-  const indexOf = (source: { id: string; content: string }) => () => {
-    let index = indexes.get(source.id);
-    if (index === undefined) indexes.set(source.id, (index = codePointIndex(source.content)));
-    return index;
-  };
+  const indexOf = sourceIndexes();
   const grounded = drafts.flatMap((d) => {
     const source = sources.get(d.source_id);
-    const placed = source ? placeEvidence(d, source, indexOf(source)) : null;
+    const placed = source ? placeEvidence(d, source, () => indexOf(source)) : null;
     return placed ? [placed] : [];
   });
   const { kept, dropped } = fitClaimCaps(grounded, tallyClaims(snapshot.claims));

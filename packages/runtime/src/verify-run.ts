@@ -1,4 +1,4 @@
-import { codePointIndex, contentSha256, evidenceSpanProblem, type CodePointIndex } from '@research/core';
+import { contentSha256, evidenceSpanProblem, sourceIndexes } from '@research/core';
 import { findRunById, listClaims, listSources, type ClaimRow, type Db, type SourceRow } from '@research/database';
 
 /** One piece of a run's evidence that does not hold: a source's text, or a claim's span in it. */
@@ -35,7 +35,7 @@ export function checkEvidence(
 ): EvidenceFailure[] {
   const failures: EvidenceFailure[] = [];
   const byId = new Map(sources.map((s) => [s.id, s]));
-  const indexes = new Map<string, CodePointIndex>();
+  const indexOf = sourceIndexes();
   for (const source of sources) {
     const reason = sourceProblem(source);
     if (reason) failures.push({ claim_id: null, source_id: source.id, reason });
@@ -46,9 +46,7 @@ export function checkEvidence(
       failures.push({ claim_id: claim.id, source_id: claim.source_id, reason: 'its source is not in the run' });
       continue;
     }
-    let index = indexes.get(source.id);
-    if (!index) indexes.set(source.id, (index = codePointIndex(source.content)));
-    const reason = evidenceSpanProblem(source.content, claim, index);
+    const reason = evidenceSpanProblem(source.content, claim, indexOf(source));
     if (reason) failures.push({ claim_id: claim.id, source_id: source.id, reason });
   }
   return failures;
