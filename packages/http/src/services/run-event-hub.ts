@@ -91,13 +91,6 @@ export class RunEventHub {
     for (const listener of listeners) listener(null);
   }
 
-  /** Open streams in this process. */
-  get streams(): number {
-    let n = 0;
-    for (const w of this.watched.values()) n += w.listeners.size;
-    return n;
-  }
-
   private watch(runId: string, after: number, listener: RunEventListener): void {
     const entry = this.watched.get(runId);
     if (entry) entry.listeners.add(listener);
