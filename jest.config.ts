@@ -5,16 +5,24 @@ import type { Config } from 'jest';
 const config: Config = {
   testEnvironment: 'node',
   roots: ['<rootDir>/packages', '<rootDir>/apps', '<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
+  testMatch: ['**/*.test.ts', '**/*.test.tsx'],
   // ts-jest in transpile-only mode: types are checked once by `npm run typecheck`, not per test file.
   // CommonJS output turns `await import()` into require(), which Jest's module registry can serve.
   transform: {
-    '^.+\\.ts$': [
+    // The web page's component tests (apps/web/src/**/*.test.tsx) run in jsdom (a docblock asks for it).
+    '^.+\\.tsx?$': [
       'ts-jest',
-      { diagnostics: false, tsconfig: { module: 'commonjs', moduleResolution: 'node10', isolatedModules: true } },
+      {
+        diagnostics: false,
+        tsconfig: { module: 'commonjs', moduleResolution: 'node10', isolatedModules: true, jsx: 'react-jsx' },
+      },
     ],
   },
-  moduleNameMapper: { '^@research/([^/]+)$': '<rootDir>/packages/$1/src' },
+  moduleNameMapper: {
+    '^@research/([^/]+)$': '<rootDir>/packages/$1/src',
+    // A component's stylesheet is the bundler's business.
+    '\\.css$': '<rootDir>/test/support/style-stub.js',
+  },
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   // Lists data-driven suites skipped for want of RESEARCH_DATA_DIR (test/support/data-dir.ts).

@@ -63,6 +63,7 @@ const envSchema = z.object({
   CRAWLER_TIMEOUT_MS: positiveInt(15_000),
   CRAWLER_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(86_400),
   DEBUG: booleanFlag.default(false),
+  WEB_ROOT: z.string().trim().optional(),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
   // Operational knobs beyond CONTRACT 2 (added, never renamed).
@@ -97,6 +98,14 @@ const envSchema = z.object({
 });
 
 type Env = z.infer<typeof envSchema>;
+
+/** This checkout's built web page: packages/core/{src,dist} → apps/web/dist. */
+const DEFAULT_WEB_ROOT = path.resolve(__dirname, '..', '..', '..', 'apps', 'web', 'dist');
+
+function webRootOf(value: string | undefined): string | null {
+  if (value === undefined) return DEFAULT_WEB_ROOT;
+  return value === '' ? null : path.resolve(value);
+}
 
 /** Everything the service reads from its environment, parsed once and frozen. */
 export interface AppConfig {
@@ -199,6 +208,11 @@ export interface AppConfig {
     readonly timeoutMs: number;
   };
   readonly debug: boolean;
+  /**
+   * The built web page the API serves at `/` (apps/web/dist of this checkout unless WEB_ROOT names another
+   * folder); null when WEB_ROOT is set empty, and `/` is then a 404 like any unknown path.
+   */
+  readonly webRoot: string | null;
   readonly logLevel: Env['LOG_LEVEL'];
   readonly logFormat: Env['LOG_FORMAT'];
 }
@@ -319,6 +333,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
     },
     debug: e.DEBUG,
+    webRoot: webRootOf(e.WEB_ROOT),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
   });

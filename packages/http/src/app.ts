@@ -11,6 +11,7 @@ import { createMcpRouter } from './routes/mcp.routes';
 import { createMountedRouter } from './routes/mounted.routes';
 import { createResearchRouter } from './routes/research.routes';
 import { createSystemRouter } from './routes/system.routes';
+import { createWebPageRouter } from './routes/web-page.routes';
 import { createResearchTools, type ResearchTools } from './services/research-tools';
 import { RunEventHub } from './services/run-event-hub';
 
@@ -50,8 +51,9 @@ export function createApp(ctx: AppContext): Express {
   // SPEC 1.8 / 4.14: search, crawler, planner, run analysis, vision and audio, each under its prefix.
   app.use(createMountedRouter(ctx, tools, quotas));
 
-  // Public: system endpoints and, under DEBUG only, the API description.
+  // Public: system endpoints, the web page's own files and, under DEBUG only, the API description.
   app.use(createSystemRouter(ctx));
+  if (ctx.config.webRoot) app.use(createWebPageRouter(ctx.config.webRoot));
   if (ctx.config.debug) app.use(createDocsRouter());
 
   app.use(notFoundHandler);

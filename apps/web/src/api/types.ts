@@ -1,0 +1,69 @@
+// The API's answers as the page reads them (SPEC 4.x and the extensions in docs/api.md).
+
+export type RunState =
+  | 'created'
+  | 'planning'
+  | 'searching'
+  | 'fetching'
+  | 'analyzing'
+  | 'comparing'
+  | 'synthesizing'
+  | 'completed'
+  | 'failed'
+  | 'cancelled';
+
+export type Depth = 'quick' | 'normal' | 'deep';
+
+export interface RunListItem {
+  research_id: string;
+  query: string;
+  depth: Depth;
+  state: RunState;
+  created_at: string;
+  source_count: number;
+  claim_count: number;
+  is_deletion_protected: boolean;
+}
+
+export interface RunList {
+  total: number;
+  limit: number;
+  offset: number;
+  items: RunListItem[];
+}
+
+export interface RunStatus {
+  research_id: string;
+  query: string;
+  depth: Depth;
+  state: RunState;
+  created_at: string;
+  updated_at: string | null;
+  search_count: number;
+  source_count: number;
+  claim_count: number;
+  error: string | null;
+  is_completed: boolean;
+  is_running: boolean;
+  is_deletion_protected: boolean;
+}
+
+export interface CreatedRun {
+  research_id: string;
+  status: 'pending';
+  query: string;
+  depth: Depth;
+  state: 'created';
+}
+
+export interface HiddenRun {
+  research_id: string;
+  query: string;
+  hidden_at: string;
+  is_deletion_protected: boolean;
+}
+
+export interface SourceContent {
+  content_sha256: string;
+  text: string;
+}

@@ -1,0 +1,3 @@
+export function AskPage() {
+  return <h1>Ask</h1>;
+}

@@ -1,0 +1,13 @@
+import { hrefOf } from '../router';
+
+export function NotFoundPage() {
+  return (
+    <>
+      <h1>Not found</h1>
+      <p>
+        This page does not exist. <a href={hrefOf({ name: 'ask' })}>Ask a question</a> or{' '}
+        <a href={hrefOf({ name: 'runs', page: 1 })}>see the runs</a>.
+      </p>
+    </>
+  );
+}

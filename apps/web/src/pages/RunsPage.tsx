@@ -1,0 +1,3 @@
+export function RunsPage({ page }: { page: number }) {
+  return <h1>Runs (page {page})</h1>;
+}

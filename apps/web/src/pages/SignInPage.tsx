@@ -1,0 +1,68 @@
+import { useState, type FormEvent } from 'react';
+import { ApiClient, ApiError, errorText } from '../api/client';
+import '../styles.css';
+
+/** Sign in with an API key: checked against the API before it is kept for this tab. */
+export function SignInPage({ notice, onSignedIn }: { notice: string | null; onSignedIn: (key: string) => void }) {
+  const [key, setKey] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const candidate = key.trim();
+    if (!candidate) {
+      setError('Enter your API key.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await new ApiClient(candidate).get('/v1/research?limit=1');
+      onSignedIn(candidate);
+    } catch (e) {
+      setError(e instanceof ApiError && e.status === 401 ? `This API key was not accepted: ${e.detail}` : errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main id="main" className="sign-in">
+      <h1>Research</h1>
+      <p>
+        Ask a question; the service searches, reads the sources and writes a report whose every finding you can check.
+      </p>
+      {notice && (
+        <p role="status" className="notice">
+          {notice}
+        </p>
+      )}
+      <form onSubmit={submit} noValidate>
+        <label htmlFor="api-key">API key</label>
+        <input
+          id="api-key"
+          name="api-key"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={key}
+          onChange={(e) => setKey(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'sign-in-error' : 'api-key-hint'}
+        />
+        <p id="api-key-hint" className="hint">
+          Kept in this tab only, until you sign out or close it.
+        </p>
+        {error && (
+          <p id="sign-in-error" role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}
