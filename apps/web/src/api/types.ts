@@ -67,3 +67,27 @@ export interface SourceContent {
   content_sha256: string;
   text: string;
 }
+
+/** POST /v1/research as the Ask page sends it: optional fields are left out when empty. */
+export interface ResearchRequest {
+  query: string;
+  depth: Depth;
+  language?: string;
+  include_domains?: string[];
+  exclude_domains?: string[];
+  published_after?: string;
+}
+
+export interface HiddenResult {
+  status: 'hidden';
+  research_id: string;
+}
+
+export interface PurgedResult {
+  status: 'purged';
+  research_id: string;
+}
+
+export interface ProtectionResult {
+  is_deletion_protected: boolean;
+}

@@ -1,3 +1,20 @@
+import { startResearch } from '../api/research';
+import { AskForm } from '../components/AskForm';
+import { navigate } from '../router';
+import { useSession } from '../session-context';
+
+/** Ask a question: the run starts and the page moves to it. */
 export function AskPage() {
-  return <h1>Ask</h1>;
+  const { api } = useSession();
+  return (
+    <>
+      <h1>Ask a question</h1>
+      <AskForm
+        onStart={async (request) => {
+          const run = await startResearch(api, request);
+          navigate({ name: 'run', id: run.research_id });
+        }}
+      />
+    </>
+  );
 }

@@ -1,0 +1,131 @@
+import http from 'node:http';
+import { listenOnLoopback, type LoopbackServer } from '../../../../test/support/loopback';
+import { ApiClient } from './client';
+import { deleteRun, listHiddenRuns, listRuns, protectRun, purgeRun, startResearch, unprotectRun } from './research';
+
+// The calls go through the real ApiClient and fetch to a loopback server that records what arrives and answers
+// as the API does.
+interface Received {
+  method: string;
+  url: string;
+  key: string | undefined;
+  contentType: string | undefined;
+  body: string;
+}
+
+let server: LoopbackServer;
+let received: Received[] = [];
+let answer: { status: number; body: unknown } = { status: 200, body: {} };
+
+beforeAll(async () => {
+  server = await listenOnLoopback(
+    http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        received.push({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          key: req.headers['x-api-key'] as string | undefined,
+          contentType: req.headers['content-type'],
+          body,
+        });
+        res.writeHead(answer.status, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(answer.body));
+      });
+    }),
+  );
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  received = [];
+  answer = { status: 200, body: {} };
+});
+
+const api = () => new ApiClient('key-1', () => {}, server.origin);
+const ID = 'a1/b';
+
+describe('the calls of the Ask, Runs and Admin pages', () => {
+  it('starts a run with the body as given', async () => {
+    answer = {
+      status: 200,
+      body: { research_id: 'r1', status: 'pending', query: 'q', depth: 'quick', state: 'created' },
+    };
+    const run = await startResearch(api(), { query: 'q', depth: 'quick', include_domains: ['europa.eu'] });
+    expect(run.research_id).toBe('r1');
+    expect(received).toEqual([
+      {
+        method: 'POST',
+        url: '/v1/research',
+        key: 'key-1',
+        contentType: 'application/json',
+        body: JSON.stringify({ query: 'q', depth: 'quick', include_domains: ['europa.eu'] }),
+      },
+    ]);
+  });
+
+  it('lists a page of runs by limit and offset', async () => {
+    answer = { status: 200, body: { total: 0, limit: 10, offset: 20, items: [] } };
+    await listRuns(api(), { offset: 20, limit: 10 });
+    expect(received[0]).toMatchObject({ method: 'GET', url: '/v1/research?limit=10&offset=20', body: '' });
+  });
+
+  it('deletes with the password in the body when one was entered, and with no body otherwise', async () => {
+    answer = { status: 200, body: { status: 'hidden', research_id: ID } };
+    await deleteRun(api(), ID, 'secret pass');
+    await deleteRun(api(), ID, '');
+    expect(received.map(({ method, url, contentType, body }) => ({ method, url, contentType, body }))).toEqual([
+      {
+        method: 'DELETE',
+        url: '/v1/research/a1%2Fb',
+        contentType: 'application/json',
+        body: '{"password":"secret pass"}',
+      },
+      { method: 'DELETE', url: '/v1/research/a1%2Fb', contentType: undefined, body: '' },
+    ]);
+  });
+
+  it('passes the API’s 403 detail on as it is worded', async () => {
+    const detail = 'A valid deletion-protection password is required.';
+    answer = { status: 403, body: { detail } };
+    await expect(deleteRun(api(), ID, 'wrong')).rejects.toMatchObject({ name: 'ApiError', status: 403, detail });
+  });
+
+  it('sets protection with the current password only when one is given', async () => {
+    answer = { status: 200, body: { is_deletion_protected: true } };
+    await protectRun(api(), ID, { password: 'new password', currentPassword: '' });
+    await protectRun(api(), ID, { password: 'new password', currentPassword: 'old password' });
+    expect(received.map(({ method, url, body }) => ({ method, url, body: JSON.parse(body) as unknown }))).toEqual([
+      { method: 'PUT', url: '/v1/research/a1%2Fb/deletion-protection', body: { password: 'new password' } },
+      {
+        method: 'PUT',
+        url: '/v1/research/a1%2Fb/deletion-protection',
+        body: { password: 'new password', current_password: 'old password' },
+      },
+    ]);
+  });
+
+  it('removes protection with a body always, the password in it when entered', async () => {
+    answer = { status: 200, body: { is_deletion_protected: false } };
+    await unprotectRun(api(), ID, 'the password');
+    await unprotectRun(api(), ID, '');
+    expect(received.map(({ method, url, body }) => ({ method, url, body }))).toEqual([
+      { method: 'DELETE', url: '/v1/research/a1%2Fb/deletion-protection', body: '{"password":"the password"}' },
+      { method: 'DELETE', url: '/v1/research/a1%2Fb/deletion-protection', body: '{}' },
+    ]);
+  });
+
+  it('lists and purges hidden runs on the admin paths', async () => {
+    answer = { status: 200, body: [] };
+    await listHiddenRuns(api());
+    answer = { status: 404, body: { detail: 'No hidden research run found.' } };
+    await expect(purgeRun(api(), ID)).rejects.toMatchObject({
+      status: 404,
+      detail: 'No hidden research run found.',
+    });
+    expect(received.map(({ method, url }) => `${method} ${url}`)).toEqual([
+      'GET /v1/admin/research/deleted',
+      'DELETE /v1/admin/research/a1%2Fb',
+    ]);
+  });
+});

@@ -1,0 +1,56 @@
+import { runPath, type ApiClient } from './client';
+import type {
+  CreatedRun,
+  HiddenResult,
+  HiddenRun,
+  ProtectionResult,
+  PurgedResult,
+  ResearchRequest,
+  RunList,
+} from './types';
+
+// The calls the Ask, Runs and Admin pages make, one function each, so the pages hold no paths or bodies.
+
+/** POST /v1/research. */
+export function startResearch(api: ApiClient, request: ResearchRequest): Promise<CreatedRun> {
+  return api.json<CreatedRun>('POST', '/v1/research', { body: request });
+}
+
+/** GET /v1/research: one page of the visible runs, newest first. */
+export function listRuns(api: ApiClient, page: { offset: number; limit: number }, signal?: AbortSignal) {
+  return api.get<RunList>(`/v1/research?limit=${page.limit}&offset=${page.offset}`, signal);
+}
+
+/** DELETE /v1/research/{id}: the password goes in the body only when one was entered (SPEC 4.9). */
+export function deleteRun(api: ApiClient, id: string, password: string): Promise<HiddenResult> {
+  return api.json<HiddenResult>('DELETE', runPath(id), password ? { body: { password } } : {});
+}
+
+/** PUT /v1/research/{id}/deletion-protection: sets or replaces the password (SPEC 4.10). */
+export function protectRun(
+  api: ApiClient,
+  id: string,
+  passwords: { password: string; currentPassword: string },
+): Promise<ProtectionResult> {
+  const body = passwords.currentPassword
+    ? { password: passwords.password, current_password: passwords.currentPassword }
+    : { password: passwords.password };
+  return api.json<ProtectionResult>('PUT', runPath(id, '/deletion-protection'), { body });
+}
+
+/** DELETE /v1/research/{id}/deletion-protection: its body is required, the password may be missing (SPEC 4.11). */
+export function unprotectRun(api: ApiClient, id: string, password: string): Promise<ProtectionResult> {
+  return api.json<ProtectionResult>('DELETE', runPath(id, '/deletion-protection'), {
+    body: password ? { password } : {},
+  });
+}
+
+/** GET /v1/admin/research/deleted: the hidden runs, newest hidden first (administrators only). */
+export function listHiddenRuns(api: ApiClient, signal?: AbortSignal): Promise<HiddenRun[]> {
+  return api.get<HiddenRun[]>('/v1/admin/research/deleted', signal);
+}
+
+/** DELETE /v1/admin/research/{id}: removes a hidden run for good (administrators only). */
+export function purgeRun(api: ApiClient, id: string): Promise<PurgedResult> {
+  return api.json<PurgedResult>('DELETE', `/v1/admin/research/${encodeURIComponent(id)}`);
+}

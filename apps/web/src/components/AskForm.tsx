@@ -1,0 +1,191 @@
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { ApiError, errorText } from '../api/client';
+import { fieldProblemOf } from '../api/field-problem';
+import type { Depth, ResearchRequest } from '../api/types';
+import { researchRequestOf, type AskFields } from './ask-request';
+import './AskForm.css';
+
+/** The request fields the form has an input for, so a 422 naming one is shown beside it. */
+const FIELDS = ['query', 'depth', 'language', 'include_domains', 'exclude_domains', 'published_after'] as const;
+type Field = (typeof FIELDS)[number];
+
+/** What went wrong with a submission: the whole text (at the top), and the field it concerns when there is one. */
+export interface AskError {
+  summary: string;
+  field: Field | null;
+  /** The text beside the field; null when the summary says it all. */
+  message: string | null;
+}
+
+/** How a failed POST /v1/research is shown: a 422 by the field it names, a 400 (the body is always JSON, so it is the depth's) by the depth. */
+export function askErrorOf(error: unknown): AskError {
+  if (error instanceof ApiError && error.status === 422) {
+    const problem = fieldProblemOf(error.detail, FIELDS);
+    return {
+      summary: error.detail,
+      field: (problem?.field as Field | undefined) ?? null,
+      message: problem?.message ?? null,
+    };
+  }
+  if (error instanceof ApiError && error.status === 400)
+    return { summary: error.detail, field: 'depth', message: null };
+  return { summary: errorText(error), field: null, message: null };
+}
+
+const SUMMARY_ID = 'ask-error';
+const inputId = (field: Field) => `ask-${field.replaceAll('_', '-')}`;
+
+/** What a form control gets from its FormField: its id and how assistive technology finds its hint and error. */
+interface ControlAria {
+  id: string;
+  'aria-invalid'?: true;
+  'aria-describedby'?: string;
+}
+
+/** A labelled control with its hint, and the error beside it when the last submission's problem was this field. */
+function FormField({
+  field,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  field: Field;
+  label: string;
+  hint?: string;
+  error: AskError | null;
+  children: (aria: ControlAria) => ReactNode;
+}) {
+  const id = inputId(field);
+  const invalid = error?.field === field;
+  const messageId = error?.message ? `${id}-error` : SUMMARY_ID;
+  const describedBy = [hint ? `${id}-hint` : '', invalid ? messageId : ''].filter(Boolean).join(' ');
+  return (
+    <div className="ask-field">
+      <label htmlFor={id}>{label}</label>
+      {hint && (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      )}
+      {invalid && error.message && (
+        <p id={messageId} className="error">
+          {error.message}
+        </p>
+      )}
+      {children({ id, 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy || undefined })}
+    </div>
+  );
+}
+
+const EMPTY: AskFields = {
+  query: '',
+  depth: 'normal',
+  language: 'en',
+  includeDomains: '',
+  excludeDomains: '',
+  publishedAfter: '',
+};
+
+/** The question and its settings; `onStart` sends them (and moves on), a rejection is shown as the API words it. */
+export function AskForm({ onStart }: { onStart: (request: ResearchRequest) => Promise<void> }) {
+  const [fields, setFields] = useState<AskFields>(EMPTY);
+  const [error, setError] = useState<AskError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const summary = useRef<HTMLParagraphElement>(null);
+  const set = (name: keyof AskFields) => (e: { target: { value: string } }) =>
+    setFields((f) => ({ ...f, [name]: e.target.value }));
+  // Codes and host names, not words: no spelling marks under them.
+  const input =
+    (name: Exclude<keyof AskFields, 'depth'>, type = 'text') =>
+    (aria: ControlAria) => <input {...aria} type={type} spellCheck={false} value={fields[name]} onChange={set(name)} />;
+
+  useEffect(() => {
+    // After a failed submission the focus goes where the problem is: its field, or the message at the top.
+    if (!error) return;
+    if (error.field) document.getElementById(inputId(error.field))?.focus();
+    else summary.current?.focus();
+  }, [error]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const request = researchRequestOf(fields);
+    if (!request.query) {
+      setError({ summary: 'Enter a question to research.', field: 'query', message: 'Enter a question.' });
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await onStart(request);
+    } catch (e) {
+      setError(askErrorOf(e));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="ask-form" onSubmit={submit} noValidate>
+      {error && (
+        <p id={SUMMARY_ID} ref={summary} role="alert" className="error" tabIndex={-1}>
+          {error.summary}
+        </p>
+      )}
+      <FormField field="query" label="Question" error={error}>
+        {(aria) => <textarea {...aria} rows={4} required value={fields.query} onChange={set('query')} />}
+      </FormField>
+      <FormField field="depth" label="Depth" hint="Quick reads fewer sources; deep reads the most." error={error}>
+        {(aria) => (
+          <select
+            {...aria}
+            value={fields.depth}
+            onChange={(e) => setFields((f) => ({ ...f, depth: e.target.value as Depth }))}
+          >
+            <option value="quick">quick</option>
+            <option value="normal">normal</option>
+            <option value="deep">deep</option>
+          </select>
+        )}
+      </FormField>
+      <FormField
+        field="language"
+        label="Language"
+        hint="The report's language, as a code such as en or de."
+        error={error}
+      >
+        {input('language')}
+      </FormField>
+      <fieldset>
+        <legend>Sources (optional)</legend>
+        <FormField
+          field="include_domains"
+          label="Include domains"
+          hint="Only sources from these hosts and their subdomains; separate them with commas or spaces."
+          error={error}
+        >
+          {input('includeDomains')}
+        </FormField>
+        <FormField
+          field="exclude_domains"
+          label="Exclude domains"
+          hint="No sources from these hosts or their subdomains."
+          error={error}
+        >
+          {input('excludeDomains')}
+        </FormField>
+        <FormField
+          field="published_after"
+          label="Published after"
+          hint="Sources dated before this day are left out; sources without a date are kept."
+          error={error}
+        >
+          {input('publishedAfter', 'date')}
+        </FormField>
+      </fieldset>
+      <button type="submit" disabled={busy} aria-busy={busy || undefined}>
+        Start research
+      </button>
+    </form>
+  );
+}

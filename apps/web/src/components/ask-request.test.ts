@@ -1,0 +1,52 @@
+import { researchRequestOf, splitDomains, type AskFields } from './ask-request';
+
+const typed: AskFields = {
+  query: '  How fast does solar power grow?  ',
+  depth: 'quick',
+  language: ' de ',
+  includeDomains: '',
+  excludeDomains: '',
+  publishedAfter: '',
+};
+
+describe('the Ask form as a POST /v1/research body', () => {
+  it('splits host lists at commas, spaces and new lines', () => {
+    expect(splitDomains('destatis.de, europa.eu\n  bundesnetzagentur.de,,example.org ')).toEqual([
+      'destatis.de',
+      'europa.eu',
+      'bundesnetzagentur.de',
+      'example.org',
+    ]);
+    expect(splitDomains(' , \n')).toEqual([]);
+  });
+
+  it('trims the texts and leaves empty optional fields out', () => {
+    expect(researchRequestOf(typed)).toEqual({
+      query: 'How fast does solar power grow?',
+      depth: 'quick',
+      language: 'de',
+    });
+    expect(researchRequestOf({ ...typed, language: '  ' })).toEqual({
+      query: 'How fast does solar power grow?',
+      depth: 'quick',
+    });
+  });
+
+  it('sends the source controls as lists and the date as typed', () => {
+    expect(
+      researchRequestOf({
+        ...typed,
+        includeDomains: 'destatis.de europa.eu',
+        excludeDomains: 'blog.europa.eu',
+        publishedAfter: '2024-01-01',
+      }),
+    ).toEqual({
+      query: 'How fast does solar power grow?',
+      depth: 'quick',
+      language: 'de',
+      include_domains: ['destatis.de', 'europa.eu'],
+      exclude_domains: ['blog.europa.eu'],
+      published_after: '2024-01-01',
+    });
+  });
+});

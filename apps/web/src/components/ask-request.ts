@@ -1,0 +1,34 @@
+import type { Depth, ResearchRequest } from '../api/types';
+
+/** The Ask form as typed. */
+export interface AskFields {
+  query: string;
+  depth: Depth;
+  language: string;
+  includeDomains: string;
+  excludeDomains: string;
+  /** `YYYY-MM-DD` from the date input, or empty. */
+  publishedAfter: string;
+}
+
+/** A list of hosts as typed: separated by commas, spaces or new lines. */
+export function splitDomains(text: string): string[] {
+  return text.split(/[\s,]+/).filter(Boolean);
+}
+
+/**
+ * The POST /v1/research body for what was typed: texts trimmed, empty optional fields left out. Nothing else is
+ * judged here; the API does that and its 422 names the field.
+ */
+export function researchRequestOf(fields: AskFields): ResearchRequest {
+  const request: ResearchRequest = { query: fields.query.trim(), depth: fields.depth };
+  const language = fields.language.trim();
+  if (language) request.language = language;
+  const include = splitDomains(fields.includeDomains);
+  if (include.length > 0) request.include_domains = include;
+  const exclude = splitDomains(fields.excludeDomains);
+  if (exclude.length > 0) request.exclude_domains = exclude;
+  const publishedAfter = fields.publishedAfter.trim();
+  if (publishedAfter) request.published_after = publishedAfter;
+  return request;
+}
