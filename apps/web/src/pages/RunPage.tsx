@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { errorText, runPath, type ApiClient } from '../api/client';
 import type { ReportDocument } from '../api/report-types';
 import type { RunStatus, SourceContent } from '../api/types';
@@ -16,10 +16,11 @@ import './RunPage.css';
 
 const ENDED_STATES = new Set(['completed', 'failed', 'cancelled']);
 
-function RunHeader({ run, state }: { run: RunStatus; state: string }) {
+function RunHeader({ run, state, stop }: { run: RunStatus; state: string; stop: ReactNode }) {
   return (
     <>
       <h1>{run.query}</h1>
+      {/* The stop button sits in this row, so its going at the run's end moves nothing below. */}
       <div className="run-meta">
         <RunStateBadge state={state} />
         <span>Depth {run.depth}</span>
@@ -27,6 +28,7 @@ function RunHeader({ run, state }: { run: RunStatus; state: string }) {
         <span>
           {run.search_count} searches · {run.source_count} sources · {run.claim_count} claims
         </span>
+        {stop}
       </div>
       {run.error && <p className="run-error">The run failed: {run.error}</p>}
     </>
@@ -119,8 +121,7 @@ function RunView({ id }: { id: string }) {
   }
   return (
     <>
-      <RunHeader run={run} state={state ?? run.state} />
-      <StopButton api={api} id={id} running={!ended} />
+      <RunHeader run={run} state={state ?? run.state} stop={<StopButton api={api} id={id} running={!ended} />} />
       <section aria-labelledby="progress-heading">
         <h2 id="progress-heading">Progress</h2>
         <ProgressLog progress={progress} />

@@ -24,13 +24,12 @@ function Summary({ parts, runId }: { parts: SummaryPart[]; runId: string }) {
           <a
             key={i}
             href={hrefOf({ name: 'run', id: runId })}
-            aria-label={`Finding ${part.finding}`}
             onClick={(e) => {
               e.preventDefault();
               goToFinding(part.finding);
             }}
           >
-            [F{part.finding}]
+            <span className="visually-hidden">Finding </span>[F{part.finding}]
           </a>
         ),
       )}

@@ -25,6 +25,7 @@ export function StopButton({ api, id, running }: { api: ApiClient; id: string; r
     }
   }
 
+  if (!running && !error) return null;
   return (
     <div className="stop">
       {running && phase !== 'stopping' && (
