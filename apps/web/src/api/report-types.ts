@@ -52,13 +52,13 @@ export interface DocumentPosition {
   view: string;
   citation: number | null;
   source: string;
-  stance: string;
+  stance: string | null;
   source_id: string | null;
 }
 
 export interface DocumentDisagreement {
   claim: string;
-  detail: string;
+  detail: string | null;
   findings: number[];
   positions: DocumentPosition[];
 }
@@ -90,6 +90,7 @@ export interface ReportDocument {
   disagreements: DocumentDisagreement[];
   uncertainties: string[];
   methodology: string;
-  generated_at: string | null;
+  /** ISO 8601, or empty while no report exists. */
+  generated_at: string;
   sources: DocumentSource[];
 }

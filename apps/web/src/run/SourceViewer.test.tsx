@@ -13,7 +13,7 @@ import { QUOTE, QUOTE_END, QUOTE_START, reportDocument, SOURCE_TEXT } from './te
 const scrolled: unknown[] = [];
 beforeAll(() => {
   Element.prototype.scrollIntoView = function (options?: unknown) {
-    scrolled.push([this.tagName, this.textContent, options]);
+    scrolled.push([this.tagName, this.textContent, options, this.closest('dialog')?.open]);
   };
   HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
     this.setAttribute('open', '');
@@ -57,7 +57,8 @@ describe('SourceViewer', () => {
     const text = within(dialog).getByRole('region', { name: 'Source text' });
     expect(text.textContent).toBe(SOURCE_TEXT);
     expect(text.children).toHaveLength(1);
-    expect(scrolled).toEqual([['MARK', QUOTE, { block: 'center' }]]);
+    // Scrolled once the dialog is open: a hidden element does not scroll.
+    expect(scrolled).toEqual([['MARK', QUOTE, { block: 'center' }, true]]);
     expect(await within(dialog).findByText('Text verified against its SHA-256')).toBeTruthy();
     expect(within(dialog).getByText(SHA)).toBeTruthy();
   });

@@ -43,10 +43,9 @@ function useTextCheck(content: SourceContent | null, listed: string | null): Che
   return computed.hash === listed && content.content_sha256 === listed ? 'verified' : 'mismatch';
 }
 
-/** The source's text with the quoted span marked and scrolled to the middle of the view. */
+/** The source's text with the quoted span marked. */
 function SourceText({ text, target }: { text: string; target: SourceTarget }) {
   const { quote } = target;
-  const mark = useRef<HTMLElement>(null);
   const parts = useMemo(
     () =>
       quote
@@ -54,16 +53,13 @@ function SourceText({ text, target }: { text: string; target: SourceTarget }) {
         : { before: text, marked: null, after: '' },
     [text, quote],
   );
-  useEffect(() => {
-    mark.current?.scrollIntoView({ block: 'center' });
-  }, [parts]);
   return (
     <>
       {quote && parts.marked === null && <p className="hint">The quoted passage was not found in this text.</p>}
       {/* Three text nodes at most, however long the text: no element per character or line. */}
       <div className="source-text" tabIndex={0} role="region" aria-label="Source text">
         {parts.before}
-        {parts.marked !== null && <mark ref={mark}>{parts.marked}</mark>}
+        {parts.marked !== null && <mark>{parts.marked}</mark>}
         {parts.after}
       </div>
     </>
@@ -88,6 +84,10 @@ export function SourceViewer({ target, content, error, onClose }: SourceViewerPr
     if (open && !d.open) d.showModal();
     if (!open && d.open) d.close();
   }, [open]);
+  // After the dialog is open (a child's effect would run before it, while the dialog is still hidden).
+  useEffect(() => {
+    dialog.current?.querySelector('mark')?.scrollIntoView({ block: 'center' });
+  }, [open, target, content]);
   const check = useTextCheck(content, target?.source.content_sha256 ?? null);
   return (
     <dialog ref={dialog} className="source-viewer" aria-labelledby="source-viewer-title" onClose={onClose}>
