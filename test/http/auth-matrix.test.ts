@@ -12,7 +12,7 @@ interface RouteCase {
   expected: Record<Caller, number>;
 }
 
-const READ_SUFFIXES = ['', '/status', '/sources', '/claims', '/evidence', '/plan', '/report'];
+const READ_SUFFIXES = ['', '/status', '/sources', '/claims', '/evidence', '/plan', '/report', '/report/document'];
 
 function withKey(req: request.Test, key: string | undefined): request.Test {
   return key === undefined ? req : req.set('X-API-Key', key);

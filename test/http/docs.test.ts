@@ -30,6 +30,7 @@ describe('API description (/docs, /redoc, /openapi.json)', () => {
           '/v1/research/{id}/manifest',
           '/v1/research/{id}/plan',
           '/v1/research/{id}/report',
+          '/v1/research/{id}/report/document',
           '/v1/research/{id}/sources',
           '/v1/research/{id}/sources/{source_id}/content',
           '/v1/research/{id}/status',

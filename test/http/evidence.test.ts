@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import request from 'supertest';
 import { VERSION, type AppConfig } from '@research/core';
 import { createLlmClient } from '@research/llm';
@@ -10,6 +9,7 @@ import { startFakeWeb, type FakeWeb, type FakeWebPage } from '../fakes/fake-web'
 import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
 import { createLiveWeb, type LiveWeb } from '../support/engine';
 import { insertTestRun, testConfig } from '../worker/worker-fixtures';
+import { documentNumbering, markdownNumbering, sha256, sliceCodePoints } from './report-fixtures';
 import { NOT_A_UUID, UNKNOWN_ID, buildTestApp, type TestApp } from './support';
 
 const QUERY = 'How does photosynthesis convert light energy in plants?';
@@ -46,15 +46,6 @@ const WRAPPED_TEXT =
   'Greenhouse log 🌱 of 2026.\n\nChlorophyll in the leaves of green plants absorbs\nlight energy, mostly red and blue light, and\nconverts it into chemical energy during photosynthesis.\n';
 const WRAPPED_SENTENCE_IN_TEXT =
   'Chlorophyll in the leaves of green plants absorbs\nlight energy, mostly red and blue light, and\nconverts it into chemical energy during photosynthesis.';
-
-function sha256(text: string): string {
-  return crypto.createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
-/** text[start:end] counted in code points, as a client outside JavaScript slices it. */
-function sliceCodePoints(text: string, start: number, end: number): string {
-  return Array.from(text).slice(start, end).join('');
-}
 
 /** A model that quotes the wrapped sentence on one line, with typographic quotes where there are none. */
 function oneLineQuoter(request: FakeLlmRequest) {
@@ -209,6 +200,50 @@ describe('evidence anyone can check', () => {
         llm.responder = plausibleResponder();
       }
     });
+  });
+
+  describe('GET /v1/research/:id/report/document of a real run', () => {
+    it.each([
+      ['the extractive engine', () => extractiveRun],
+      ['a model', () => llmRun],
+    ])(
+      "quotes, for a run of %s, each claim's passage at its offsets, numbered as the Markdown export",
+      async (_label, runOf) => {
+        const runId = runOf();
+        const { claims, texts } = await checkedEvidence(runId);
+        const doc = (await get(`/v1/research/${runId}/report/document`).expect(200)).body;
+        expect(doc.state).toBe('completed');
+        const quotes = doc.findings.flatMap((f: { quotes: unknown[] }) => f.quotes) as Array<{
+          claim_id: string;
+          source_id: string;
+          span_start: number;
+          span_end: number;
+          evidence: { evidence_type: string } | null;
+        }>;
+        expect(quotes.length).toBeGreaterThan(0);
+        for (const q of quotes) {
+          const claim = claims.find((c) => c.id === q.claim_id)!;
+          expect(claim.source_id).toBe(q.source_id);
+          expect(sliceCodePoints(texts.get(q.source_id)!, q.span_start, q.span_end)).toBe(claim.evidence_span);
+          expect(q.evidence).not.toBeNull();
+        }
+        const md = (await get(`/v1/research/${runId}/report?format=markdown`).expect(200)).text;
+        expect(documentNumbering(doc)).toEqual(markdownNumbering(md));
+        // Every source of the run is listed once, typed from its claims' scores (none for a source whose
+        // claims POST …/claims added after the run's comparison).
+        expect(doc.sources.map((s: { source_id: string }) => s.source_id).sort()).toEqual([...texts.keys()].sort());
+        const scored = new Set(
+          (await get(`/v1/research/${runId}/evidence`).expect(200)).body.evidence.map(
+            (e: { claim_id: string }) => claims.find((c) => c.id === e.claim_id)!.source_id,
+          ),
+        );
+        for (const s of doc.sources as Array<{ source_id: string; claim_count: number; evidence_type: unknown }>) {
+          expect(s.claim_count).toBe(claims.filter((c) => c.source_id === s.source_id).length);
+          if (scored.has(s.source_id)) expect(['primary_report', 'secondary_report']).toContain(s.evidence_type);
+          else expect(s.evidence_type).toBeNull();
+        }
+      },
+    );
   });
 
   describe('GET /v1/research/:id/sources/:source_id/content', () => {

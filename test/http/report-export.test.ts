@@ -4,108 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { Details } from '@research/core';
-import { insertClaims, insertSources, refreshRunCounts, upsertReport, type Database } from '@research/database';
+import { insertClaims, insertSources, upsertReport } from '@research/database';
 import { describeWithCommand } from '../support/command';
 import { WORST_BLOCK_MARGIN_MS, worstEventLoopBlock } from '../support/event-loop';
+import { FINDING_1, FINDING_2, QUERY, claimRow, insertCompletedRun, sourceRow } from './report-fixtures';
 import { UNKNOWN_ID, buildTestApp, insertTestRun, type TestApp } from './support';
-
-const QUERY = 'Wie wirkt sich Homeoffice auf die Produktivität aus?';
-const RETRIEVED = new Date(Date.UTC(2026, 10, 21, 9, 0, 0));
-
-/** A source row of a run, as the fetch step stores it. */
-function sourceRow(runId: string, i: number, source: { url: string; title: string | null }) {
-  return {
-    id: `${runId}-src-${i}`,
-    run_id: runId,
-    round: 1,
-    position: i,
-    url: source.url,
-    title: source.title,
-    domain: new URL(source.url).hostname,
-    source_type: 'reference',
-    retrieved_at: RETRIEVED,
-    content: `extracted text ${i}`,
-    published_at: null,
-    language: 'de',
-  };
-}
-
-/** A claim row, as the analyze step stores it. */
-function claimRow(runId: string, sourceId: string, position: number, claim: { text: string; span: string }) {
-  return {
-    id: `${sourceId}-claim-${position}`,
-    run_id: runId,
-    source_id: sourceId,
-    round: 1,
-    position,
-    claim_text: claim.text,
-    evidence_span: claim.span,
-    claim_type: 'fact',
-    confidence: 0.8,
-  };
-}
-
-const FINDING_1 = 'Homeoffice steigert die Produktivität um 13 Prozent.';
-const FINDING_2 = '<script>alert("claim")</script> Das Pendeln entfällt.';
-
-/**
- * A completed run as the pipeline leaves it: three sources (one whose title holds a script), claims with
- * their evidence spans, and a report whose findings are claims' texts with their clusters' sources and
- * whose summary cites findings as `[n]` (see the engine's report builder).
- */
-async function insertCompletedRun(db: Database, owner: string): Promise<{ runId: string; urls: string[] }> {
-  const runId = await insertTestRun(db, { owner, state: 'completed', query: QUERY });
-  const urls = ['https://example.org/studie?a=1&b=2', 'https://example.com/bericht', 'https://example.net/ungenutzt'];
-  const sources = [
-    sourceRow(runId, 0, { url: urls[0]!, title: '<script>alert("title")</script> Studie zur Größe' }),
-    sourceRow(runId, 1, { url: urls[1]!, title: 'Bericht über Büroarbeit' }),
-    sourceRow(runId, 2, { url: urls[2]!, title: 'Nicht zitiert' }),
-  ];
-  await insertSources(db, sources);
-  const [s0, s1, s2] = sources.map((s) => s.id) as [string, string, string];
-  await insertClaims(db, [
-    claimRow(runId, s0, 0, { text: FINDING_1, span: 'Die Produktivität stieg im Homeoffice um 13 Prozent' }),
-    claimRow(runId, s0, 1, { text: 'Die Studie lief neun Monate.', span: 'neun Monate lang' }),
-    claimRow(runId, s1, 2, {
-      text: 'Die Produktivität im Homeoffice steigt laut Bericht um 13 Prozent.',
-      span: 'steigt die Produktivität um 13 Prozent',
-    }),
-    claimRow(runId, s1, 3, { text: FINDING_2, span: '<script>alert("span")</script> kein Pendeln mehr' }),
-    claimRow(runId, s2, 4, { text: 'Etwas anderes.', span: 'etwas anderes' }),
-  ]);
-  await upsertReport(
-    db,
-    runId,
-    {
-      summary: 'Homeoffice steigert die Produktivität um 13 Prozent [1]. <script>alert("summary")</script> [2].',
-      findings: [
-        { text: FINDING_1, confidence: 0.72, source_ids: [s0, s1] },
-        { text: FINDING_2, confidence: 0.5, source_ids: [s1] },
-        // An older report may name a source twice, or one the run no longer holds.
-        { text: 'Ein Befund ohne passende Aussage.', confidence: 0.3, source_ids: ['gone', s0, s0] },
-      ],
-      disagreements: [
-        {
-          claim: 'Wie stark steigt die Produktivität?',
-          kind: 'number',
-          detail: '13 gegenüber 2',
-          positions: [
-            { source: urls[0], source_id: s0, view: 'steigt um 13 Prozent', stance: 'supports' },
-            { source: 'https://anderswo.example/x', view: 'sinkt um 2 Prozent', stance: 'refutes' },
-          ],
-          findings: [1],
-        },
-      ],
-      uncertainties: ['Wenige Langzeitstudien.'],
-      source_statistics: { total_sources: 3 },
-      methodology: 'Plan, Suche, Abruf; Region: 東京 und Zürich.',
-      generated_at: '2026-11-21T10:00:00.000Z',
-    },
-    new Date(Date.UTC(2026, 10, 21, 10, 0, 0)),
-  );
-  await refreshRunCounts(db, runId);
-  return { runId, urls };
-}
 
 /** The text of a PDF as pdftotext reads it, its whitespace collapsed (lines wrap where the layout wants). */
 function pdfText(pdf: Buffer): string {

@@ -21,16 +21,16 @@ describe('reads of one run (key and run in one statement)', () => {
     return key === undefined ? req : req.set('X-API-Key', key);
   };
 
-  describe.each(['/status', '', '/sources', '/report'])('GET /v1/research/:id%s', (suffix) => {
+  describe.each(['/status', '', '/sources', '/report', '/report/document'])('GET /v1/research/:id%s', (suffix) => {
     it('refuses a key revoked between two requests', async () => {
-      const user = await t.createUser(`revoked${suffix.replace('/', '-')}`);
+      const user = await t.createUser(`revoked${suffix.replaceAll('/', '-')}`);
       await read(`/v1/research/${runId}${suffix}`, user.key).expect(200);
       await revokeApiKey(t.db, user.keyId);
       await read(`/v1/research/${runId}${suffix}`, user.key).expect(401, { detail: 'API key has been revoked.' });
     });
 
     it('refuses a key that expired between two requests', async () => {
-      const user = await t.createUser(`expired${suffix.replace('/', '-')}`, { expiresInDays: 1 });
+      const user = await t.createUser(`expired${suffix.replaceAll('/', '-')}`, { expiresInDays: 1 });
       await read(`/v1/research/${runId}${suffix}`, user.key).expect(200);
       await t.db
         .updateTable('api_keys')
@@ -41,7 +41,7 @@ describe('reads of one run (key and run in one statement)', () => {
     });
 
     it('refuses a key whose expiry passes while the process runs (clock, not a cached answer)', async () => {
-      const user = await t.createUser(`expiring${suffix.replace('/', '-')}`);
+      const user = await t.createUser(`expiring${suffix.replaceAll('/', '-')}`);
       await t.db
         .updateTable('api_keys')
         .set({ expires_at: new Date(Date.now() + 400) })

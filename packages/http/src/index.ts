@@ -18,3 +18,5 @@ export {
   type ResearchTools,
   type ResearchToolsDeps,
 } from './services/research-tools';
+export { sourceEvidenceOf, type SourceEvidence } from './presenters/report-document.presenter';
+export { reportDocumentResponseSchema, type ReportDocumentResponse } from './routes/report-export.schemas';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { VERSION } from '@research/core';
 import { hiddenRunsResponseSchema, purgeResponseSchema } from '../routes/admin.schemas';
 import { errorResponseSchema, runIdParamsSchema } from '../routes/common.schemas';
-import { reportQuerySchema } from '../routes/report-export.schemas';
+import { reportDocumentResponseSchema, reportQuerySchema } from '../routes/report-export.schemas';
 import {
   claimsResponseSchema,
   createResearchBodySchema,
@@ -188,6 +188,26 @@ function registerRunProgressRoutes(run: (operation: RunOperation) => void): void
   });
 }
 
+/** The report: SPEC's JSON and its exports, and the document the exports render. */
+function registerReportRoutes(run: (operation: RunOperation) => void): void {
+  run({
+    method: 'get',
+    path: '/v1/research/{id}/report',
+    summary: 'Report of a run',
+    description: REPORT_EXPORTS,
+    request: { query: reportQuerySchema },
+    responses: { 200: REPORT_RESPONSE, 422: error('`format: must be one of json, markdown, html, pdf`.') },
+  });
+  run({
+    method: 'get',
+    path: '/v1/research/{id}/report/document',
+    summary: 'The report as the exports number it, each quote with its span in its source',
+    description:
+      "The report of GET /v1/research/{id}/report with the exports' numbering: the summary as text and `{finding: n}` citations, each finding's citations (source numbers) and quotes (the quoted claim, its `span_start`/`span_end` in code points of GET …/sources/{source_id}/content, its evidence scores), the disagreements with each position's citation, and every source of the run (cited ones first by number, then the others with `number: null`) with its primary/secondary type, mean independence and claim count. Read rules as GET …/report; before a report exists, the notice as the summary and no findings, with the sources found so far.",
+    responses: { 200: json(reportDocumentResponseSchema, 'The report document.') },
+  });
+}
+
 function registerResearchRoutes(registry: OpenAPIRegistry, secured: Security): void {
   const run = (operation: RunOperation) => {
     const { method, path, summary, responses, request, description } = operation;
@@ -283,14 +303,7 @@ function registerResearchRoutes(registry: OpenAPIRegistry, secured: Security): v
       200: json(planResponseSchema, 'The plan, once planning ended.'),
     },
   });
-  run({
-    method: 'get',
-    path: '/v1/research/{id}/report',
-    summary: 'Report of a run',
-    description: REPORT_EXPORTS,
-    request: { query: reportQuerySchema },
-    responses: { 200: REPORT_RESPONSE, 422: error('`format: must be one of json, markdown, html, pdf`.') },
-  });
+  registerReportRoutes(run);
   registerRunProgressRoutes(run);
   run({
     method: 'delete',

@@ -4,11 +4,12 @@ import type { AppContext } from '../context';
 import { reportDocumentWork } from '../presenters/report-export/report-document';
 import { EXPORTS, REPORT_MEDIA_TYPES } from '../presenters/report-export/report-formats';
 import { REPORT_HTML_CSP } from '../presenters/report-export/report-html';
+import { presentReportDocument } from '../presenters/report-document.presenter';
 import { presentReport } from '../presenters/research.presenter';
 import { visibleRunOf } from '../request-scope';
-import { getRunClaims, getRunReport, getRunSources } from '../services/research-reads.service';
+import { getRunClaims, getRunEvidence, getRunReport, getRunSources } from '../services/research-reads.service';
 import { parseQuery } from '../validation';
-import { reportQuerySchema, type ReportFormat } from './report-export.schemas';
+import { reportQuerySchema, type ReportDocumentResponse, type ReportFormat } from './report-export.schemas';
 
 /** `?format=` when given, otherwise the best type `Accept` names; JSON for `*\/*`, none, or only others. */
 function reportFormatOf(req: Request): ReportFormat {
@@ -45,5 +46,24 @@ export function reportHandler(ctx: AppContext): RequestHandler {
     });
     if (format === 'html') res.set('Content-Security-Policy', REPORT_HTML_CSP);
     res.send(body);
+  };
+}
+
+/**
+ * GET /v1/research/{id}/report/document: the report as the exports number it, for a page that links each
+ * quote to its passage (read rules as GET …/report). Sources, claims and evidence are read even before a
+ * report exists: the sources are listed from the start.
+ */
+export function reportDocumentHandler(ctx: AppContext): RequestHandler {
+  return async (req, res) => {
+    const run = visibleRunOf(res, String(req.params.id));
+    const [row, sources, claims, evidence] = await Promise.all([
+      getRunReport(ctx.db, run),
+      getRunSources(ctx.db, run),
+      getRunClaims(ctx.db, run),
+      getRunEvidence(ctx.db, run),
+    ]);
+    const doc = await finishInSlices(reportDocumentWork(presentReport(run, row), sources, claims));
+    res.json(presentReportDocument(run, doc, { sources, claims, evidence }) satisfies ReportDocumentResponse);
   };
 }

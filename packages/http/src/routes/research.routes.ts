@@ -20,7 +20,7 @@ import type { ResearchTools } from '../services/research-tools';
 import { runEventsHandler } from './research-events.routes';
 import { runManifestHandler, sourceContentHandler } from './research-evidence.routes';
 import { webhookDeliveriesHandler } from './webhook-deliveries.routes';
-import { reportHandler } from './report-export.routes';
+import { reportDocumentHandler, reportHandler } from './report-export.routes';
 import type { CancelResponse } from './research-events.schemas';
 import { getRunClaims, getRunEvidence, getRunSources, listRuns } from '../services/research-reads.service';
 import { createResearchRun, protectRun, softDeleteRun, unprotectRun } from '../services/research.service';
@@ -81,6 +81,7 @@ export function createResearchRouter(
   });
 
   router.get('/:id/report', keyAndRun, body, reportHandler(ctx));
+  router.get('/:id/report/document', keyAndRun, body, reportDocumentHandler(ctx));
 
   router.get('/:id/events', keyAndRun, body, runEventsHandler(ctx, parts.events));
 

@@ -81,9 +81,9 @@ export type RemoveProtectionBody = z.output<typeof removeProtectionBodySchema>;
 
 // ---- Responses -----------------------------------------------------------------------------------
 
-const researchId = z.string().meta({ format: 'uuid', example: '0d9c1a52-6a0e-4c1e-9f1b-3f2a8d4c5e61' });
+export const researchId = z.string().meta({ format: 'uuid', example: '0d9c1a52-6a0e-4c1e-9f1b-3f2a8d4c5e61' });
 const depth = z.enum(DEPTHS).or(z.string());
-const state = z.enum(RUN_STATES).or(z.string());
+export const runState = z.enum(RUN_STATES).or(z.string());
 
 export const createResearchResponseSchema = z
   .object({
@@ -110,7 +110,7 @@ const runIdentity = {
   research_id: researchId,
   query: z.string(),
   depth,
-  state,
+  state: runState,
   created_at: isoTimestamp('Creation time (ISO 8601 UTC).'),
 };
 
@@ -192,7 +192,8 @@ export const contentSha256Field = z.string().nullable().meta({
   example: '9f2c4e0b6a1d8f37c5e2b9a04d6f1c83e7a5b2d09c4f6e18a3b7d5c2e9f0a1b4',
 });
 
-const spanOffset = (description: string) => z.number().int().min(0).nullable().meta({ description });
+/** A code point offset into a source's text, null when unknown. */
+export const spanOffset = (description: string) => z.number().int().min(0).nullable().meta({ description });
 
 export const sourceSchema = z
   .object({

@@ -7,6 +7,8 @@ import { iso, type SourceSummary } from '../research.presenter';
 /** A source the report cites, numbered in the order of its first citation. */
 export interface CitedSource {
   number: number;
+  /** The run's id of the source. */
+  sourceId: string;
   title: string | null;
   url: string;
   /** When the page was fetched (ISO 8601 UTC). */
@@ -17,6 +19,8 @@ export interface CitedSource {
 export interface Quote {
   citation: number;
   text: string;
+  /** The claim quoted: its span in its source's text, its own words (read by the JSON document only). */
+  claim: ClaimRow;
 }
 
 export interface DocumentFinding {
@@ -35,6 +39,8 @@ export interface DocumentPosition {
   /** The position's own name for its source (shown when there is no citation). */
   source: string;
   stance: string | null;
+  /** The run's id of the cited source, or null with no citation. */
+  sourceId: string | null;
 }
 
 export interface DocumentDisagreement {
@@ -45,15 +51,16 @@ export interface DocumentDisagreement {
   findings: number[];
 }
 
-/**
- * A report as every export format renders it: the JSON report (SPEC 2.6, as GET …/report presents it),
- * with each finding's and each position's sources as numbered citations, the quoted evidence under each
- * finding, and the list of cited sources. The summary's citations name findings (the engine cites finding
- * n as `[n]`); the formats show them as `[Fn]`, because `[n]` in an export is the n-th source.
- */
 /** A piece of the summary: its text, or the number of a finding it cites. */
 export type SummaryPart = string | number;
 
+/**
+ * A report as every export format renders it (and GET …/report/document answers it): the JSON report
+ * (SPEC 2.6, as GET …/report presents it), with each finding's and each position's sources as numbered
+ * citations, the quoted evidence under each finding, and the list of cited sources. The summary's
+ * citations name findings (the engine cites finding n as `[n]`); the formats show them as `[Fn]`, because
+ * `[n]` in an export is the n-th source.
+ */
 export interface ReportDocument {
   researchId: string;
   title: string;
@@ -72,14 +79,20 @@ function citationBook(sources: readonly SourceSummary[]) {
   const byId = new Map(sources.map((s) => [s.id, s]));
   const byUrl = new Map(sources.map((s) => [s.url, s]));
   const cited = new Map<string, CitedSource>();
-  const cite = (source: SourceSummary | undefined): number | null => {
+  const cite = (source: SourceSummary | undefined): CitedSource | null => {
     if (!source) return null;
     let entry = cited.get(source.id);
     if (!entry) {
-      entry = { number: cited.size + 1, title: source.title, url: source.url, retrievedAt: iso(source.retrieved_at) };
+      entry = {
+        number: cited.size + 1,
+        sourceId: source.id,
+        title: source.title,
+        url: source.url,
+        retrievedAt: iso(source.retrieved_at),
+      };
       cited.set(source.id, entry);
     }
-    return entry.number;
+    return entry;
   };
   return {
     byId: (id: string) => cite(byId.get(id)),
@@ -103,12 +116,16 @@ function documentDisagreement(
     detail: text(raw['detail']) || null,
     positions: positions
       .filter((p): p is Record<string, unknown> => typeof p === 'object' && p !== null)
-      .map((p) => ({
-        view: text(p['view']),
-        citation: book.byId(text(p['source_id'])) ?? book.byUrl(text(p['source'])),
-        source: text(p['source']),
-        stance: text(p['stance']) || null,
-      })),
+      .map((p) => {
+        const cited = book.byId(text(p['source_id'])) ?? book.byUrl(text(p['source']));
+        return {
+          view: text(p['view']),
+          citation: cited?.number ?? null,
+          source: text(p['source']),
+          stance: text(p['stance']) || null,
+          sourceId: cited?.sourceId ?? null,
+        };
+      }),
     findings: findings.filter((n): n is number => Number.isInteger(n) && n >= 1 && n <= findingCount),
   };
 }
@@ -128,12 +145,12 @@ export function* reportDocumentWork(
   const evidenceOf = findingEvidenceOf(claims);
   const findings: DocumentFinding[] = [];
   for (const [i, finding] of report.findings.entries()) {
-    const citations = [...new Set(finding.source_ids.map(book.byId).filter((n): n is number => n !== null))];
-    const quotes = evidenceOf(finding).flatMap(({ sourceId, claim }) => {
-      const citation = book.byId(sourceId);
+    const citations = [...new Set(finding.source_ids.flatMap((id) => book.byId(id)?.number ?? []))];
+    const quotes = evidenceOf(finding).flatMap(({ sourceId, claim }): Quote[] => {
+      const cited = book.byId(sourceId);
       // A span is the source's own text, line breaks and all: a quote reads on one line.
       const text = normalizeWhitespace(claim.evidence_span) || claim.claim_text;
-      return citation === null ? [] : [{ citation, text }];
+      return cited ? [{ citation: cited.number, text, claim }] : [];
     });
     findings.push({ number: i + 1, text: finding.text, confidence: finding.confidence, citations, quotes });
     yield;
