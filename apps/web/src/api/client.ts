@@ -36,6 +36,8 @@ export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
   accept?: string;
+  /** Further request headers (a stream's `Last-Event-ID`); they never replace the key or Accept. */
+  headers?: Record<string, string>;
 }
 
 export class ApiClient {
@@ -48,7 +50,11 @@ export class ApiClient {
 
   /** The raw response of a call that succeeded (2xx); an ApiError otherwise. */
   async fetch(method: Method, path: string, options: RequestOptions = {}): Promise<Response> {
-    const headers: Record<string, string> = { 'X-API-Key': this.key, Accept: options.accept ?? 'application/json' };
+    const headers: Record<string, string> = {
+      ...options.headers,
+      'X-API-Key': this.key,
+      Accept: options.accept ?? 'application/json',
+    };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     const response = await fetch(this.baseUrl + path, {
       method,

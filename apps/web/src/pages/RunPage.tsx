@@ -1,3 +1,143 @@
+import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { errorText, runPath, type ApiClient } from '../api/client';
+import type { ReportDocument } from '../api/report-types';
+import type { RunStatus, SourceContent } from '../api/types';
+import { ExportButtons } from '../run/ExportButtons';
+import { ProgressLog } from '../run/ProgressLog';
+import { ReportView } from '../run/ReportView';
+import { RunStateBadge } from '../run/RunStateBadge';
+import { SourceViewer } from '../run/SourceViewer';
+import type { SourceTarget } from '../run/source-target';
+import { StopButton } from '../run/StopButton';
+import { useApiGet } from '../run/use-api-get';
+import { useRunEvents, type StreamTrouble } from '../run/use-run-events';
+import { useSession } from '../session-context';
+import './RunPage.css';
+
+const ENDED_STATES = new Set(['completed', 'failed', 'cancelled']);
+
+function RunHeader({ run, state, stop }: { run: RunStatus; state: string; stop: ReactNode }) {
+  return (
+    <>
+      <h1>{run.query}</h1>
+      {/* The stop button sits in this row, so its going at the run's end moves nothing below. */}
+      <div className="run-meta">
+        <RunStateBadge state={state} />
+        <span>Depth {run.depth}</span>
+        <span>Started {new Date(run.created_at).toLocaleString()}</span>
+        <span>
+          {run.search_count} searches · {run.source_count} sources · {run.claim_count} claims
+        </span>
+        {stop}
+      </div>
+      {run.error && <p className="run-error">The run failed: {run.error}</p>}
+    </>
+  );
+}
+
+function StreamNotice({ trouble }: { trouble: StreamTrouble | null }) {
+  if (trouble?.retrying === false) {
+    return (
+      <p role="alert" className="error">
+        {errorText(trouble.error)}
+      </p>
+    );
+  }
+  // Kept in place, empty while all is well, so a reconnect notice moves nothing below it.
+  return (
+    <p role="status" className="stream-notice hint">
+      {trouble ? 'The connection was lost; reconnecting…' : ''}
+    </p>
+  );
+}
+
+function Report({
+  api,
+  id,
+  ended,
+  onOpen,
+}: {
+  api: ApiClient;
+  id: string;
+  ended: boolean;
+  onOpen: (t: SourceTarget, opener: HTMLElement) => void;
+}) {
+  const report = useApiGet<ReportDocument>(api, ended ? runPath(id, '/report/document') : null);
+  if (!ended) return <p className="hint">The report appears here when the run ends.</p>;
+  if (report.error) {
+    return (
+      <p role="alert" className="error">
+        {errorText(report.error)}
+      </p>
+    );
+  }
+  if (!report.data) return <p role="status">Loading the report…</p>;
+  return (
+    <>
+      <ExportButtons api={api} id={id} />
+      <ReportView doc={report.data} onOpen={onOpen} />
+    </>
+  );
+}
+
+function RunView({ id }: { id: string }) {
+  const { api } = useSession();
+  const { progress, trouble } = useRunEvents(api, id);
+  // The header's counts are read again at each new state and at the end.
+  const status = useApiGet<RunStatus>(api, runPath(id), `${progress.state}:${progress.ended}`);
+  const run = status.data;
+  // A run that had ended when the page opened replays its whole history: its badge shows the end at once.
+  const state = run && !run.is_running ? run.state : (progress.state ?? run?.state ?? null);
+  const ended = progress.ended || (state !== null && ENDED_STATES.has(state));
+
+  const [target, setTarget] = useState<SourceTarget | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const content = useApiGet<SourceContent>(
+    api,
+    target ? runPath(id, `/sources/${encodeURIComponent(target.source.source_id)}/content`) : null,
+  );
+  const open = useCallback((next: SourceTarget, from: HTMLElement) => {
+    opener.current = from;
+    setTarget(next);
+  }, []);
+  const close = useCallback(() => {
+    setTarget(null);
+    opener.current?.focus();
+  }, []);
+
+  if (!run) {
+    return (
+      <>
+        <h1>Research run</h1>
+        {status.error ? (
+          <p role="alert" className="error">
+            {errorText(status.error)}
+          </p>
+        ) : (
+          <p role="status">Loading the run…</p>
+        )}
+      </>
+    );
+  }
+  return (
+    <>
+      <RunHeader run={run} state={state ?? run.state} stop={<StopButton api={api} id={id} running={!ended} />} />
+      <section aria-labelledby="progress-heading">
+        <h2 id="progress-heading">Progress</h2>
+        <ProgressLog progress={progress} />
+        <StreamNotice trouble={trouble} />
+      </section>
+      <section aria-labelledby="report-heading">
+        <h2 id="report-heading">Report</h2>
+        <Report api={api} id={id} ended={ended} onOpen={open} />
+      </section>
+      <SourceViewer target={target} content={content.data} error={content.error} onClose={close} />
+    </>
+  );
+}
+
+/** A run: its live progress, a stop button while it runs, and its report with the sources to check it. */
 export function RunPage({ id }: { id: string }) {
-  return <h1>Run {id}</h1>;
+  // Keyed by the run, so another run's page starts from nothing.
+  return <RunView key={id} id={id} />;
 }

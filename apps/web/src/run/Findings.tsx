@@ -1,0 +1,81 @@
+import type { DocumentFinding, DocumentQuote, DocumentSource } from '../api/report-types';
+import { Citation } from './Citation';
+import { EvidenceBars } from './EvidenceBars';
+import type { OpenSource } from './source-target';
+
+export type SourceOfNumber = (number: number) => DocumentSource | undefined;
+
+function Quote({ quote, sourceOf, onOpen }: { quote: DocumentQuote; sourceOf: SourceOfNumber; onOpen: OpenSource }) {
+  const source = sourceOf(quote.citation);
+  return (
+    <li className="quote">
+      {source ? (
+        <button type="button" className="quote-text" onClick={(e) => onOpen({ source, quote }, e.currentTarget)}>
+          “{quote.text}”
+        </button>
+      ) : (
+        <p className="quote-text">“{quote.text}”</p>
+      )}
+      <p className="quote-meta">
+        [{quote.citation}] {quote.claim_type}
+      </p>
+      {quote.evidence && <EvidenceBars evidence={quote.evidence} />}
+    </li>
+  );
+}
+
+function Finding({
+  finding,
+  sourceOf,
+  onOpen,
+}: {
+  finding: DocumentFinding;
+  sourceOf: SourceOfNumber;
+  onOpen: OpenSource;
+}) {
+  return (
+    <li id={`finding-${finding.number}`} tabIndex={-1} className="finding" value={finding.number}>
+      <p className="finding-text">
+        {finding.text}{' '}
+        {finding.citations.map((n) => (
+          <Citation
+            key={n}
+            number={n}
+            source={sourceOf(n)}
+            // A citation marks the passage its source gives for this finding, when it gives one.
+            quote={finding.quotes.find((q) => q.citation === n) ?? null}
+            onOpen={onOpen}
+          />
+        ))}
+      </p>
+      <p className="confidence">Confidence {Math.round(finding.confidence * 100)} %</p>
+      {finding.quotes.length > 0 && (
+        <ul className="quotes" aria-label={`Quotes for finding ${finding.number}`}>
+          {finding.quotes.map((q) => (
+            <Quote key={q.claim_id} quote={q} sourceOf={sourceOf} onOpen={onOpen} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+/** The report's findings, numbered, each with its confidence, citations and quotes. */
+export function Findings({
+  findings,
+  sourceOf,
+  onOpen,
+}: {
+  findings: DocumentFinding[];
+  sourceOf: SourceOfNumber;
+  onOpen: OpenSource;
+}) {
+  if (findings.length === 0) return <p className="hint">The report has no findings.</p>;
+  return (
+    <ol className="findings">
+      {findings.map((f) => (
+        <Finding key={f.number} finding={f} sourceOf={sourceOf} onOpen={onOpen} />
+      ))}
+    </ol>
+  );
+}

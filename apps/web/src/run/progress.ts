@@ -1,0 +1,173 @@
+import type { RunEventItem } from '../api/report-types';
+import type { RunState } from '../api/types';
+
+// What the run view shows of a run's progress, folded from its events one at a time. The stream sends
+// events in `seq` order and a resume starts after the last one seen, so an event at or below the last
+// seq is a repeat: it changes nothing.
+
+/** How a log line reads: its look follows what happened. */
+export type LogTone = 'state' | 'info' | 'fetched' | 'rejected' | 'error' | 'stop' | 'end';
+
+export interface LogEntry {
+  seq: number;
+  at: string;
+  tone: LogTone;
+  text: string;
+}
+
+export interface ProgressCounters {
+  queries: number;
+  fetched: number;
+  rejected: number;
+  claims: number;
+  contradictions: number;
+}
+
+export interface ProgressState {
+  /** The seq of the last event applied (0 before any). */
+  lastSeq: number;
+  /** The run's state as its last `state` event said, null before one arrived. */
+  state: RunState | null;
+  entries: LogEntry[];
+  counters: ProgressCounters;
+  /** The `end` event arrived: the run is over and the stream closes. */
+  ended: boolean;
+  /** The titles of the sources read so far, by id, to name them in later lines. */
+  titles: Record<string, string>;
+}
+
+export const initialProgress: ProgressState = {
+  lastSeq: 0,
+  state: null,
+  entries: [],
+  counters: { queries: 0, fetched: 0, rejected: 0, claims: 0, contradictions: 0 },
+  ended: false,
+  titles: {},
+};
+
+function text(value: unknown, fallback = ''): string {
+  return typeof value === 'string' ? value : fallback;
+}
+
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** `source_controls_domain` → `source controls domain`: the API's reason codes, readable. */
+function reasonText(reason: unknown): string {
+  return text(reason, 'unknown reason').replace(/_/g, ' ');
+}
+
+type Line = { tone: LogTone; text: string } | null;
+type Change = { line: Line; counters?: Partial<ProgressCounters>; titles?: Record<string, string> };
+
+function sourceChange(e: RunEventItem, state: ProgressState): Change {
+  if (e.outcome === 'fetched') {
+    const title = text(e.title) || text(e.url);
+    const domain = text(e.domain);
+    return {
+      line: { tone: 'fetched', text: `Source read: ${title}${domain ? ` (${domain})` : ''}` },
+      counters: { fetched: state.counters.fetched + 1 },
+      titles: typeof e.source_id === 'string' ? { [e.source_id]: title } : undefined,
+    };
+  }
+  return {
+    line: { tone: 'rejected', text: `Source rejected: ${text(e.url)}: ${reasonText(e.reason)}` },
+    counters: { rejected: state.counters.rejected + 1 },
+  };
+}
+
+/** The methodology events worth a line; the others (engine, search, fetch, …) only feed the report. */
+function noteLine(e: RunEventItem): Line {
+  switch (e.type) {
+    case 'budget':
+      return e.resource === 'search_queries'
+        ? { tone: 'info', text: `Search budget reached: ${plural(count(e.dropped), 'query', 'queries')} not sent` }
+        : { tone: 'info', text: 'Download budget reached' };
+    case 'search_failures':
+      return {
+        tone: 'info',
+        text: `Search failed for ${count(e.failed)} of ${plural(count(e.total), 'query', 'queries')}`,
+      };
+    case 'fallback':
+      return { tone: 'info', text: `The model failed; ${text(e.step)} went on without it` };
+    default:
+      return null;
+  }
+}
+
+function changeOf(e: RunEventItem, state: ProgressState): Change {
+  const c = state.counters;
+  switch (e.type) {
+    case 'state':
+      return { line: { tone: 'state', text: `State: ${text(e.state)}` } };
+    case 'plan': {
+      const queries = Array.isArray(e.queries) ? e.queries.length : 0;
+      return {
+        line: {
+          tone: 'info',
+          text: `Plan: ${plural(queries, 'query', 'queries')}, ${plural(count(e.rounds), 'round')}`,
+        },
+      };
+    }
+    case 'query':
+      return {
+        line: { tone: e.failed ? 'rejected' : 'info', text: `Query: ${text(e.query)}${e.failed ? ' (failed)' : ''}` },
+        counters: { queries: c.queries + 1 },
+      };
+    case 'source':
+      return sourceChange(e, state);
+    case 'claims': {
+      const from = state.titles[text(e.source_id)] ?? 'a source';
+      return {
+        line: { tone: 'info', text: `${plural(count(e.count), 'claim')} from ${from}` },
+        counters: { claims: c.claims + count(e.count) },
+      };
+    }
+    case 'contradiction':
+      return {
+        line: { tone: 'info', text: `Contradiction found (${text(e.kind, 'claims disagree')})` },
+        counters: { contradictions: c.contradictions + 1 },
+      };
+    case 'report':
+      return {
+        line: {
+          tone: 'info',
+          text: `Report written: ${plural(count(e.findings), 'finding')}, ${plural(count(e.disagreements), 'disagreement')}`,
+        },
+      };
+    case 'error':
+      return {
+        line: { tone: 'error', text: `Error${e.step ? ` in ${text(e.step)}` : ''}: ${text(e.error, 'unknown')}` },
+      };
+    case 'stopped':
+      return { line: { tone: 'stop', text: `Stopped before ${text(e.step)} (round ${count(e.round)})` } };
+    case 'end':
+      return { line: { tone: 'end', text: `Finished: ${text(e.state)}` } };
+    default:
+      return { line: noteLine(e) };
+  }
+}
+
+/** The view after one more event. */
+export function progressReducer(state: ProgressState, event: RunEventItem): ProgressState {
+  if (!(event.seq > state.lastSeq)) return state;
+  const change = changeOf(event, state);
+  return {
+    lastSeq: event.seq,
+    state: event.type === 'state' && typeof event.state === 'string' ? (event.state as RunState) : state.state,
+    entries: change.line ? [...state.entries, { seq: event.seq, at: event.at, ...change.line }] : state.entries,
+    counters: change.counters ? { ...state.counters, ...change.counters } : state.counters,
+    ended: state.ended || event.type === 'end',
+    titles: change.titles ? { ...state.titles, ...change.titles } : state.titles,
+  };
+}
+
+/** The view after a batch of events (one read of the stream). */
+export function applyEvents(state: ProgressState, events: readonly RunEventItem[]): ProgressState {
+  return events.reduce(progressReducer, state);
+}
