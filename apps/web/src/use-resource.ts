@@ -2,41 +2,53 @@ import { useCallback, useEffect, useState } from 'react';
 import { errorText } from './api/client';
 
 export interface Resource<T> {
-  /** The last answer; kept while a reload is under way, so the page does not jump. */
+  /** The answer of the current `load`; kept while reload() asks again, so the page does not jump. */
   data: T | null;
   /** The text of the last failure, null after a success. */
   error: string | null;
   loading: boolean;
-  /** Asks again (after a change the page made). */
+  /** Asks again (after a change the page made, or news from the run). */
   reload: () => void;
 }
 
-/** What `load` answers, asked again whenever `load` changes (keep it in useCallback) and on reload(). */
-export function useResource<T>(load: (signal: AbortSignal) => Promise<T>): Resource<T> {
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
+type Load<T> = (signal: AbortSignal) => Promise<T>;
+
+/**
+ * What `load` answers: asked when `load` changes (keep it in useCallback) and on reload(); nothing while
+ * it is null. An answer belongs to the `load` that gave it, so a page that moves to another thing (another
+ * source's text) never shows the last one's answer for it, while a reload keeps what it had until the new
+ * answer comes.
+ */
+export function useResource<T>(load: Load<T> | null): Resource<T> {
+  const [result, setResult] = useState<{ load: Load<T>; version: number; data: T | null; error: string | null }>();
   const [version, setVersion] = useState(0);
 
   useEffect(() => {
+    if (!load) return;
     const controller = new AbortController();
-    setLoading(true);
     load(controller.signal).then(
-      (answer) => {
-        if (controller.signal.aborted) return;
-        setData(answer);
-        setError(null);
-        setLoading(false);
+      (data) => {
+        if (!controller.signal.aborted) setResult({ load, version, data, error: null });
       },
       (e: unknown) => {
         if (controller.signal.aborted) return;
-        setError(errorText(e));
-        setLoading(false);
+        setResult((previous) => ({
+          load,
+          version,
+          data: previous?.load === load ? previous.data : null,
+          error: errorText(e),
+        }));
       },
     );
     return () => controller.abort();
   }, [load, version]);
 
   const reload = useCallback(() => setVersion((v) => v + 1), []);
-  return { data, error, loading, reload };
+  const current = load !== null && result?.load === load ? result : undefined;
+  return {
+    data: current?.data ?? null,
+    error: current?.error ?? null,
+    loading: load !== null && current?.version !== version,
+    reload,
+  };
 }

@@ -1,17 +1,17 @@
-import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { errorText, runPath, type ApiClient } from '../api/client';
 import type { ReportDocument } from '../api/report-types';
 import type { RunStatus, SourceContent } from '../api/types';
 import { ExportButtons } from '../run/ExportButtons';
 import { ProgressLog } from '../run/ProgressLog';
 import { ReportView } from '../run/ReportView';
-import { RunStateBadge } from '../run/RunStateBadge';
 import { SourceViewer } from '../run/SourceViewer';
 import type { SourceTarget } from '../run/source-target';
 import { StopButton } from '../run/StopButton';
-import { useApiGet } from '../run/use-api-get';
 import { useRunEvents, type StreamTrouble } from '../run/use-run-events';
+import { StateBadge } from '../components/StateBadge';
 import { useSession } from '../session-context';
+import { useResource } from '../use-resource';
 import './RunPage.css';
 
 const ENDED_STATES = new Set(['completed', 'failed', 'cancelled']);
@@ -22,7 +22,7 @@ function RunHeader({ run, state, stop }: { run: RunStatus; state: string; stop: 
       <h1>{run.query}</h1>
       {/* The stop button sits in this row, so its going at the run's end moves nothing below. */}
       <div className="run-meta">
-        <RunStateBadge state={state} />
+        <StateBadge state={state} />
         <span>Depth {run.depth}</span>
         <span>Started {new Date(run.created_at).toLocaleString()}</span>
         <span>
@@ -62,12 +62,16 @@ function Report({
   ended: boolean;
   onOpen: (t: SourceTarget, opener: HTMLElement) => void;
 }) {
-  const report = useApiGet<ReportDocument>(api, ended ? runPath(id, '/report/document') : null);
+  const loadReport = useCallback(
+    (signal: AbortSignal) => api.get<ReportDocument>(runPath(id, '/report/document'), signal),
+    [api, id],
+  );
+  const report = useResource(ended ? loadReport : null);
   if (!ended) return <p className="hint">The report appears here when the run ends.</p>;
   if (report.error) {
     return (
       <p role="alert" className="error">
-        {errorText(report.error)}
+        {report.error}
       </p>
     );
   }
@@ -83,8 +87,11 @@ function Report({
 function RunView({ id }: { id: string }) {
   const { api } = useSession();
   const { progress, trouble } = useRunEvents(api, id);
+  const loadStatus = useCallback((signal: AbortSignal) => api.get<RunStatus>(runPath(id), signal), [api, id]);
+  const status = useResource(loadStatus);
+  const reloadStatus = status.reload;
   // The header's counts are read again at each new state and at the end.
-  const status = useApiGet<RunStatus>(api, runPath(id), `${progress.state}:${progress.ended}`);
+  useEffect(() => reloadStatus(), [reloadStatus, progress.state, progress.ended]);
   const run = status.data;
   // A run that had ended when the page opened replays its whole history: its badge shows the end at once.
   const state = run && !run.is_running ? run.state : (progress.state ?? run?.state ?? null);
@@ -92,10 +99,13 @@ function RunView({ id }: { id: string }) {
 
   const [target, setTarget] = useState<SourceTarget | null>(null);
   const opener = useRef<HTMLElement | null>(null);
-  const content = useApiGet<SourceContent>(
-    api,
-    target ? runPath(id, `/sources/${encodeURIComponent(target.source.source_id)}/content`) : null,
+  const sourceId = target?.source.source_id ?? null;
+  const loadContent = useCallback(
+    (signal: AbortSignal) =>
+      api.get<SourceContent>(runPath(id, `/sources/${encodeURIComponent(sourceId ?? '')}/content`), signal),
+    [api, id, sourceId],
   );
+  const content = useResource(sourceId === null ? null : loadContent);
   const open = useCallback((next: SourceTarget, from: HTMLElement) => {
     opener.current = from;
     setTarget(next);
@@ -111,7 +121,7 @@ function RunView({ id }: { id: string }) {
         <h1>Research run</h1>
         {status.error ? (
           <p role="alert" className="error">
-            {errorText(status.error)}
+            {status.error}
           </p>
         ) : (
           <p role="status">Loading the run…</p>

@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { errorText } from '../api/client';
 import type { SourceContent } from '../api/types';
 import { highlightSpan } from './highlight';
 import { sourceTitle, type SourceTarget } from './source-target';
@@ -70,7 +69,8 @@ export interface SourceViewerProps {
   /** The source to show, null while the viewer is closed. */
   target: SourceTarget | null;
   content: SourceContent | null;
-  error: unknown;
+  /** The API's detail when the text could not be read. */
+  error: string | null;
   onClose: () => void;
 }
 
@@ -106,7 +106,7 @@ export function SourceViewer({ target, content, error, onClose }: SourceViewerPr
           </p>
           {error ? (
             <p role="alert" className="error">
-              {errorText(error)}
+              {error}
             </p>
           ) : content === null ? (
             <p role="status">Loading the source text…</p>
