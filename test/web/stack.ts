@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createApiKey, setUserAdminByName } from '../e2e/fleet-support';
 import { API_MAIN, ROOT, client } from '../e2e/support';
-import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
+import { corpusPages, plantedContradictionPages } from '../engine/engine-support';
+import { startFakeWeb, type FakeWeb } from '../fakes/fake-web';
 import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { freePort, killAllProcesses, spawnNodeProcess, waitForLogLine, type NodeProcess } from '../support/processes';
@@ -13,13 +14,17 @@ import { WORKER_MAIN, workerEnv } from '../worker/worker-fixtures';
 /** The built page the API serves (`npm test` builds it first). */
 export const WEB_DIST = path.join(ROOT, 'apps', 'web', 'dist');
 
-/** What the browser tests run against: an API process serving the built page, a worker, the fake wiki. */
+/**
+ * What the browser tests run against: an API process serving the built page and a worker, searching the
+ * fake web (SearxNG's shape) whose pages stand on several loopback hosts: the photosynthesis encyclopedia,
+ * one page a host, and three pages on carbon dioxide of which one contradicts the others.
+ */
 export interface WebStack {
   /** `http://127.0.0.1:<port>`: the page at `/`, the API beside it. */
   readonly base: string;
   readonly db: TestDatabase;
   /** Search engine and web pages; its page latency decides how long a run takes. */
-  readonly wiki: FakeWiki;
+  readonly web: FakeWeb;
   readonly api: NodeProcess;
   readonly worker: NodeProcess;
   /** A user's key, and an administrator's. */
@@ -32,17 +37,25 @@ export interface WebStack {
 
 /**
  * Starts the stack of one test file, with a database and Redis prefix of its own. `pageLatencyMs` of the
- * fake wiki paces the runs: a quick run over it takes a few of these.
+ * fake web paces the runs: a quick run over it takes a few of these.
  */
 export async function startWebStack(label: string, options: { pageLatencyMs?: number } = {}): Promise<WebStack> {
   if (!fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
     throw new Error(`${WEB_DIST} holds no built page: run \`npm run build\` first (\`npm test\` does)`);
   }
   const db = await createTestDatabase(label);
-  const wiki = await startFakeWiki({ pages: PHOTOSYNTHESIS_CORPUS, pageLatencyMs: options.pageLatencyMs ?? 0 });
+  const web = await startFakeWeb({
+    pages: [...corpusPages(PHOTOSYNTHESIS_CORPUS), ...plantedContradictionPages()],
+    pageLatencyMs: options.pageLatencyMs ?? 0,
+  });
   const prefix = uniqueRedisPrefix(label);
   const dataDir = `/tmp/${prefix}`;
-  const env = workerEnv({ databaseUrl: db.url, redisUrl: TEST_REDIS_URL, prefix, wikiApiUrl: wiki.apiUrl });
+  const env = {
+    // No Wikipedia: a closed loopback port stands for it.
+    ...workerEnv({ databaseUrl: db.url, redisUrl: TEST_REDIS_URL, prefix, wikiApiUrl: 'http://127.0.0.1:9/w/api.php' }),
+    SEARCH_PROVIDER: 'searxng',
+    SEARXNG_URL: web.searchUrl.replace(/\/search$/, ''),
+  };
   const port = await freePort();
   const api = spawnNodeProcess(`${label}-api`, API_MAIN, {
     ...env,
@@ -60,7 +73,7 @@ export async function startWebStack(label: string, options: { pageLatencyMs?: nu
   return {
     base,
     db,
-    wiki,
+    web,
     api,
     worker,
     userKey,
@@ -68,7 +81,7 @@ export async function startWebStack(label: string, options: { pageLatencyMs?: nu
     call: client(base, userKey),
     async close() {
       await killAllProcesses();
-      await wiki.close();
+      await web.close();
       await clearRedisPrefix(prefix);
       fs.rmSync(dataDir, { recursive: true, force: true });
       await db.drop();
