@@ -2,9 +2,10 @@ import { TERMINAL_STATES } from '@research/core';
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { client } from '../e2e/support';
+import { waitFor } from '../support/wait';
 import { describeWithBrowser, launchBrowser, openPage, type PageWatch } from './browser';
 import { capture, expectAccessible, layoutShifts, observeLayoutShifts, resetLayoutShifts } from './checks';
-import { hashOf, headingText, signIn, watchRunToEnd } from './flows';
+import { hashOf, headingText, signIn, stateBadge, watchRunToEnd } from './flows';
 import { startWebStack, type WebStack } from './stack';
 
 const QUESTION = 'How does photosynthesis convert light energy in plants?';
@@ -13,16 +14,37 @@ const SLOW_QUESTION = 'What does chlorophyll absorb in photosynthesis?';
 // arrives while the page watches.
 const PAGE_LATENCY_MS = 250;
 
+/** A quote of the report document (GET /v1/research/{id}/report/document). */
+interface DocumentQuote {
+  citation: number;
+  text: string;
+  claim_id: string;
+  source_id: string;
+  span_start: number | null;
+  span_end: number | null;
+}
+
 /** A span of `text` in Unicode code points, as the API's offsets count. */
 function codePointSlice(text: string, start: number, end: number): string {
   return Array.from(text).slice(start, end).join('');
 }
 
-/** The section under the h2 `name` (the nearest ancestor of the heading that holds more than it). */
-function section(page: Page, name: string): Locator {
-  return page.locator('section, [role=region]').filter({
-    has: page.getByRole('heading', { level: 2, name, exact: true }),
-  });
+/** What stands right under the h2 `name` (the list of findings, of disagreements, of sources). */
+function underHeading(page: Page, name: string): Locator {
+  return page.locator(`xpath=//h2[normalize-space(.)="${name}"]/following-sibling::*[1]`);
+}
+
+/** Whether some element of `a` and some of `b` stand side by side: level with each other, not overlapping. */
+async function sideBySide(a: Locator, b: Locator): Promise<boolean> {
+  const boxes = async (l: Locator) => (await Promise.all((await l.all()).map((e) => e.boundingBox()))).filter(Boolean);
+  for (const x of await boxes(a)) {
+    for (const y of await boxes(b)) {
+      const level = x!.y < y!.y + y!.height && y!.y < x!.y + x!.height;
+      const apart = x!.x + x!.width <= y!.x || y!.x + y!.width <= x!.x;
+      if (level && apart) return true;
+    }
+  }
+  return false;
 }
 
 /** Whether `inner` is shown inside every scrolling box around it and inside the viewport. */
@@ -121,7 +143,7 @@ describeWithBrowser('the web page: asking and a run', () => {
     const logText = await page.getByRole('log', { name: 'Progress events' }).innerText();
     for (const s of sources) expect(logText).toContain(s.title);
 
-    await section(page, 'Findings').getByRole('listitem').first().waitFor();
+    await underHeading(page, 'Findings').getByRole('listitem').first().waitFor();
     const shifts = await layoutShifts(page);
     if (shifts.total >= 0.1) throw new Error(`layout shift ${shifts.total}: ${JSON.stringify(shifts.shifts)}`);
   });
@@ -129,10 +151,12 @@ describeWithBrowser('the web page: asking and a run', () => {
   it('shows the report as the API gives it: findings with confidence, evidence scores, sources', async () => {
     const report = (await stack.call('GET', `/v1/research/${runId}/report`)).body;
     expect(report.findings.length).toBeGreaterThan(0);
-    const findings = section(page, 'Findings');
-    for (const finding of report.findings as { text: string; confidence: number }[]) {
-      const item = findings.getByRole('listitem').filter({ hasText: finding.text }).first();
-      expect(await item.innerText()).toContain(`Confidence ${Math.round(finding.confidence * 100)} %`);
+    const findings = underHeading(page, 'Findings').locator(':scope > li');
+    expect(await findings.count()).toBe(report.findings.length);
+    for (const [i, finding] of (report.findings as { text: string; confidence: number }[]).entries()) {
+      const text = await findings.nth(i).innerText();
+      expect(text).toContain(finding.text);
+      expect(text).toContain(`Confidence ${Math.round(finding.confidence * 100)} %`);
     }
     // Every score bar names a score of the API's evidence, to two decimals.
     const evidence = (await stack.call('GET', `/v1/research/${runId}/evidence`)).body.evidence as Record<
@@ -144,7 +168,7 @@ describeWithBrowser('the web page: asking and a run', () => {
         .flatMap((e) => Object.values(e).filter((v): v is number => typeof v === 'number'))
         .map((v) => v.toFixed(2)),
     );
-    const labels = await findings
+    const labels = await underHeading(page, 'Findings')
       .locator('meter[aria-label], [role=img][aria-label]')
       .evaluateAll((bars) => bars.map((bar) => bar.getAttribute('aria-label') ?? ''));
     expect(labels.length).toBeGreaterThanOrEqual(6);
@@ -157,68 +181,75 @@ describeWithBrowser('the web page: asking and a run', () => {
       title: string;
       url: string;
     }[];
-    const listed = section(page, 'Sources');
-    for (const s of sources) expect(await listed.getByRole('link', { name: s.title }).getAttribute('href')).toBe(s.url);
+    const listed = underHeading(page, 'Sources');
+    for (const s of sources) {
+      expect(await listed.getByRole('link', { name: s.title, exact: true }).getAttribute('href')).toBe(s.url);
+    }
     expect(await listed.innerText()).toContain('Secondary');
 
-    // The fake web holds a page that contradicts another: both views stand in the disagreements.
+    // The fake web holds a page that contradicts another: both views stand in the disagreements, side by
+    // side on a desktop.
     expect(report.disagreements.length).toBeGreaterThan(0);
-    const disagreements = await section(page, 'Disagreements').innerText();
+    const disagreements = underHeading(page, 'Disagreements');
     for (const d of report.disagreements as { positions: { view: string }[] }[]) {
-      for (const position of d.positions) expect(disagreements).toContain(position.view);
+      for (const position of d.positions) expect(await disagreements.innerText()).toContain(position.view);
     }
+    const [first, second] = (report.disagreements[0] as { positions: { view: string }[] }).positions;
+    const view = (p: { view: string }) => disagreements.getByText(p.view, { exact: true });
+    expect(await sideBySide(view(first!), view(second!))).toBe(true);
 
     await capture(page, 'run-report', { phone: true });
     await expectAccessible(page, 'the run page with its report');
   });
 
-  it('opens a citation on the source text with the quoted span marked, as the API places it', async () => {
-    const citation = section(page, 'Findings')
-      .getByRole('button', { name: /^Source \d+: / })
-      .first();
-    const title = (await citation.getAttribute('aria-label'))!.replace(/^Source \d+: /, '');
-    await citation.click();
-    const dialog = page.getByRole('dialog');
-    await dialog.waitFor();
-    expect(await dialog.getByRole('heading').first().innerText()).toBe(title);
-
-    const sources = (await stack.call('GET', `/v1/research/${runId}/sources`)).body.sources as {
-      id: string;
-      title: string;
-      url: string;
-    }[];
-    const source = sources.find((s) => s.title === title)!;
-    const link = dialog.getByRole('link', { name: source.url });
-    expect(await link.getAttribute('href')).toBe(source.url);
-    expect(await link.getAttribute('target')).toBe('_blank');
-    expect((await link.getAttribute('rel'))?.split(/\s+/).sort()).toEqual(['noopener', 'noreferrer']);
-
-    // The marked text is the source's own text between a claim's offsets (code points), as the API serves it.
-    const content = (await stack.call('GET', `/v1/research/${runId}/sources/${source.id}/content`)).body.text as string;
+  it('opens a citation and a quote on the source text with the span marked, as the API places it', async () => {
+    // The page's report document: which quote of which source each finding shows.
+    const doc = (await stack.call('GET', `/v1/research/${runId}/report/document`)).body as {
+      findings: { citations: number[]; quotes: DocumentQuote[] }[];
+      sources: { number: number | null; source_id: string; title: string | null; url: string }[];
+    };
+    const index = doc.findings.findIndex((f) => f.quotes.some((q) => q.span_start !== null));
+    expect(index).toBeGreaterThanOrEqual(0);
+    const quote = doc.findings[index]!.quotes.find((q) => q.span_start !== null)!;
+    const source = doc.sources.find((s) => s.number === quote.citation)!;
+    expect(source.source_id).toBe(quote.source_id);
+    // The source's own text between the quote's offsets, in code points, is what the dialog must mark.
+    const content = (await stack.call('GET', `/v1/research/${runId}/sources/${source.source_id}/content`)).body
+      .text as string;
+    const span = codePointSlice(content, quote.span_start!, quote.span_end!);
     const claims = (await stack.call('GET', `/v1/research/${runId}/claims`)).body.claims as {
-      source_id: string;
+      id: string;
       evidence_span: string;
-      span_start: number;
-      span_end: number;
     }[];
-    const spans = claims
-      .filter((c) => c.source_id === source.id)
-      .map((c) => codePointSlice(content, c.span_start, c.span_end));
-    const mark = dialog.locator('mark').first();
-    await mark.waitFor();
-    expect(spans).toContain(await mark.textContent());
-    expect(await scrolledIntoView(mark)).toBe(true);
-    await capture(page, 'run-citation', { phone: true });
-    await expectAccessible(page, 'the citation dialog');
+    expect(claims.find((c) => c.id === quote.claim_id)!.evidence_span).toBe(span);
 
-    await dialog.getByRole('button', { name: 'Close' }).click();
-    await dialog.waitFor({ state: 'hidden' });
-    expect(await citation.evaluate((button) => button === document.activeElement)).toBe(true);
-    // Escape closes it too.
-    await citation.click();
-    await dialog.waitFor();
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'hidden' });
+    const finding = underHeading(page, 'Findings').locator(':scope > li').nth(index);
+    const citation = finding.getByRole('button', { name: `Source ${quote.citation}: ${source.title}`, exact: true });
+    const quoteButton = finding.getByRole('button').filter({ hasText: quote.text }).first();
+    const dialog = page.getByRole('dialog');
+    for (const opener of [citation, quoteButton]) {
+      await opener.click();
+      await dialog.waitFor();
+      expect(await dialog.getByRole('heading').first().innerText()).toBe(source.title);
+      const link = dialog.getByRole('link', { name: source.url });
+      expect(await link.getAttribute('href')).toBe(source.url);
+      expect(await link.getAttribute('target')).toBe('_blank');
+      expect((await link.getAttribute('rel'))?.split(/\s+/).sort()).toEqual(['noopener', 'noreferrer']);
+      const mark = dialog.locator('mark');
+      await mark.waitFor();
+      expect(await mark.textContent()).toBe(span);
+      expect(await scrolledIntoView(mark)).toBe(true);
+      if (opener === citation) {
+        await capture(page, 'run-citation', { phone: true });
+        await expectAccessible(page, 'the citation dialog');
+        await dialog.getByRole('button', { name: 'Close' }).click();
+      } else {
+        await page.keyboard.press('Escape');
+      }
+      await dialog.waitFor({ state: 'hidden' });
+      // The focus is back on what opened it.
+      expect(await opener.evaluate((button) => button === document.activeElement)).toBe(true);
+    }
   });
 
   it('downloads the report as Markdown, HTML and PDF, the same the API exports', async () => {
@@ -254,7 +285,7 @@ describeWithBrowser('the web page: asking and a run', () => {
       const id = hashOf(page).slice('#/runs/'.length);
       expect(id).not.toBe(runId);
       // The fake wiki holds its pages for 30 s: the run stays in its fetch until stopped.
-      await page.getByRole('main').getByText('fetching', { exact: true }).first().waitFor();
+      await waitFor('the run to fetch', async () => (await stateBadge(page).textContent()) === 'fetching', 15_000, 50);
       const stop = page.getByRole('button', { name: /^(Stop research|Stopping…)$/ });
       await stop.click();
       const seen = await watchRunToEnd(page, 10_000);
