@@ -20,11 +20,20 @@ export function sessionValues(page: Page): Promise<string[]> {
   return page.evaluate(() => Object.keys(sessionStorage).map((k) => sessionStorage.getItem(k) ?? ''));
 }
 
-/** The page's h1, once there is one with text. */
-export async function headingText(page: Page): Promise<string> {
+/**
+ * Waits until the page's one h1 reads `text` (a page may show a placeholder heading while it loads); fails
+ * naming the heading it shows instead.
+ */
+export async function expectHeading(page: Page, text: string, timeoutMs = 15_000): Promise<void> {
   const h1 = page.getByRole('heading', { level: 1 });
-  await h1.waitFor();
-  return (await h1.innerText()).trim();
+  await waitFor(
+    `the heading "${text}"`,
+    async () => (await h1.allInnerTexts()).map((t) => t.trim()).join(' | ') === text,
+    timeoutMs,
+    50,
+  ).catch(async (error: Error) => {
+    throw new Error(`${error.message}; the page's h1: ${JSON.stringify(await h1.allInnerTexts())}`);
+  });
 }
 
 /** The hash of the tab's URL (`#/runs/…`). */

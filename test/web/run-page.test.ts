@@ -5,8 +5,8 @@ import { client } from '../e2e/support';
 import { waitFor } from '../support/wait';
 import { describeWithBrowser, launchBrowser, openPage, type PageWatch } from './browser';
 import { capture, expectAccessible, layoutShifts, observeLayoutShifts, resetLayoutShifts } from './checks';
-import { hashOf, headingText, signIn, stateBadge, watchRunToEnd } from './flows';
-import { startWebStack, type WebStack } from './stack';
+import { hashOf, expectHeading, signIn, stateBadge, watchRunToEnd } from './flows';
+import { createRun, startWebStack, type WebStack } from './stack';
 
 const QUESTION = 'How does photosynthesis convert light energy in plants?';
 const SLOW_QUESTION = 'What does chlorophyll absorb in photosynthesis?';
@@ -93,7 +93,7 @@ describeWithBrowser('the web page: asking and a run', () => {
   });
 
   it('shows the API’s 422 detail beside a field it refuses, and starts nothing', async () => {
-    expect(await headingText(page)).toBe('Ask a question');
+    await expectHeading(page, 'Ask a question');
     expect(await page.getByLabel('Depth').inputValue()).toBe('normal');
     expect(await page.getByLabel('Language').inputValue()).toBe('en');
     await capture(page, 'ask', { phone: true });
@@ -119,7 +119,7 @@ describeWithBrowser('the web page: asking and a run', () => {
     await page.getByRole('button', { name: 'Start research' }).click();
     await page.waitForURL(/#\/runs\/[0-9a-f-]{36}$/);
     runId = hashOf(page).slice('#/runs/'.length);
-    expect(await headingText(page)).toBe(QUESTION);
+    await expectHeading(page, QUESTION);
     await resetLayoutShifts(page);
 
     await page.getByRole('button', { name: 'Stop research' }).waitFor();
@@ -277,13 +277,10 @@ describeWithBrowser('the web page: asking and a run', () => {
   it('stops a slow run: the state becomes cancelled', async () => {
     stack.web.pageLatencyMs = 30_000;
     try {
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Ask' }).click();
-      await page.getByLabel('Question').fill(SLOW_QUESTION);
-      await page.getByLabel('Depth').selectOption('quick');
-      await page.getByRole('button', { name: 'Start research' }).click();
-      await page.waitForURL(/#\/runs\/[0-9a-f-]{36}$/);
-      const id = hashOf(page).slice('#/runs/'.length);
-      expect(id).not.toBe(runId);
+      // Opened from its link, as the runs list does.
+      const id = await createRun(stack, SLOW_QUESTION);
+      await page.goto(`${stack.base}/#/runs/${id}`);
+      await expectHeading(page, SLOW_QUESTION);
       // The fake wiki holds its pages for 30 s: the run stays in its fetch until stopped.
       await waitFor('the run to fetch', async () => (await stateBadge(page).textContent()) === 'fetching', 15_000, 50);
       const stop = page.getByRole('button', { name: /^(Stop research|Stopping…)$/ });

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { client } from '../e2e/support';
 import { describeWithBrowser, launchBrowser, openPage, type PageWatch } from './browser';
 import { capture, expectAccessible } from './checks';
-import { hashOf, headingText, sessionValues, signIn } from './flows';
+import { hashOf, expectHeading, sessionValues, signIn } from './flows';
 import { createRun, startWebStack, type WebStack } from './stack';
 
 // The page in Chromium against an API process and a worker: signing in and out, moving between the
@@ -38,7 +38,7 @@ describeWithBrowser('the web page: sign in, runs, admin', () => {
     expect(refused.status).toBe(401);
 
     await page.goto(stack.base);
-    expect(await headingText(page)).toBe('Research');
+    await expectHeading(page, 'Research');
     await capture(page, 'sign-in', { phone: true });
     await expectAccessible(page, 'the sign-in page');
     await page.getByLabel('API key').fill(wrong);
@@ -61,11 +61,11 @@ describeWithBrowser('the web page: sign in, runs, admin', () => {
     expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Ask', 'Runs']);
 
     await nav.getByRole('link', { name: 'Runs' }).click();
-    expect(await headingText(page)).toBe('Runs');
+    await expectHeading(page, 'Runs');
     expect(hashOf(page)).toBe('#/runs');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
     await nav.getByRole('link', { name: 'Ask' }).click();
-    expect(await headingText(page)).toBe('Ask a question');
+    await expectHeading(page, 'Ask a question');
     expect(hashOf(page)).toBe('#/ask');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
 
@@ -84,7 +84,7 @@ describeWithBrowser('the web page: sign in, runs, admin', () => {
     await signIn(admin.page, stack.base, stack.adminKey);
     const nav = admin.page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Admin' }).click();
-    expect(await headingText(admin.page)).toBe('Hidden runs');
+    await expectHeading(admin.page, 'Hidden runs');
     await admin.context.close();
 
     const user = await open();
@@ -113,7 +113,7 @@ describeWithBrowser('the web page: sign in, runs, admin', () => {
     it('lists the runs ten to a page, with links to each', async () => {
       const { context, page } = await open();
       await signIn(page, stack.base, stack.userKey, '#/runs');
-      expect(await headingText(page)).toBe('Runs');
+      await expectHeading(page, 'Runs');
       const table = page.getByRole('table', { name: 'Research runs' });
       await table.getByRole('link', { name: QUERIES[11]! }).waitFor();
       expect(await table.locator('tbody tr').count()).toBe(10);
@@ -133,7 +133,7 @@ describeWithBrowser('the web page: sign in, runs, admin', () => {
 
       await table.getByRole('link', { name: PROTECTED }).click();
       expect(hashOf(page)).toBe(`#/runs/${protectedId}`);
-      expect(await headingText(page)).toBe(PROTECTED);
+      await expectHeading(page, PROTECTED);
       await context.close();
     });
 
@@ -169,7 +169,7 @@ describeWithBrowser('the web page: sign in, runs, admin', () => {
 
       const admin = await open();
       await signIn(admin.page, stack.base, stack.adminKey, '#/admin');
-      expect(await headingText(admin.page)).toBe('Hidden runs');
+      await expectHeading(admin.page, 'Hidden runs');
       const hidden = admin.page.getByRole('table', { name: 'Hidden runs' });
       await hidden.getByText(PROTECTED).waitFor();
       await capture(admin.page, 'admin', { phone: true });
