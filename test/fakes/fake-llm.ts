@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerDelay } from '../support/loopback';
 
 /** One scripted answer of the fake server. */
 export type FakeLlmReply =
@@ -282,16 +283,6 @@ export async function startFakeLlm(options: { latencyMs?: number; model?: string
   };
   const sockets = new Set<import('node:net').Socket>();
 
-  const wait = (ms: number, res: http.ServerResponse) =>
-    new Promise<void>((resolve) => {
-      if (ms <= 0) return resolve();
-      const timer = setTimeout(resolve, ms);
-      res.once('close', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-
   const server = http.createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://fake');
@@ -331,7 +322,7 @@ export async function startFakeLlm(options: { latencyMs?: number; model?: string
           await new Promise<void>((resolve) => res.once('close', () => resolve()));
           return;
         }
-        await wait(state.latencyMs + (reply.delayMs ?? 0), res);
+        await answerDelay(state.latencyMs + (reply.delayMs ?? 0), res);
         if (res.destroyed) return;
         if (reply.kind === 'status') {
           res.writeHead(reply.status, {

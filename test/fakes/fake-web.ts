@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { keepForSites, parseSiteOperators } from './scripted-provider-server';
+import { answerDelay } from '../support/loopback';
 
 export interface FakeWebPage {
   /** Loopback address the page lives on (127.0.0.2, 127.0.0.3, …): one registrable "domain" each. */
@@ -79,7 +80,6 @@ export async function startFakeWeb(options: {
     searchLatencyMs: 0,
     requests: { search: 0, pages: 0, queries: [] as string[] },
   };
-  const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const hosts = [...new Set(options.pages.map((p) => p.host))];
   // Pages by host and path as a request carries it (percent-encoded, as a client sends "/euromarché").
   const byPath = new Map(options.pages.map((p) => [`${p.host}${new URL(p.path, 'http://fake').pathname}`, p]));
@@ -91,7 +91,8 @@ export async function startFakeWeb(options: {
       void (async () => {
         const url = new URL(req.url ?? '/', 'http://fake');
         state.requests.pages++;
-        await delay(state.pageLatencyMs);
+        await answerDelay(state.pageLatencyMs, res);
+        if (res.destroyed) return;
         if (url.pathname === '/robots.txt') {
           res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
           return;
@@ -118,7 +119,8 @@ export async function startFakeWeb(options: {
         return;
       }
       state.requests.search++;
-      await delay(state.searchLatencyMs);
+      await answerDelay(state.searchLatencyMs, res);
+      if (res.destroyed) return;
       const q = url.searchParams.get('q') ?? '';
       state.requests.queries.push(q);
       // Like the engines behind SearxNG, `site:`/`-site:` operators restrict the hosts.

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { listenOnLoopback } from '../support/loopback';
+import { answerDelay, listenOnLoopback } from '../support/loopback';
 
 export interface FakeWikiPage {
   title: string;
@@ -83,24 +83,12 @@ export async function startFakeWiki(options: {
     failSearch: false,
     requests: { search: 0, pages: 0 },
   };
-  // A delay that ends early when the client goes away, so no timer outlives the test.
-  const delay = (ms: number, res: http.ServerResponse) =>
-    new Promise<void>((resolve) => {
-      if (ms <= 0) return resolve();
-      const timer = setTimeout(resolve, ms);
-      timer.unref();
-      res.once('close', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-
   const server = http.createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://fake');
       if (url.pathname === '/w/api.php') {
         state.requests.search++;
-        await delay(state.searchLatencyMs, res);
+        await answerDelay(state.searchLatencyMs, res);
         if (res.destroyed) return;
         if (state.failSearch) {
           res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal error');
@@ -151,7 +139,7 @@ export async function startFakeWiki(options: {
       }
       if (url.pathname.startsWith('/wiki/')) {
         state.requests.pages++;
-        await delay(state.pageLatencyMs, res);
+        await answerDelay(state.pageLatencyMs, res);
         if (res.destroyed) return;
         const page = byTitle.get(decodeURIComponent(url.pathname.slice('/wiki/'.length)));
         if (!page) {

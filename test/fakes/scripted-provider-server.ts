@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { listenOnLoopback } from '../support/loopback';
+import { answerDelay, listenOnLoopback } from '../support/loopback';
 
 /** A request as the fake saw it. */
 export interface RecordedRequest {
@@ -71,15 +71,6 @@ export async function startScriptedProviderServer(
 ): Promise<FakeProviderServer> {
   const queue: ScriptedAnswer[] = [];
   const requests: RecordedRequest[] = [];
-  const delay = (ms: number, res: http.ServerResponse) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      timer.unref();
-      res.once('close', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
   const send = (
     res: http.ServerResponse,
     answer: { status: number; headers?: Record<string, string>; body?: string | object },
@@ -112,13 +103,13 @@ export async function startScriptedProviderServer(
           return;
         }
         if (scripted && 'normalAfterMs' in scripted) {
-          await delay(scripted.normalAfterMs, res);
+          await answerDelay(scripted.normalAfterMs, res);
           if (res.destroyed || res.writableEnded) return;
           send(res, normal(recorded));
           return;
         }
         if (scripted) {
-          if (scripted.delayMs) await delay(scripted.delayMs, res);
+          if (scripted.delayMs) await answerDelay(scripted.delayMs, res);
           if (res.destroyed || res.writableEnded) return;
           send(res, scripted);
           return;

@@ -24,3 +24,19 @@ export async function listenOnLoopback(server: http.Server): Promise<LoopbackSer
       }),
   };
 }
+
+/**
+ * Waits `ms` before a fake answers `res`, ending early when the client goes away (a timer never outlives
+ * the test); the caller checks `res.destroyed` after it.
+ */
+export function answerDelay(ms: number, res: http.ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (ms <= 0) return resolve();
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    res.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,306 @@
+import { TERMINAL_STATES } from '@research/core';
+import fs from 'node:fs';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { client } from '../e2e/support';
+import { waitFor } from '../support/wait';
+import { describeWithBrowser, launchBrowser, openPage, type PageWatch } from './browser';
+import { capture, expectAccessible, layoutShifts, observeLayoutShifts, resetLayoutShifts } from './checks';
+import { hashOf, expectHeading, signIn, stateBadge, watchRunToEnd } from './flows';
+import { createRun, startWebStack, type WebStack } from './stack';
+
+const QUESTION = 'How does photosynthesis convert light energy in plants?';
+const SLOW_QUESTION = 'What does chlorophyll absorb in photosynthesis?';
+// Each page of the fake wiki answers after this long, so a quick run takes a few seconds and its progress
+// arrives while the page watches.
+const PAGE_LATENCY_MS = 250;
+
+/** A quote of the report document (GET /v1/research/{id}/report/document). */
+interface DocumentQuote {
+  citation: number;
+  text: string;
+  claim_id: string;
+  source_id: string;
+  span_start: number | null;
+  span_end: number | null;
+}
+
+/** A span of `text` in Unicode code points, as the API's offsets count. */
+function codePointSlice(text: string, start: number, end: number): string {
+  return Array.from(text).slice(start, end).join('');
+}
+
+/** What stands right under the h2 `name` (the list of findings, of disagreements, of sources). */
+function underHeading(page: Page, name: string): Locator {
+  return page.locator(`xpath=//h2[normalize-space(.)="${name}"]/following-sibling::*[1]`);
+}
+
+/** Whether some element of `a` and some of `b` stand side by side: level with each other, not overlapping. */
+async function sideBySide(a: Locator, b: Locator): Promise<boolean> {
+  const boxes = async (l: Locator) => (await Promise.all((await l.all()).map((e) => e.boundingBox()))).filter(Boolean);
+  for (const x of await boxes(a)) {
+    for (const y of await boxes(b)) {
+      const level = x!.y < y!.y + y!.height && y!.y < x!.y + x!.height;
+      const apart = x!.x + x!.width <= y!.x || y!.x + y!.width <= x!.x;
+      if (level && apart) return true;
+    }
+  }
+  return false;
+}
+
+/** Whether `inner` is shown inside every scrolling box around it and inside the viewport. */
+function scrolledIntoView(inner: Locator): Promise<boolean> {
+  return inner.evaluate((element) => {
+    const rect = element.getBoundingClientRect();
+    const within = (box: DOMRect | { top: number; bottom: number }) =>
+      rect.top >= box.top - 1 && rect.bottom <= box.bottom + 1;
+    if (!within({ top: 0, bottom: window.innerHeight })) return false;
+    for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+      const style = getComputedStyle(parent);
+      const scrolls = /(auto|scroll)/.test(style.overflowY) && parent.scrollHeight > parent.clientHeight;
+      if (scrolls && !within(parent.getBoundingClientRect())) return false;
+    }
+    return true;
+  });
+}
+
+// The run page in Chromium against an API process and a worker over the fake wiki: asking, the live
+// progress, the report with its evidence and citations, the exports, and stopping a run. The tests follow
+// one another in one tab, as a reader would.
+describeWithBrowser('the web page: asking and a run', () => {
+  let stack: WebStack;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let watch: PageWatch;
+  let runId: string;
+
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([
+      startWebStack('web_run', { pageLatencyMs: PAGE_LATENCY_MS }),
+      launchBrowser(),
+    ]);
+    ({ context, page, watch } = await openPage(browser, [stack.userKey, stack.adminKey]));
+    await observeLayoutShifts(context);
+    await signIn(page, stack.base, stack.userKey, '#/ask');
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+  afterEach(() => {
+    // Whatever a test did, the page may not throw, break its CSP or show the key in a URL.
+    expect(watch.problems.splice(0)).toEqual([]);
+  });
+
+  it('shows the API’s 422 detail beside a field it refuses, and starts nothing', async () => {
+    await expectHeading(page, 'Ask a question');
+    expect(await page.getByLabel('Depth').inputValue()).toBe('normal');
+    expect(await page.getByLabel('Language').inputValue()).toBe('en');
+    await capture(page, 'ask', { phone: true });
+    await expectAccessible(page, 'the ask page');
+
+    const bad = { query: QUESTION, include_domains: ['https://example.org/path'] };
+    const refused = await stack.call('POST', '/v1/research', bad);
+    expect(refused.status).toBe(422);
+    await page.getByLabel('Question').fill(QUESTION);
+    await page.getByLabel('Include domains').fill(bad.include_domains[0]!);
+    await page.getByRole('button', { name: 'Start research' }).click();
+    await page.getByRole('alert').filter({ hasText: refused.body.detail }).waitFor();
+    expect(await page.getByLabel('Include domains').getAttribute('aria-invalid')).toBe('true');
+    await capture(page, 'ask-refused');
+    await expectAccessible(page, 'the ask page with a refused field');
+    expect(hashOf(page)).toBe('#/ask');
+    expect((await stack.call('GET', '/v1/research')).body.total).toBe(0);
+    await page.getByLabel('Include domains').fill('');
+  });
+
+  it('starts a run and shows its progress as it arrives, without moving what is read', async () => {
+    await page.getByLabel('Depth').selectOption('quick');
+    await page.getByRole('button', { name: 'Start research' }).click();
+    await page.waitForURL(/#\/runs\/[0-9a-f-]{36}$/);
+    runId = hashOf(page).slice('#/runs/'.length);
+    await expectHeading(page, QUESTION);
+    await resetLayoutShifts(page);
+
+    await page.getByRole('button', { name: 'Stop research' }).waitFor();
+    await page.getByRole('log', { name: 'Progress events' }).getByRole('listitem').first().waitFor();
+    await capture(page, 'run-in-progress');
+    const seen = await watchRunToEnd(page);
+    expect(seen.finalState).toBe('completed');
+    // Events were seen arriving while the run was still going: some before its end, more after.
+    const whileRunning = seen.samples.filter(
+      (s) => !(TERMINAL_STATES as readonly string[]).includes(s.state) && s.events > 0,
+    );
+    expect(whileRunning.length).toBeGreaterThan(0);
+    const last = seen.samples.at(-1)!;
+    expect(last.events).toBeGreaterThan(Math.min(...whileRunning.map((s) => s.events)));
+    expect(new Set(seen.samples.map((s) => s.state)).size).toBeGreaterThan(2);
+    await page.getByRole('button', { name: 'Stop research' }).waitFor({ state: 'detached' });
+
+    // The log names what the run read: the titles of its sources.
+    const sources = (await stack.call('GET', `/v1/research/${runId}/sources`)).body.sources as { title: string }[];
+    expect(sources.length).toBeGreaterThan(0);
+    const logText = await page.getByRole('log', { name: 'Progress events' }).innerText();
+    for (const s of sources) expect(logText).toContain(s.title);
+
+    await underHeading(page, 'Findings').getByRole('listitem').first().waitFor();
+    const shifts = await layoutShifts(page);
+    if (shifts.total >= 0.1) throw new Error(`layout shift ${shifts.total}: ${JSON.stringify(shifts.shifts)}`);
+  });
+
+  it('shows the report as the API gives it: findings with confidence, evidence scores, sources', async () => {
+    const report = (await stack.call('GET', `/v1/research/${runId}/report`)).body;
+    expect(report.findings.length).toBeGreaterThan(0);
+    const findings = underHeading(page, 'Findings').locator(':scope > li');
+    expect(await findings.count()).toBe(report.findings.length);
+    for (const [i, finding] of (report.findings as { text: string; confidence: number }[]).entries()) {
+      const text = await findings.nth(i).innerText();
+      expect(text).toContain(finding.text);
+      expect(text).toContain(`Confidence ${Math.round(finding.confidence * 100)} %`);
+    }
+    // Every score bar names a score of the API's evidence, to two decimals.
+    const evidence = (await stack.call('GET', `/v1/research/${runId}/evidence`)).body.evidence as Record<
+      string,
+      unknown
+    >[];
+    const scores = new Set(
+      evidence
+        .flatMap((e) => Object.values(e).filter((v): v is number => typeof v === 'number'))
+        .map((v) => v.toFixed(2)),
+    );
+    const labels = await underHeading(page, 'Findings')
+      .locator('meter[aria-label], [role=img][aria-label]')
+      .evaluateAll((bars) => bars.map((bar) => bar.getAttribute('aria-label') ?? ''));
+    expect(labels.length).toBeGreaterThanOrEqual(6);
+    for (const label of labels) {
+      const value = /^\S.* (\d\.\d\d)$/.exec(label)?.[1];
+      expect({ label, known: value !== undefined && scores.has(value) }).toEqual({ label, known: true });
+    }
+
+    const sources = (await stack.call('GET', `/v1/research/${runId}/sources`)).body.sources as {
+      title: string;
+      url: string;
+    }[];
+    const listed = underHeading(page, 'Sources');
+    for (const s of sources) {
+      expect(await listed.getByRole('link', { name: s.title, exact: true }).getAttribute('href')).toBe(s.url);
+    }
+    expect(await listed.innerText()).toContain('Secondary');
+
+    // The fake web holds a page that contradicts another: both views stand in the disagreements, side by
+    // side on a desktop.
+    expect(report.disagreements.length).toBeGreaterThan(0);
+    const disagreements = underHeading(page, 'Disagreements');
+    for (const d of report.disagreements as { positions: { view: string }[] }[]) {
+      for (const position of d.positions) expect(await disagreements.innerText()).toContain(position.view);
+    }
+    const [first, second] = (report.disagreements[0] as { positions: { view: string }[] }).positions;
+    const view = (p: { view: string }) => disagreements.getByText(p.view, { exact: true });
+    expect(await sideBySide(view(first!), view(second!))).toBe(true);
+
+    await capture(page, 'run-report', { phone: true });
+    await expectAccessible(page, 'the run page with its report');
+  });
+
+  it('opens a citation and a quote on the source text with the span marked, as the API places it', async () => {
+    // The page's report document: which quote of which source each finding shows.
+    const doc = (await stack.call('GET', `/v1/research/${runId}/report/document`)).body as {
+      findings: { citations: number[]; quotes: DocumentQuote[] }[];
+      sources: { number: number | null; source_id: string; title: string | null; url: string }[];
+    };
+    const index = doc.findings.findIndex((f) => f.quotes.some((q) => q.span_start !== null));
+    expect(index).toBeGreaterThanOrEqual(0);
+    const quote = doc.findings[index]!.quotes.find((q) => q.span_start !== null)!;
+    const source = doc.sources.find((s) => s.number === quote.citation)!;
+    expect(source.source_id).toBe(quote.source_id);
+    // The source's own text between the quote's offsets, in code points, is what the dialog must mark.
+    const content = (await stack.call('GET', `/v1/research/${runId}/sources/${source.source_id}/content`)).body
+      .text as string;
+    const span = codePointSlice(content, quote.span_start!, quote.span_end!);
+    const claims = (await stack.call('GET', `/v1/research/${runId}/claims`)).body.claims as {
+      id: string;
+      evidence_span: string;
+    }[];
+    expect(claims.find((c) => c.id === quote.claim_id)!.evidence_span).toBe(span);
+
+    const finding = underHeading(page, 'Findings').locator(':scope > li').nth(index);
+    const citation = finding.getByRole('button', { name: `Source ${quote.citation}: ${source.title}`, exact: true });
+    const quoteButton = finding.getByRole('button').filter({ hasText: quote.text }).first();
+    const dialog = page.getByRole('dialog');
+    for (const opener of [citation, quoteButton]) {
+      await opener.click();
+      await dialog.waitFor();
+      expect(await dialog.getByRole('heading').first().innerText()).toBe(source.title);
+      const link = dialog.getByRole('link', { name: source.url });
+      expect(await link.getAttribute('href')).toBe(source.url);
+      expect(await link.getAttribute('target')).toBe('_blank');
+      expect((await link.getAttribute('rel'))?.split(/\s+/).sort()).toEqual(['noopener', 'noreferrer']);
+      const mark = dialog.locator('mark');
+      await mark.waitFor();
+      expect(await mark.textContent()).toBe(span);
+      expect(await scrolledIntoView(mark)).toBe(true);
+      if (opener === citation) {
+        await capture(page, 'run-citation', { phone: true });
+        await expectAccessible(page, 'the citation dialog');
+        await dialog.getByRole('button', { name: 'Close' }).click();
+      } else {
+        await page.keyboard.press('Escape');
+      }
+      await dialog.waitFor({ state: 'hidden' });
+      // The focus is back on what opened it.
+      expect(await opener.evaluate((button) => button === document.activeElement)).toBe(true);
+    }
+  });
+
+  it('downloads the report as Markdown, HTML and PDF, the same the API exports', async () => {
+    const owner = client(stack.base, stack.userKey);
+    for (const [button, format, extension] of [
+      ['Download Markdown', 'markdown', '.md'],
+      ['Download HTML', 'html', '.html'],
+      ['Download PDF', 'pdf', '.pdf'],
+    ] as const) {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: button }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`research-${runId}${extension}`);
+      const saved = fs.readFileSync((await download.path())!);
+      if (format === 'pdf') {
+        expect(saved.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      } else {
+        const exported = await owner('GET', `/v1/research/${runId}/report?format=${format}`);
+        expect(saved.toString('utf8')).toBe(exported.body);
+      }
+    }
+  });
+
+  it('stops a slow run: the state becomes cancelled', async () => {
+    stack.web.pageLatencyMs = 30_000;
+    try {
+      // Opened from its link, as the runs list does.
+      const id = await createRun(stack, SLOW_QUESTION);
+      await page.goto(`${stack.base}/#/runs/${id}`);
+      await expectHeading(page, SLOW_QUESTION);
+      // The fake wiki holds its pages for 30 s: the run stays in its fetch until stopped.
+      await waitFor('the run to fetch', async () => (await stateBadge(page).textContent()) === 'fetching', 15_000, 50);
+      const stop = page.getByRole('button', { name: /^(Stop research|Stopping…)$/ });
+      await stop.click();
+      const seen = await watchRunToEnd(page, 10_000);
+      expect(seen.finalState).toBe('cancelled');
+      await stop.waitFor({ state: 'detached' });
+      expect((await stack.call('GET', `/v1/research/${id}`)).body.state).toBe('cancelled');
+      await capture(page, 'run-cancelled', { phone: true });
+    } finally {
+      stack.web.pageLatencyMs = PAGE_LATENCY_MS;
+    }
+  });
+
+  it('shows the API’s 404 for an unknown run', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    await page.goto(`${stack.base}/#/runs/${unknown}`);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: `Research run ${unknown} not found` })
+      .waitFor();
+  });
+});
