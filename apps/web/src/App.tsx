@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiClient, ApiError } from './api/client';
+import { listHiddenRuns } from './api/research';
 import { Layout } from './Layout';
 import { AdminPage } from './pages/AdminPage';
 import { AskPage } from './pages/AskPage';
@@ -51,7 +52,7 @@ export function App() {
   useEffect(() => {
     if (!api) return;
     const controller = new AbortController();
-    api.get('/v1/admin/research/deleted', controller.signal).then(
+    listHiddenRuns(api, controller.signal).then(
       () => setIsAdmin(true),
       (error: unknown) => {
         if (error instanceof ApiError && error.status === 403) setIsAdmin(false);

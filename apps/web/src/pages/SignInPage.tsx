@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ApiClient, ApiError, errorText } from '../api/client';
+import { listRuns } from '../api/research';
 import '../styles.css';
 
 /** Sign in with an API key: checked against the API before it is kept for this tab. */
@@ -18,7 +19,7 @@ export function SignInPage({ notice, onSignedIn }: { notice: string | null; onSi
     setBusy(true);
     setError(null);
     try {
-      await new ApiClient(candidate).get('/v1/research?limit=1');
+      await listRuns(new ApiClient(candidate), { offset: 0, limit: 1 });
       onSignedIn(candidate);
     } catch (e) {
       setError(e instanceof ApiError && e.status === 401 ? `This API key was not accepted: ${e.detail}` : errorText(e));
