@@ -90,8 +90,15 @@ function RunView({ id }: { id: string }) {
   const loadStatus = useCallback((signal: AbortSignal) => api.get<RunStatus>(runPath(id), signal), [api, id]);
   const status = useResource(loadStatus);
   const reloadStatus = status.reload;
-  // The header's counts are read again at each new state and at the end.
-  useEffect(() => reloadStatus(), [reloadStatus, progress.state, progress.ended]);
+  // The header's counts are read again at each new state and at the end (not at mount: the first read is
+  // under way then).
+  const news = `${progress.state}:${progress.ended}`;
+  const lastNews = useRef(news);
+  useEffect(() => {
+    if (lastNews.current === news) return;
+    lastNews.current = news;
+    reloadStatus();
+  }, [news, reloadStatus]);
   const run = status.data;
   // A run that had ended when the page opened replays its whole history: its badge shows the end at once.
   const state = run && !run.is_running ? run.state : (progress.state ?? run?.state ?? null);
