@@ -1,4 +1,5 @@
 import { TERMINAL_STATES } from '@research/core';
+import type { ReportDocumentResponse } from '@research/http';
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { client } from '../e2e/support';
@@ -13,16 +14,6 @@ const SLOW_QUESTION = 'What does chlorophyll absorb in photosynthesis?';
 // Each page of the fake wiki answers after this long, so a quick run takes a few seconds and its progress
 // arrives while the page watches.
 const PAGE_LATENCY_MS = 250;
-
-/** A quote of the report document (GET /v1/research/{id}/report/document). */
-interface DocumentQuote {
-  citation: number;
-  text: string;
-  claim_id: string;
-  source_id: string;
-  span_start: number | null;
-  span_end: number | null;
-}
 
 /** A span of `text` in Unicode code points, as the API's offsets count. */
 function codePointSlice(text: string, start: number, end: number): string {
@@ -206,10 +197,7 @@ describeWithBrowser('the web page: asking and a run', () => {
 
   it('opens a citation and a quote on the source text with the span marked, as the API places it', async () => {
     // The page's report document: which quote of which source each finding shows.
-    const doc = (await stack.call('GET', `/v1/research/${runId}/report/document`)).body as {
-      findings: { citations: number[]; quotes: DocumentQuote[] }[];
-      sources: { number: number | null; source_id: string; title: string | null; url: string }[];
-    };
+    const doc = (await stack.call('GET', `/v1/research/${runId}/report/document`)).body as ReportDocumentResponse;
     const index = doc.findings.findIndex((f) => f.quotes.some((q) => q.span_start !== null));
     expect(index).toBeGreaterThanOrEqual(0);
     const quote = doc.findings[index]!.quotes.find((q) => q.span_start !== null)!;
