@@ -8,8 +8,8 @@ export {
   type PlannedQuery,
 } from './plan/queries';
 export { extractivePlan, type PlannerInput } from './plan/extractive-planner';
-export { hitRelevance, nameKey, nameKeys, namedPageWeight, NAMED_PAGE, OFF_TOPIC } from './plan/hit-relevance';
-export { namedEntities, questionNames } from './text/names';
+export { hitRelevance, nameKeys, namedPageWeight, NAMED_PAGE, OFF_TOPIC } from './plan/hit-relevance';
+export { nameKey, namedEntities, questionNames, subjectKey } from './text/names';
 export { extractClaims, claimTypeOf, planTerms } from './claims/extractive-claims';
 export {
   isStatement,
@@ -41,14 +41,16 @@ export {
 } from './compare/evidence-graph';
 export { scoreEvidence, claimStrength, type ScoringInput } from './compare/evidence-scores';
 export { findGaps, gapQueries, type Gaps } from './rounds/gap-analysis';
+export { planBridge, type BridgeInput, type BridgeResult } from './rounds/bridge';
+export { hitJudge, nameFit, type HitJudge, type ShownHit } from './retrieval/hit-fit';
 export {
-  bridgeQueries,
-  planBridge,
-  snippetQueries,
-  type BridgeInput,
-  type BridgeResult,
-  type BridgeSource,
-} from './rounds/bridge';
+  linkingNames,
+  questionSentences,
+  NAMES_PER_PAGE,
+  type LinkingName,
+  type PageSentence,
+  type ReadPage,
+} from './retrieval/linking-names';
 export { answerKindOf, fitsAnswer, type AnswerKind } from './report/answer-fit';
 export { buildReport, rankFindings } from './report/report-builder';
 export {
@@ -91,3 +93,4 @@ export {
   type RunEvent,
 } from './notes';
 export * as visionPromptV1 from './prompts/vision.v1';
+export * from './answer';

@@ -33,16 +33,19 @@ export interface RunBudget extends Readonly<Budget> {
   /** Sources a round may add given the `known` ones: an even share of the room left over the remaining rounds. */
   sourceAllowance(known: number, round: number, rounds: number): number;
   /**
-   * Of a round's `allowance` (queries or sources), what its second hop keeps: a quarter, at most
-   * BRIDGE_MAX, none when the round has fewer than 3 to spend.
+   * Of a round's query `allowance`, what the search step leaves to the fetch step's hops for the names the
+   * pages read give (LINK_SHARE of it), none when the round has fewer than 3 to spend.
    */
-  bridgeReserve(allowance: number): number;
+  linkReserve(allowance: number): number;
   /** A copy with its own usage, for one step. */
   forStep(): RunBudget;
 }
 
-/** Most queries, and most sources, a round's second hop spends: a few names, each one page away. */
-const BRIDGE_MAX = 4;
+/**
+ * The share of a round's queries kept for the names its pages give: the question and the names it holds need a
+ * few queries; a question of two or more steps needs as many again for the names that lead to its answer.
+ */
+export const LINK_SHARE = 0.5;
 
 function readLimits(stored: unknown, depth: Depth): Budget {
   const budget: Budget = { ...DEPTH_BUDGETS[depth] };
@@ -88,7 +91,7 @@ function makeBudget(depth: Depth, limits: Budget, usage: Record<string, number>)
       const left = Math.max(0, limits.max_sources - known);
       return Math.ceil(left / Math.max(1, runRounds - round + 1));
     },
-    bridgeReserve: (allowance) => (allowance < 3 ? 0 : Math.min(BRIDGE_MAX, Math.ceil(allowance / 4))),
+    linkReserve: (allowance) => (allowance < 3 ? 0 : Math.floor(allowance * LINK_SHARE)),
     forStep: () => makeBudget(depth, limits, { ...usage }),
   };
 }

@@ -35,6 +35,12 @@ export interface QueryFailure {
 export interface RunSearchesResult {
   /** New, distinct hits (fused order with `weights`, else query then rank order); `url` as the provider gave it. */
   hits: SearchResultDraft[];
+  /**
+   * Every result list as the provider gave it, query after query, each hit under its own query and rank (a page
+   * two queries found is in both): what a caller ranking the lists itself reads. Hits without a valid URL are
+   * left out; the run's known URLs are not.
+   */
+  listed: SearchResultDraft[];
   /** Queries sent to the provider (what to add to the run's usage), failures included. */
   queriesSent: number;
   /** Those queries, in the order they were sent. */
@@ -97,8 +103,12 @@ export async function runSearches(input: RunSearchesInput): Promise<RunSearchesR
   tally.duplicates += ordered.merged;
   metrics?.sourcesDiscovered(tally.hits.length);
   metrics?.duplicateSources(tally.duplicates);
+  const listed = lists.flatMap((list) =>
+    list.items.filter((hit) => hitUrlKey(hit.url) !== null).map((hit) => draftOf(list.query, hit)),
+  );
   return {
     hits: tally.hits,
+    listed,
     queriesSent: toSend.length,
     sent: toSend.map((q) => q.query),
     budgetExhausted: skippedQueries.length > 0,
@@ -172,14 +182,18 @@ function addHit(tally: HitTally, query: string, hit: SearchHit): void {
   else if (tally.seen.has(key)) tally.duplicates++;
   else {
     tally.seen.add(key);
-    tally.hits.push({
-      query,
-      url: hit.url,
-      title: hit.title || null,
-      snippet: hit.snippet || null,
-      published_at: hit.published_at,
-      provider: hit.provider,
-      rank: hit.rank,
-    });
+    tally.hits.push(draftOf(query, hit));
   }
+}
+
+function draftOf(query: string, hit: SearchHit): SearchResultDraft {
+  return {
+    query,
+    url: hit.url,
+    title: hit.title || null,
+    snippet: hit.snippet || null,
+    published_at: hit.published_at,
+    provider: hit.provider,
+    rank: hit.rank,
+  };
 }

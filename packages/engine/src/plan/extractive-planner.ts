@@ -155,7 +155,6 @@ interface ReadQuery {
   profile: ReturnType<typeof languageProfile>;
   t: Templates;
   terms: string[];
-  keyTerms: string;
   topic: string;
   entities: string[];
   time: Plan['time_sensitivity'];
@@ -177,7 +176,6 @@ function readQuery(input: PlannerInput): ReadQuery {
     profile,
     t: TEMPLATES[code],
     terms,
-    keyTerms: terms.slice(0, 5).join(' ') || query,
     topic: terms.slice(0, 3).join(' ') || query,
     entities,
     time,
@@ -202,23 +200,31 @@ function subQuestionsOf({ t, topic, query, entities, time, categories }: ReadQue
   );
 }
 
-function searchQueriesOf(
-  { query, t, terms, keyTerms, topic, entities, time, categories }: ReadQuery,
-  extraQueries: readonly string[],
-): Array<{ query: string; dimension: string }> {
+/**
+ * The plan's searches: the question, the user's queries and the names the question holds; a question that is
+ * no factoid (a statement, a why or a how) also searches its topic's definition, figures and latest state when
+ * it asks for them. A factoid's answer is a fact the question's own words and names find: templates built
+ * from its key terms ("… definition") search its topic in general and spend the queries its names need.
+ */
+function searchQueriesOf(q: ReadQuery, extraQueries: readonly string[]): Array<{ query: string; dimension: string }> {
+  const { query, t, topic, entities, time, categories } = q;
+  const general = !isFactoid(q);
   return dedupe(
     [
       { query, dimension: 'core' },
-      ...extraQueries.map((q) => ({ query: q.trim().slice(0, 300), dimension: 'user' })),
+      ...extraQueries.map((x) => ({ query: x.trim().slice(0, 300), dimension: 'user' })),
       ...entities.map((e) => ({ query: e, dimension: 'entity' })),
-      ...(terms.length >= 2 ? [{ query: keyTerms, dimension: 'key_terms' }] : []),
-      ...(categories.includes('definition')
+      ...(general && categories.includes('definition')
         ? [{ query: `${topic} ${t.definitionWord}`, dimension: 'definition' }]
         : []),
-      ...(categories.includes('quantitative') ? [{ query: `${topic} ${t.statistics}`, dimension: 'figures' }] : []),
-      ...(time === 'high' || time === 'medium' ? [{ query: `${topic} ${t.latest}`, dimension: 'recency' }] : []),
+      ...(general && categories.includes('quantitative')
+        ? [{ query: `${topic} ${t.statistics}`, dimension: 'figures' }]
+        : []),
+      ...(general && (time === 'high' || time === 'medium')
+        ? [{ query: `${topic} ${t.latest}`, dimension: 'recency' }]
+        : []),
     ],
-    (q) => q.query,
+    (x) => x.query,
   );
 }
 

@@ -1,4 +1,5 @@
-import { termSet, words } from '../text/tokens';
+import { nameKey } from '../text/names';
+import { termSet } from '../text/tokens';
 
 /** What hitRelevance gives a hit whose title and snippet share no word with the question. */
 export const OFF_TOPIC = 0.5;
@@ -27,10 +28,6 @@ export function hitRelevance(
 /** How much more a page titled exactly as a name the run searched is worth than another hit of its rank. */
 export const NAMED_PAGE = 2;
 
-/** A title or a name as namedPageWeight compares them: its words, lower case, one space apart. */
-export function nameKey(text: string): string {
-  return words(text).join(' ');
-}
 
 /**
  * NAMED_PAGE for a hit titled exactly as one of `names` (the names the question holds, the names a second

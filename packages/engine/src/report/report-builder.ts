@@ -6,6 +6,8 @@ import { summarizeEvents, type ParsedNotes, type RunEvent } from '../notes';
 import type { Gaps } from '../rounds/gap-analysis';
 import { namedEntities } from '../text/names';
 import { contentTerms, jaccard, overlapCount, round2, termSet } from '../text/tokens';
+import { findAnswer, type FoundAnswer } from '../answer/find-answer';
+import { readQuestion, type AskedQuestion } from '../answer/question';
 import { answerKindOf, fitsAnswer } from './answer-fit';
 import { englishFallback, hasReportText, reportText, type ReportText } from './report-text';
 
@@ -37,8 +39,22 @@ export interface RankedFinding {
   claimTexts: string[];
 }
 
-/** The findings in report order, and the propositions (cluster indices) about the question, findings or not. */
-export type RankedFindings = RankedFinding[] & { readonly about: ReadonlySet<number> };
+/** The answer a report opens with: the first finding states it (see findAnswer). */
+export interface ReportAnswer {
+  /** The part of the first finding that answers, as written in its source (a name, a date, a number). */
+  span: string | null;
+  found: FoundAnswer;
+}
+
+/**
+ * The findings in report order, the propositions (cluster indices) about the question, findings or not, what
+ * the question asks for, and the answer the first finding states (null when no statement read gives it).
+ */
+export type RankedFindings = RankedFinding[] & {
+  readonly about: ReadonlySet<number>;
+  readonly asked: AskedQuestion;
+  readonly answer: ReportAnswer | null;
+};
 
 /** Ends a sentence with its citations: "Text [1]." */
 export function cite(text: string, numbers: number[]): string {
@@ -63,9 +79,6 @@ interface QuestionTopic {
    */
   subjects: Array<Set<string>>;
 }
-
-/** A question choosing between things: "A or B" (the service's languages). */
-const CHOICE = /\s(?:or|oder|ou|o)\s/iu;
 
 // What joins compared names: "A or B", "A and B", "A, B", "A vs. B", in the service's languages.
 const COORDINATION = /^\s*(?:,\s*)?(?:or|and|vs\.?|versus|oder|und|ou|et|o|y|e)?\s*$/iu;
@@ -265,7 +278,10 @@ function relevanceOf(
  * question, finding or not.
  */
 export function rankFindings(
-  input: Pick<ReportInput, 'query' | 'plan' | 'graph' | 'evidence'> & { events?: readonly RunEvent[] },
+  input: Pick<ReportInput, 'query' | 'plan' | 'graph' | 'evidence'> & {
+    events?: readonly RunEvent[];
+    language?: string;
+  },
 ): RankedFindings {
   const { graph } = input;
   const evidence = new Map(input.evidence.map((e) => [e.claim_id, e]));
@@ -322,22 +338,31 @@ export function rankFindings(
     .filter((r) => r.relevance > 0 && r.finding.source_ids.length > 0)
     .sort((a, b) => b.score - a.score || a.cluster.index - b.cluster.index);
   const picked = pickDiverse(candidates, (r) => r.terms, MAX_FINDINGS);
-  // The answer to a question of two steps is on the page of the name that links them (see linksOf): the
-  // best finding from such a page leads, and so states the answer first. A question choosing between
-  // things ("A or B?") is answered on their own pages.
-  const choosing = ask.topic.subjects.length > 1 || CHOICE.test(input.query);
-  // Of several, the page of the strongest link (the earliest name); the sort is stable, so the best of its findings.
-  // It leads even when more findings outrank it than the report lists (a deeper run reads more pages that
-  // share the question's words), in place of the last of them.
-  const lead = candidates.filter((r) => r.link >= 0).sort((a, b) => a.link - b.link)[0];
-  const step = lead ? picked.indexOf(lead) : -1;
-  if (!choosing && lead && step !== 0) {
-    if (step > 0) picked.splice(step, 1);
+  // The answer leads: its cluster first, worded by the claim that states it, also when more findings outrank it
+  // than the report lists (in place of the last of them).
+  const asked = readQuestion(input.query, input.language ?? 'en');
+  const found = findAnswer(asked, answerClaimsOf(graph), [...graph.sources.values()]);
+  let answer: ReportAnswer | null = null;
+  const cluster = found ? graph.clusterOf.get(found.claimId) : undefined;
+  const lead = cluster ? ranked.find((r) => r.cluster === cluster) : undefined;
+  if (found && lead) {
+    const step = picked.indexOf(lead);
+    if (step >= 0) picked.splice(step, 1);
     else picked.splice(MAX_FINDINGS - 1);
-    picked.unshift(lead);
+    const text = claims.get(found.claimId)!.claim_text;
+    picked.unshift({ ...lead, finding: { ...lead.finding, text } });
+    answer = { span: found.span, found };
   }
   const findings = picked.map(({ cluster, finding, claimTexts }) => ({ cluster, finding, claimTexts }));
-  return Object.assign(findings, { about: new Set(candidates.map((r) => r.cluster.index)) });
+  return Object.assign(findings, { about: new Set(candidates.map((r) => r.cluster.index)), asked, answer });
+}
+
+/** The run's claims as findAnswer reads them, in their sources' order and their order in each source. */
+function answerClaimsOf(graph: EvidenceGraph) {
+  const order = new Map([...graph.sources.keys()].map((id, i) => [id, i]));
+  return [...graph.claims]
+    .sort((a, b) => (order.get(a.source_id) ?? 0) - (order.get(b.source_id) ?? 0) || a.position - b.position)
+    .map((c) => ({ id: c.id, text: c.evidence_span || c.claim_text, sourceId: c.source_id }));
 }
 
 /**
@@ -370,8 +395,15 @@ type ClaimOf = Map<string, EvidenceGraph['claims'][number]>;
  * The summary: one cited sentence per leading finding, and one about the disagreements among them; when no
  * statement of the sources read is about the question, a plain sentence saying that they do not answer it.
  */
-function summaryOf(ranked: RankedFinding[], graph: EvidenceGraph, findingNumber: Map<number, number>, t: ReportText) {
+function summaryOf(ranked: RankedFindings, graph: EvidenceGraph, findingNumber: Map<number, number>, t: ReportText) {
   const sentences = ranked.slice(0, SUMMARY_FINDINGS).map((r, i) => cite(r.finding.text, [i + 1]));
+  // The answer first: its span, as its source writes it, before the finding that states it when the finding's
+  // words do not hold it ("Tony Burke: Anthony Stephen Burke … is a Labor member …"); or, for a question
+  // after a fact that no statement gives, a sentence saying so.
+  const span = ranked.answer?.span;
+  if (span && sentences.length > 0 && !ranked[0]!.finding.text.includes(span))
+    sentences[0] = `${span}: ${sentences[0]}`;
+  if (!ranked.answer && ranked.length > 0 && asksForFact(ranked.asked)) sentences.unshift(t.answerNotFound);
   const disputed = graph.contradictions
     .flatMap((c) => [findingNumber.get(c.a.index), findingNumber.get(c.b.index)])
     .filter((n): n is number => n !== undefined);
@@ -388,6 +420,11 @@ function summaryOf(ranked: RankedFinding[], graph: EvidenceGraph, findingNumber:
   }
   if (sentences.length > 0) return sentences.join(' ');
   return graph.sources.size > 0 ? t.notAnswered(graph.sources.size) : t.noFindings;
+}
+
+/** Whether a question asks for a fact the report can state (not a statement, a why, a how or a yes or no). */
+function asksForFact(asked: AskedQuestion): boolean {
+  return asked.kind !== 'open' && asked.kind !== 'yes_no';
 }
 
 /** Disagreements the report lists at most. */

@@ -5,6 +5,8 @@ export interface ReportText {
   noFindings: string;
   /** The summary when sources were read but none of their statements is about the question. */
   notAnswered: (sources: number) => string;
+  /** The summary's first sentence when the question asks for a fact that no statement read gives. */
+  answerNotFound: string;
   disagreementSentence: (topics: string, cites: string) => string;
   singleSource: (n: number) => string;
   unansweredField: (field: string) => string;
@@ -56,6 +58,7 @@ export interface ReportText {
 
 const EN: ReportText = {
   noFindings: 'No sourced statements on this question were found.',
+  answerNotFound: 'None of the statements read states what the question asks for; the closest ones follow.',
   notAnswered: (n) =>
     `The ${n} source(s) read do not answer this question: none of their statements is about it, so the report lists no findings.`,
   disagreementSentence: (topics, cites) => `The sources disagree on ${topics} ${cites}.`,
@@ -132,6 +135,7 @@ const EN: ReportText = {
 
 const DE: ReportText = {
   noFindings: 'Zu dieser Frage wurden keine belegten Aussagen gefunden.',
+  answerNotFound: 'Keine der gelesenen Aussagen nennt, wonach die Frage fragt; die nächstliegenden folgen.',
   notAnswered: (n) =>
     `Die ${n} gelesenen Quellen beantworten diese Frage nicht: Keine ihrer Aussagen handelt davon, daher nennt der Bericht keine Befunde.`,
   disagreementSentence: (topics, cites) => `Die Quellen widersprechen sich bei ${topics} ${cites}.`,
@@ -208,6 +212,7 @@ const DE: ReportText = {
 
 const FR: ReportText = {
   noFindings: "Aucune affirmation sourcée n'a été trouvée sur cette question.",
+  answerNotFound: "Aucune des affirmations lues ne donne ce que demande la question ; les plus proches suivent.",
   notAnswered: (n) =>
     `Les ${n} source(s) lues ne répondent pas à cette question : aucune de leurs affirmations ne la traite, le rapport ne présente donc aucun constat.`,
   disagreementSentence: (topics, cites) => `Les sources divergent sur ${topics} ${cites}.`,
@@ -286,6 +291,7 @@ const FR: ReportText = {
 
 const ES: ReportText = {
   noFindings: 'No se encontraron afirmaciones con fuentes sobre esta pregunta.',
+  answerNotFound: 'Ninguna de las afirmaciones leídas indica lo que pide la pregunta; a continuación, las más cercanas.',
   notAnswered: (n) =>
     `Las ${n} fuentes consultadas no responden a esta pregunta: ninguna de sus afirmaciones trata de ella, por lo que el informe no presenta hallazgos.`,
   disagreementSentence: (topics, cites) => `Las fuentes discrepan sobre ${topics} ${cites}.`,
@@ -363,6 +369,7 @@ const ES: ReportText = {
 
 const IT: ReportText = {
   noFindings: 'Non sono state trovate affermazioni documentate su questa domanda.',
+  answerNotFound: 'Nessuna delle affermazioni lette indica ciò che la domanda chiede; seguono le più vicine.',
   notAnswered: (n) =>
     `Le ${n} fonti consultate non rispondono a questa domanda: nessuna delle loro affermazioni la riguarda, quindi il rapporto non riporta risultati.`,
   disagreementSentence: (topics, cites) => `Le fonti non concordano su ${topics} ${cites}.`,

@@ -1,42 +1,48 @@
 import { languageCode, STOPWORDS } from './language';
+import { words } from './tokens';
 
 /** Abbreviations that stand before a name: their full stop ends no sentence. */
 const NAME_PREFIX = /(^|\s)(St|Mt|Ft|Dr|Mr|Mrs|Ms|Prof|Gen|Col|Lt|Capt|Sgt|Rev|Sen|Gov|Rep)\.\s*$/u;
 
 /**
  * Names in a text (a query or a sentence): runs of capitalised words (a sentence's first word only when a
- * capitalised word follows it and it is not a stopword) and quoted phrases, each once, in order.
+ * capitalised word follows it and it is not a stopword) with nothing but spaces between them, and quoted
+ * phrases, each once, in order, as written ("C.J. Hunter", "Bank of America").
  */
 export function namedEntities(query: string): string[] {
   const out: string[] = [];
   for (const m of query.matchAll(/["“„«]([^"“”„«»]{3,80})["”“»]/gu)) out.push(m[1]!.trim());
   const tokens = [...query.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu)];
-  let run: string[] = [];
+  let run: RegExpMatchArray[] = [];
   const flush = () => {
-    if (run.length) out.push(run.join(' '));
+    if (run.length) {
+      const last = run[run.length - 1]!;
+      out.push(query.slice(run[0]!.index, last.index! + last[0].length).replace(/[.]$/u, ''));
+    }
     run = [];
   };
+  const capitalised = (i: number) => tokens[i] !== undefined && /^\p{Lu}/u.test(tokens[i]![0]);
   tokens.forEach((m, i) => {
     const word = m[0].replace(/[.]$/, '');
     const capital = /^\p{Lu}/u.test(word);
-    // An initial ("Roger O. Egeberg", "George H. W. Bush") or a title before a name ("Ken St. Andre", "Dr. Watson")
+    // An initial ("Roger O. Egeberg", "C.J. Hunter") or a title before a name ("Ken St. Andre", "Dr. Watson")
     // ends no sentence.
     const before = query.slice(0, m.index);
     const sentenceStart =
-      i === 0 || (/[.?!]\s*$/.test(before) && !/(^|\s)\p{Lu}\.\s*$/u.test(before) && !NAME_PREFIX.test(before));
+      i === 0 || (/[.?!]\s*$/.test(before) && !/(^|[\s.])\p{Lu}\.\s*$/u.test(before) && !NAME_PREFIX.test(before));
+    // Capitalised words are one name only where nothing but spaces (or the quotes of a nickname: Benjamin
+    // "Bugsy" Siegel) stands between them: "Siegel (February 28" and "Kansas City, Missouri" are two.
+    if (run.length > 0) {
+      const previous = tokens[i - 1]!;
+      if (!/^[\s"“”]*$/u.test(query.slice(previous.index + previous[0].length, m.index))) flush();
+    }
     const joinsRun = run.length > 0 && /^(of|de|von|van|der|del|la|le|di|da|the)$/i.test(word);
-    const startsName =
-      capital &&
-      sentenceStart &&
-      !STOPWORDS.has(word.toLowerCase()) &&
-      tokens[i + 1] &&
-      /^\p{Lu}/u.test(tokens[i + 1]![0]);
-    if ((capital && !sentenceStart) || startsName) run.push(word);
-    else if (joinsRun && tokens[i + 1] && /^\p{Lu}/u.test(tokens[i + 1]![0])) run.push(word);
+    const startsName = capital && sentenceStart && !STOPWORDS.has(word.toLowerCase()) && capitalised(i + 1);
+    if ((capital && !sentenceStart) || startsName) run.push(m);
+    else if (joinsRun && capitalised(i + 1)) run.push(m);
     else flush();
   });
   flush();
-  // German capitalises every noun: only multi-word runs or quoted phrases count as names there.
   const seen = new Set<string>();
   return out.filter((e) => {
     const key = e.toLowerCase();
@@ -53,4 +59,19 @@ export function namedEntities(query: string): string[] {
 export function questionNames(query: string, language: string): string[] {
   const names = namedEntities(query);
   return languageCode(language) === 'de' ? names.filter((e) => /\s|["“„]/.test(e)) : names;
+}
+
+/** A name as names are compared: its words, lower case, one space apart ("C.J. Hunter" → "c j hunter"). */
+export function nameKey(text: string): string {
+  return words(text).join(' ');
+}
+
+/**
+ * The subject a page title names, as a nameKey: without what a title adds in parentheses to tell namesakes
+ * apart ("Kiss and Tell (1945 film)" → "kiss and tell"), and without a leading article, so a
+ * name written in a sentence meets the title of its page.
+ */
+export function subjectKey(title: string): string {
+  const bare = title.replace(/\s*\([^)]*\)\s*/gu, ' ').trim();
+  return nameKey(bare).replace(/^(the|a|an|der|die|das|le|la|les|el|los|il) /u, '');
 }

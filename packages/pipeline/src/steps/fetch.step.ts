@@ -1,11 +1,10 @@
 import crypto from 'node:crypto';
 import type { SearchResultDraft, SourceDraft } from '@research/core';
 import type { SearchResultRow, SourceRow } from '@research/database';
-import { isLocalUrl, readLocalDocument } from '@research/search';
-import { nameKey, nameKeys, namedPageWeight } from '@research/engine';
+import { hitUrlKey, isLocalUrl, readLocalDocument } from '@research/search';
 import type { RunSnapshot, StepContext } from '../steps';
-import { bridgeHop, snippetHop, type NamesSearched } from './bridge';
-import { orderByWorth, selectHits, worthAt, type Weighed } from './select';
+import { searchLinkingNames } from './bridge';
+import { nextCandidates, queryRoles, rankPool } from './select';
 import { keepControlledSources } from './source-controls';
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
@@ -143,85 +142,67 @@ async function readHits(
 }
 
 /**
- * The second hop's candidates, best first: a name's own top hits before the first hop's leftovers (hits not
- * tried yet, and those the first hop left for want of room, not those that failed); its lower ranks after.
+ * Sources a hop reads at most: the first reads the pool's best pages (the question's own, the pages of the
+ * names it gives), and each later one the pages of the names those pages gave. Fewer a hop, more hops: a site's
+ * few pages (max_pages_per_domain) are spent on pages the pool ranked knowing more.
  */
-function secondHopCandidates(
-  hits: readonly SearchResultRow[],
-  first: { tried: ReadonlySet<string>; unread: readonly string[] },
-  held: readonly HeldSource[],
-  found: readonly SearchResultDraft[],
-): Array<Weighed<Candidate>> {
-  const read = new Set(held.map((s) => s.url));
-  const unread = new Set(first.unread);
-  const waiting = hits
-    .map((item, index) => ({ item: item as Candidate, worth: worthAt(index) }))
-    .filter(
-      ({ item }) => !read.has(item.url) && (!first.tried.has(item.url) || unread.has(item.url) || isLocalUrl(item.url)),
-    );
-  const names = nameKeys(found.map((item) => item.query));
-  const named = found.map((item) => ({
-    item: item as Candidate,
-    worth: worthAt(item.rank - 1) * namedPageWeight(item.title, names),
-  }));
-  return [...named, ...waiting].sort((a, b) => b.worth - a.worth);
-}
+export const HOP_SOURCES = 5;
 
 /**
- * The page of each name a hop searched: its best-ranked hit titled as the name, one a name (other pages
- * titled the same wait with the name's other hits).
- */
-function pagesOfNames(searched: NamesSearched): SearchResultDraft[] {
-  const names = nameKeys(searched.queries);
-  const taken = new Set<string>();
-  return [...searched.hits]
-    .sort((a, b) => a.rank - b.rank)
-    .filter((hit) => {
-      const key = nameKey(hit.title ?? '');
-      if (!names.has(key) || taken.has(key)) return false;
-      taken.add(key);
-      return true;
-    });
-}
-
-/**
- * Reads the round in two hops: the hits selectHits chose, up to the round's room less the second hop's
- * reserve, after the pages titled as a name the best hits' snippets give (snippetHop); then the names those
- * pages give that the question needs (bridgeHop) are searched, and their top hits, then the first hop's hits
- * not read yet, fill the room.
+ * Reads the round in hops from one pool of every hit of every query the run sent (rankPool): each hop reads the
+ * pool's best pages that sites have room for (nextCandidates), then the pages read so far give the names the
+ * question needs next (searchLinkingNames, with the round's queries left spread over the hops to come), whose
+ * hits join the pool, ranked again before the next hop. Returns the sources and the hops' hits, committed
+ * together.
  */
 export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promise<FetchOutput> {
   const known: readonly SourceRow[] = snapshot.sources;
-  const { hits, maxSources, offTopic, repeats } = selectHits(snapshot, ctx);
-  if (hits.length === 0) {
-    ctx.record({ kind: 'fetch', round: ctx.round, candidates: 0, accepted: 0 });
-    return { sources: [], searchResults: [] };
+  const allowance = ctx.budget.sourceAllowance(known.length, ctx.round, ctx.rounds);
+  const maxSources = Math.min(ctx.budget.max_sources, known.length + Math.max(0, allowance));
+  const held: HeldSource[] = [...known];
+  const sources: SourceDraft[] = [];
+  const found: SearchResultDraft[] = [];
+  const tried = new Set(known.map((s) => hitUrlKey(s.url) ?? s.url));
+  const asked = new Set(snapshot.searchResults.map((r) => r.query.toLowerCase()));
+  const names = new Map<string, number>();
+  let candidates = 0;
+  // The round's queries the search step left (the link reserve, and what its own share did not need) go to the
+  // hops' names.
+  const queriesLeft = () =>
+    Math.min(ctx.budget.remaining('search_queries'), ctx.budget.queryAllowance(ctx.round, ctx.rounds));
+  while (held.length < maxSources) {
+    const hits = [...snapshot.searchResults, ...found];
+    const pool = rankPool(ctx, hits, queryRoles(ctx, new Set(hits.map((h) => h.query)), names), tried);
+    const room = maxSources - held.length;
+    const hopsLeft = Math.ceil(room / HOP_SOURCES);
+    const hop = Math.min(room, HOP_SOURCES);
+    // Twice the hop's room at most: replacements for pages that fail; the rest wait in the pool.
+    const batch = nextCandidates(pool, 2 * hop, sitesOf(held), ctx.budget.max_pages_per_domain);
+    if (batch.length === 0) break;
+    const read = await readHits(ctx, batch.map((c) => c.hit as Candidate), held, held.length + hop);
+    const unread = new Set(read.unread.map((url) => hitUrlKey(url) ?? url));
+    for (const c of batch) if (!unread.has(c.key)) tried.add(c.key);
+    for (const s of read.sources) tried.add(hitUrlKey(s.url) ?? s.url);
+    sources.push(...read.sources);
+    held.push(...read.sources);
+    candidates += read.sources.length + read.unreadable;
+    if (held.length >= maxSources || queriesLeft() < 1) continue;
+    const next = await searchLinkingNames(ctx, held, {
+      seen: new Set(held.map((s) => s.url)),
+      asked,
+      limit: Math.ceil(queriesLeft() / Math.max(1, hopsLeft - 1)),
+    });
+    for (const { query, weight } of next.names) {
+      names.set(query.toLowerCase(), weight);
+      asked.add(query.toLowerCase());
+    }
+    found.push(...next.hits);
   }
-  const firstMax = maxSources - ctx.budget.bridgeReserve(maxSources - known.length);
-  // The first hop tries twice its room at most (replacements for pages that fail); the rest wait for the second.
-  // A hit whose title and snippet say nothing of the question waits for the second hop, after the names' pages,
-  // and so does a repeat of a subject its site gave (its site's last page may be a name's).
-  const tried = hits.filter((h) => !offTopic.has(h.url) && !repeats.has(h.url)).slice(0, 2 * (firstMax - known.length));
-  const seen = new Set([...snapshot.searchResults.map((r) => r.url), ...known.map((s) => s.url)]);
-  const early = await snippetHop(snapshot, ctx, tried, seen);
-  const first = await readHits(ctx, [...pagesOfNames(early), ...tried], known, firstMax);
-  const held: HeldSource[] = [...known, ...first.sources];
-  for (const hit of early.hits) seen.add(hit.url);
-  const late = await bridgeHop(snapshot, ctx, held, { seen, early });
-  const found = [...early.hits, ...late];
-  const candidates = secondHopCandidates(
-    hits,
-    { tried: new Set(tried.map((h) => h.url)), unread: first.unread },
-    held,
-    found,
-  );
-  const second = await readHits(ctx, orderByWorth(candidates, held).items, held, maxSources);
-  const sources = [...first.sources, ...second.sources];
-  ctx.record({
-    kind: 'fetch',
-    round: ctx.round,
-    candidates: sources.length + first.unreadable + second.unreadable,
-    accepted: sources.length,
-  });
+  ctx.record({ kind: 'fetch', round: ctx.round, candidates, accepted: sources.length });
   return { sources, searchResults: found };
+}
+
+/** How many pages each site gave the run. */
+function sitesOf(held: readonly HeldSource[]): Map<string, number> {
+  return new Map(Object.entries(countBy(held, (s) => s.domain)));
 }

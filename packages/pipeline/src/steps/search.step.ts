@@ -34,22 +34,20 @@ async function gapRoundQueries(snapshot: RunSnapshot, ctx: StepContext, limit: n
 
 /** The round's queries within its share of max_search_queries. */
 async function roundQueries(snapshot: RunSnapshot, ctx: StepContext): Promise<PlannedQuery[]> {
-  // The round's second hop (the fetch step's bridge) keeps a share of the round's queries.
+  // The fetch step's hops keep a share of the round's queries for the names the pages read give.
   const allowance = ctx.budget.queryAllowance(ctx.round, ctx.rounds);
-  const limit = allowance - ctx.budget.bridgeReserve(allowance);
+  const limit = allowance - ctx.budget.linkReserve(allowance);
   if (ctx.round > 1) return gapRoundQueries(snapshot, ctx, limit);
-  const queries = firstRoundQueries(snapshot.plan!, userQueries(ctx.run.extra_queries));
-  // Queries beyond round 1's share are left to the later rounds; with one round the search cuts at the
-  // budget and notes what it did not send.
-  return ctx.rounds > 1 ? queries.slice(0, limit) : queries;
+  // Queries beyond round 1's share are left to the later rounds and the hops' names.
+  return firstRoundQueries(snapshot.plan!, userQueries(ctx.run.extra_queries)).slice(0, limit);
 }
 
-/** New search hits for the round: hits of URLs the run already found are dropped. */
+/** New search hits for the round, every result list's: hits of pages the run holds are dropped. */
 export async function searchStep(snapshot: RunSnapshot, ctx: StepContext): Promise<SearchResultDraft[]> {
   if (!snapshot.plan) throw new Error('Cannot search without a plan');
   const used = ctx.budget.usage.search_queries ?? 0;
   const queries = await roundQueries(snapshot, ctx);
-  const seen = new Set(snapshot.searchResults.map((r) => r.url));
+  const seen = new Set(snapshot.sources.map((s) => s.url));
   const fresh = queries.length ? await sendQueries(ctx, queries, { failWhenAllFail: true, seen }) : [];
   ctx.record({
     kind: 'search',

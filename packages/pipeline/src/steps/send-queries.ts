@@ -1,6 +1,6 @@
 import type { SearchResultDraft } from '@research/core';
 import { fusionWeight, type PlannedQuery } from '@research/engine';
-import { runSearches } from '@research/search';
+import { hitUrlKey, runSearches } from '@research/search';
 import type { StepContext } from '../steps';
 import { controlsOf, keepControlled } from './source-controls';
 
@@ -12,11 +12,12 @@ const HITS_PER_QUERY = 10;
 
 /**
  * Sends the queries through the configured provider within the run's query budget (persisted usage, so it
- * holds across rounds and resumes), their result lists fused by the queries' weights, and records budgets
- * that ran out and queries that failed. Returns the hits of URLs not in `options.seen` (the run's) that the
- * run's source controls keep (passed to the provider as its filter, and checked on each hit), counting
- * them as discovered and the others as duplicates. When every query failed: throws with `failWhenAllFail`
- * (the round has nothing to read), else returns no hits.
+ * holds across rounds and resumes), and records budgets that ran out and queries that failed. Returns every
+ * result list's hits, each under its own query and rank (a page two queries found comes twice: the fetch step
+ * fuses the lists itself), for URLs not in `options.seen` (the run's sources) that the run's source controls
+ * keep (passed to the provider as its filter, and checked on each hit), counting the distinct new URLs as
+ * discovered and the others as duplicates. When every query failed: throws with `failWhenAllFail` (the round
+ * has nothing to read), else returns no hits.
  */
 export async function sendQueries(
   ctx: StepContext,
@@ -61,10 +62,12 @@ export async function sendQueries(
     });
   }
   if (result.allFailed && options.failWhenAllFail) throw result.lastError;
-  // Providers filter natively where they can; every hit is checked all the same, before it is stored or read.
-  const unseen = result.hits.filter((d) => !options.seen.has(d.url));
-  const fresh = keepControlled(ctx, unseen);
-  ctx.metrics.sourcesDiscovered(fresh.length);
+  // Providers filter natively where they can; every hit is checked all the same, before it is stored or read
+  // (each URL once: the progress stream names a refused URL once).
+  const seen = new Set([...options.seen].map((url) => hitUrlKey(url) ?? url));
+  const unseen = result.hits.filter((d) => !seen.has(hitUrlKey(d.url) ?? d.url));
+  const allowed = new Set(keepControlled(ctx, unseen).map((d) => hitUrlKey(d.url)));
+  ctx.metrics.sourcesDiscovered(allowed.size);
   ctx.metrics.duplicateSources(result.hits.length - unseen.length);
-  return fresh;
+  return result.listed.filter((d) => allowed.has(hitUrlKey(d.url)));
 }

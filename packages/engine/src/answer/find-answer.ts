@@ -1,0 +1,285 @@
+import { nameKey, subjectKey } from '../text/names';
+import { termWeights, weightOf } from '../text/term-weights';
+import { termSet } from '../text/tokens';
+import type { AskedQuestion } from './question';
+import { answerSpans, dateSpans, numberSpans, type AnswerSpan } from './spans';
+
+/** A claim the answer may be read from: a sentence of a source, quoted as it stands. */
+export interface AnswerClaim {
+  id: string;
+  text: string;
+  sourceId: string;
+}
+
+/** A source of the run; the order of the sources given is the order they are preferred in on a tie. */
+export interface AnswerSource {
+  id: string;
+  title: string | null;
+}
+
+/** The claim that answers the question, and the claims that lead to it. */
+export interface FoundAnswer {
+  claimId: string;
+  /** The part of the claim that answers (a date, a number, a name), when the question asks for one. */
+  span: string | null;
+  /** The claims whose names lead to the answer's page, first hop first (empty for an answer on its own). */
+  via: string[];
+  /** The share of the question's weight the claim and those leading to it hold together (0 to 1). */
+  coverage: number;
+}
+
+/**
+ * Pages a chain of claims may pass through: the question's page, the page a name of it leads to, and for a
+ * question of three or four steps (a composer's spouse's birthplace) one or two more.
+ */
+export const MAX_HOPS = 3;
+
+/**
+ * The least share of the question's weight an answer's chain must hold: below it, no claim speaks of what
+ * was asked, and the report says so rather than open with a sentence about something else.
+ */
+export const MIN_COVERAGE = 0.3;
+
+interface Node {
+  claim: AnswerClaim;
+  order: number;
+  page: number;
+  /** The question's terms the claim holds, its page's title counting as its own words (its "she", "it"). */
+  own: Set<string>;
+  /** The other pages of the run whose subject the claim writes out. */
+  links: number[];
+  spans: AnswerSpan[];
+  /** Its page's subject (the title without what parentheses add), when the question does not give it. */
+  subject: string | null;
+  /** Whether the claim writes its page's subject out (rather than "he", "it" or a short name). */
+  namesSubject: boolean;
+}
+
+interface Chain {
+  covered: Set<string>;
+  weight: number;
+  nodes: number[];
+}
+
+/** The claims as nodes of the chains: their question terms, the pages their names lead to, their answer spans. */
+function nodesOf(asked: AskedQuestion, claims: readonly AnswerClaim[], sources: readonly AnswerSource[]) {
+  const pageIndex = new Map(sources.map((s, i) => [s.id, i]));
+  const titleTerms = sources.map((s) => termSet(s.title ?? ''));
+  const subjects = sources.map((s) => subjectKey(s.title ?? ''));
+  const seen: Array<Set<string>> = [];
+  const nodes: Node[] = [];
+  claims.forEach((claim, order) => {
+    const page = pageIndex.get(claim.sourceId);
+    if (page === undefined) return;
+    const terms = termSet(claim.text);
+    const withTitle = new Set([...terms, ...titleTerms[page]!]);
+    seen.push(withTitle);
+    const own = new Set([...asked.terms].filter((t) => withTitle.has(t)));
+    // A claim leads to every other page whose subject it writes out ("… in the 1970 Asian Games" to the page
+    // "1970 Asian Games").
+    const written = ` ${nameKey(claim.text)} `;
+    const names = new Set(answerSpans(claim.text, 'name', new Set()).map((n) => subjectKey(n.text)));
+    const links = subjects.flatMap((key, p) =>
+      p !== page && key && (names.has(key) || (key.includes(' ') && written.includes(` ${key} `))) ? [p] : [],
+    );
+    const spans = asked.kind === 'choice' ? [] : answerSpans(claim.text, asked.kind, asked.terms);
+    const bare = (sources[page]!.title ?? '').replace(/\s*\([^)]*\)\s*/gu, ' ').trim();
+    const subjectTerms = termSet(bare);
+    const subject = subjectTerms.size > 0 && [...subjectTerms].some((t) => !asked.terms.has(t)) ? bare : null;
+    const namesSubject = subject !== null && ` ${nameKey(claim.text)} `.includes(` ${nameKey(subject)} `);
+    nodes.push({ claim, order, page, own, links, spans, subject, namesSubject });
+  });
+  return { nodes, weights: termWeights(asked.terms, seen) };
+}
+
+/**
+ * The best chain of claims ending at each claim: the claim alone, or a chain ending at a claim whose names
+ * lead to this claim's page, with the question's terms the whole chain holds. Of two chains holding as much,
+ * the longer: a sentence naming a page the run read leads to that page, where what the question asks about
+ * the name is told. A chain that holds the whole question is not extended.
+ */
+function chainsOf(nodes: readonly Node[], weights: ReadonlyMap<string, number>, total: number): Chain[] {
+  let chains: Chain[] = nodes.map((n, i) => ({ covered: n.own, weight: weightOf(n.own, weights), nodes: [i] }));
+  const onPage = new Map<number, number[]>();
+  nodes.forEach((n, i) => onPage.set(n.page, [...(onPage.get(n.page) ?? []), i]));
+  for (let hop = 1; hop < MAX_HOPS; hop++) {
+    const next = [...chains];
+    chains.forEach((from, b) => {
+      // A chain that holds the whole question ends: its claim says all that was asked.
+      if (from.nodes.length !== hop || from.weight >= total - 1e-9) return;
+      const pagesOnChain = new Set(from.nodes.map((i) => nodes[i]!.page));
+      for (const page of nodes[b]!.links) {
+        if (pagesOnChain.has(page)) continue;
+        for (const c of onPage.get(page) ?? []) {
+          const covered = new Set([...from.covered, ...nodes[c]!.own]);
+          const weight = weightOf(covered, weights);
+          const best = next[c]!;
+          if (weight > best.weight + 1e-9 || (weight > best.weight - 1e-9 && hop + 1 > best.nodes.length))
+            next[c] = { covered, weight, nodes: [...from.nodes, c] };
+        }
+      }
+    });
+    chains = next;
+  }
+  return chains;
+}
+
+/**
+ * The claim that answers the question, read from the claims of the run without a model: of the claims that
+ * hold a span of the kind asked that the question does not give (a date for "when", a number for "how many",
+ * a name for "who", "where" and "which"), the one whose chain (see chainsOf) holds most of the question's
+ * weight (termWeights), then the longer chain, then the claim holding more of the question itself, then the
+ * earlier source and claim. A choice ("which came first, A or B?") is decided between the claims about each
+ * option (see chooseOption). Null when nothing qualifies or the best chain holds less than MIN_COVERAGE of the
+ * question: the report then says that the sources do not state it.
+ */
+export function findAnswer(
+  asked: AskedQuestion,
+  claims: readonly AnswerClaim[],
+  sources: readonly AnswerSource[],
+): FoundAnswer | null {
+  if (asked.kind === 'open' || asked.kind === 'yes_no' || claims.length === 0) return null;
+  const { nodes, weights } = nodesOf(asked, claims, sources);
+  const total = weightOf(asked.terms, weights);
+  if (total <= 0) return null;
+  if (asked.kind === 'choice') return chooseOption(asked, nodes, weights, sources);
+  const chains = chainsOf(nodes, weights, total);
+  let best = -1;
+  const better = (i: number, j: number) => {
+    const [a, b] = [chains[i]!, chains[j]!];
+    if (Math.abs(a.weight - b.weight) > 1e-9) return a.weight > b.weight;
+    if (a.nodes.length !== b.nodes.length) return a.nodes.length > b.nodes.length;
+    const [ownA, ownB] = [weightOf(nodes[i]!.own, weights), weightOf(nodes[j]!.own, weights)];
+    if (Math.abs(ownA - ownB) > 1e-9) return ownA > ownB;
+    return nodes[i]!.page !== nodes[j]!.page ? nodes[i]!.page < nodes[j]!.page : nodes[i]!.order < nodes[j]!.order;
+  };
+  const named = NAMED_KINDS.has(asked.kind);
+  nodes.forEach((node, i) => {
+    if (node.spans.length === 0 && !(named && node.subject)) return;
+    if (best < 0 || better(i, best)) best = i;
+  });
+  if (process.env.ANSWER_DEBUG) (globalThis as Record<string, unknown>).answerDebug = { nodes, chains, total, weights };
+  if (best < 0 || chains[best]!.weight / total < MIN_COVERAGE) return null;
+  const chain = chains[best]!;
+  const node = nodes[best]!;
+  const before = chain.nodes.slice(0, -1);
+  // The answer is the claim's page's subject when the claim tells what the question says of the answer ("What
+  // former two-weight world champion …": "He is a former two-weight world champion …"), or holds no other name.
+  const previous = before.length > 0 ? chains[before[before.length - 1]!]!.covered : new Set<string>();
+  const describes = [...node.own].some((t) => asked.described.has(t) && !previous.has(t));
+  const bySubject = named && node.subject !== null && (describes || node.spans.length === 0);
+  if (!bySubject) {
+    return {
+      claimId: node.claim.id,
+      span: nearestSpan(node, asked)?.text ?? null,
+      via: before.map((i) => nodes[i]!.claim.id),
+      coverage: chain.weight / total,
+    };
+  }
+  // Stated by a claim that writes the subject out: this one, the claim before it that named its page, or the
+  // first of its page's claims that does.
+  const stating = node.namesSubject
+    ? best
+    : ([...before].reverse().find((i) => nodes[i]!.links.includes(node.page)) ??
+      nodes.findIndex((n) => n.page === node.page && n.namesSubject));
+  const statement = stating >= 0 ? stating : best;
+  return {
+    claimId: nodes[statement]!.claim.id,
+    span: node.subject,
+    via: [...before, ...(statement === best ? [] : [best])].filter((i) => i !== statement).map((i) => nodes[i]!.claim.id),
+    coverage: chain.weight / total,
+  };
+}
+
+/**
+ * Of a claim's answer spans, the one nearest the words it shares with the question, in words: "the German
+ * musical project Enigma", "was born in Paris". What the question says of the answer stands next to it.
+ */
+function nearestSpan(node: Node, asked: AskedQuestion): AnswerSpan | undefined {
+  if (node.spans.length <= 1) return node.spans[0];
+  const text = node.claim.text;
+  const anchors = [...text.matchAll(/[\p{L}\p{N}]+/gu)].flatMap((m) => {
+    const term = [...termSet(m[0])][0];
+    if (!term || !asked.terms.has(term)) return [];
+    return [{ at: m.index, weight: asked.described.has(term) ? 2 : 1 }];
+  });
+  if (anchors.length === 0) return node.spans[0];
+  const distance = (span: AnswerSpan) =>
+    Math.min(
+      ...anchors.map((a) => {
+        const [from, to] = a.at < span.at ? [a.at, span.at] : [span.at + span.text.length, a.at];
+        return (text.slice(from, to).match(/[\p{L}\p{N}]+/gu)?.length ?? 0) / a.weight;
+      }),
+    );
+  return [...node.spans].sort((a, b) => distance(a) - distance(b) || a.at - b.at)[0];
+}
+
+/** Kinds whose answer is a name, which may be the subject of the page that tells it. */
+const NAMED_KINDS = new Set(['person', 'place', 'name']);
+
+/** Whether a claim is about an option: its page is the option's, or it holds every word of the option. */
+function aboutOption(node: Node, option: Set<string>, optionKey: string, titleKeyOf: (page: number) => string) {
+  if (titleKeyOf(node.page) === optionKey) return true;
+  const terms = termSet(node.claim.text);
+  return [...option].every((t) => terms.has(t));
+}
+
+/**
+ * A choice between the question's options: each option's claims (on its page, or naming it whole) and the
+ * best of them by the question's weight held beside the option's own words. With a comparison ("first",
+ * "more"), the option whose best claim giving a date (or number) gives the least or most one; without, the
+ * option whose best claim holds more of the question. The answer is that claim.
+ */
+function chooseOption(
+  asked: AskedQuestion,
+  nodes: readonly Node[],
+  weights: ReadonlyMap<string, number>,
+  sources: readonly AnswerSource[],
+): FoundAnswer | null {
+  const titleKeyOf = (page: number) => subjectKey(sources[page]?.title ?? '');
+  const optionTerms = asked.options.map((o) => termSet(o));
+  const shared = new Set(optionTerms.flatMap((o) => [...o]));
+  const rest = new Map([...weights].filter(([t]) => !shared.has(t)));
+  const restTotal = weightOf(new Set(rest.keys()), rest);
+  const picks = asked.options.map((option, o) => {
+    const key = subjectKey(option);
+    const about = nodes.filter((n) => aboutOption(n, optionTerms[o]!, key, titleKeyOf));
+    const value = (n: Node) => valueOf(n.claim.text, asked);
+    const scored = about
+      .filter((n) => !asked.comparison || value(n) !== null)
+      .map((n) => ({ n, weight: weightOf(n.own, rest) }))
+      .sort((a, b) => b.weight - a.weight || a.n.page - b.n.page || a.n.order - b.n.order);
+    return scored[0] ? { ...scored[0], value: value(scored[0].n) } : null;
+  });
+  const [a, b] = picks;
+  let chosen: (typeof picks)[number];
+  if (!a || !b) chosen = null;
+  else if (asked.comparison && a.value !== null && b.value !== null && a.value !== b.value) {
+    const least = a.value < b.value ? a : b;
+    chosen = asked.comparison.pick === 'least' ? least : least === a ? b : a;
+  } else if (!asked.comparison && Math.abs(a.weight - b.weight) > 1e-9) chosen = a.weight > b.weight ? a : b;
+  else chosen = null;
+  if (!chosen) return null;
+  const option = asked.options[picks.indexOf(chosen)]!;
+  return {
+    claimId: chosen.n.claim.id,
+    span: option,
+    via: [],
+    coverage: restTotal > 0 ? chosen.weight / restTotal : 1,
+  };
+}
+
+// A life's span written "(1887 – 1980)" or "(March 11, 1887 – December 31, 1980)": the first date is the birth.
+const DEATH = /\b(die[ds]?|death|dead|deceased|starb|gestorben|mort|murió|morto)\b/i;
+
+/** The date (or number) a claim gives for a comparison: the first, or for a question about death the second. */
+function valueOf(text: string, asked: AskedQuestion): number | null {
+  if (!asked.comparison) return 0;
+  if (asked.comparison.attribute === 'number') {
+    const numbers = numberSpans(text).filter((s) => ![...termSet(s.text)].every((t) => asked.terms.has(t)));
+    return numbers[0]?.value ?? null;
+  }
+  const dates = dateSpans(text);
+  if (dates.length === 0) return null;
+  return (DEATH.test(asked.text) && dates.length > 1 ? dates[1] : dates[0])!.value ?? null;
+}

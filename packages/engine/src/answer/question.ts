@@ -1,0 +1,185 @@
+import { languageCode } from '../text/language';
+import { namedEntities } from '../text/names';
+import { termSet } from '../text/tokens';
+
+/**
+ * What kind of answer a question asks for: a date or year, a number, a person, a place, another name (a
+ * title, a nationality, a thing), one of the things it names (`choice`: "which is older, A or B?"), yes or
+ * no, or none (a statement, a why or a how, which a report answers with its findings).
+ */
+export type AnswerKind = 'date' | 'number' | 'person' | 'place' | 'name' | 'choice' | 'yes_no' | 'open';
+
+/** How a choice between things is decided: by a date or a number they state, the least or the most. */
+export interface Comparison {
+  attribute: 'date' | 'number';
+  pick: 'least' | 'most';
+}
+
+/** What the answer step reads from a question. */
+export interface AskedQuestion {
+  text: string;
+  kind: AnswerKind;
+  /** The things a choice is between ("A or B"), as written; empty for other kinds. */
+  options: string[];
+  /** How a choice is decided, when a word of the question says so ("first", "older", "more"). */
+  comparison: Comparison | null;
+  /** The question's stemmed content terms (numbers too: a year it gives is no answer). */
+  terms: Set<string>;
+  /**
+   * The terms of what the question says the answer is ("What former two-weight world champion …", "Which
+   * Danish eurodance group …"): a claim holding them speaks of the answer itself, as its page's subject.
+   */
+  described: Set<string>;
+}
+
+// The question words and the nouns after them, per kind of answer. English is read closely (the nouns after
+// "what" and "which" tell a person from a place); the service's other languages by their question words.
+const PERSON_NOUN =
+  /^(person|people|man|woman|men|women|actor|actress|singer|director|author|writer|novelist|poet|player|king|queen|president|politician|artist|musician|composer|producer|coach|architect|founder|father|mother|son|daughter|wife|husband|brother|sister|grandfather|grandmother|grandson|granddaughter|uncle|aunt|spouse|child|leader|manager|owner|creator|designer|inventor|scientist|member|band ?member|character|rapper|guitarist|drummer|comedian|host|presenter|journalist|painter|sculptor|philosopher|general|officer|emperor|prince|princess|duke|pope|bishop|chancellor|minister|governor|senator|mayor|ceo|chairman|screenwriter|lyricist|performer|cinematographer|editor|narrator)s?$/i;
+const PLACE_NOUN =
+  /^(city|cities|town|country|countries|state|county|counties|province|region|place|village|island|continent|location|area|district|neighbou?rhood|capital|borough|municipality|suburb|territory|nation|river|mountain|lake|street|venue|stadium|arena|airport)$/i;
+const DATE_NOUN = /^(year|date|day|month|decade|century|era|season)$/i;
+const NUMBER_NOUN = /^(number|amount|population|percentage|count|total|size)$/i;
+
+const WH = /^(what|which|who|whom|whose|where|when|how)$/i;
+const YES_NO_START =
+  /^\s*(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|shall|may|might|ist|sind|war|waren|hat|haben|est-ce|es|son|fue|è|sono)\b/i;
+
+const DATE_ASKED =
+  /\b(when|what year|which year|in what year|what date|which date|date of (?:birth|death)|birth ?date|what decade|which decade|what century|which century|wann|in welchem jahr|seit wann|quand|en quelle année|cuándo|en qué año|quando|in che anno)\b/i;
+const NUMBER_ASKED =
+  /\b(how many|how much|how large|how long|how old|how tall|how big|how far|how high|how deep|how wide|how heavy|what number|what percentage|wie viele|wie viel|wie groß|wie alt|wie lange|combien|cuántos|cuántas|cuánto|quanti|quante|quanto)\b/i;
+const PLACE_ASKED =
+  /\b(where|place of (?:birth|death)|birthplace|wo|woher|wohin|où|dónde|dove)\b/i;
+const PERSON_ASKED = /\b(who|whom|wer|wen|wem|qui|quién|quiénes|chi)\b/i;
+const NAME_ASKED =
+  /\b(what|which|whose|welche[rsmn]?|was für|quel(?:le)?s?|cuál(?:es)?|qué|quale|quali)\b/i;
+
+// The words that say how a choice is decided.
+const DATE_LEAST = /\b(first|earlier|earliest|older|oldest|before|sooner|früher|zuerst|älter|premier|plus ancien|primero|más antiguo|prima|più antico)\b/i;
+const DATE_MOST = /\b(later|latest|last|younger|youngest|more recent(?:ly)?|most recent(?:ly)?|newer|newest|später|jünger|plus récent|más reciente|più recente)\b/i;
+const NUMBER_MOST =
+  /\b(more|most|larger|largest|bigger|biggest|higher|highest|taller|tallest|longer|longest|greater|greatest|heavier|heaviest|wider|widest|deeper|deepest|mehr|größer|höher|länger|plus|más|mayor|più|maggiore)\b/i;
+const NUMBER_LEAST =
+  /\b(fewer|fewest|less|least|smaller|smallest|shorter|shortest|lower|lowest|lighter|lightest|narrower|weniger|kleiner|niedriger|kürzer|moins|menos|menor|meno|minore)\b/i;
+
+// "…, A or B?", "…: A or B?", "between A and B?"; and "A or B, which …?".
+const OPTIONS_AFTER = /(?:,|:)\s*([^,:?]+?)\s+(?:or|oder|ou|o)\s+([^?]+?)\s*[?？]?\s*$/iu;
+const BETWEEN = /\b(?:between|zwischen|entre|tra)\s+([^,:?]+?)\s+(?:and|und|et|y|e)\s+([^,?]+?)\s*[,?？]/iu;
+const OPTIONS_BEFORE = /^\s*([^,?]+?)\s+(?:or|oder|ou|o)\s+([^,?]+?)\s*,\s*(?:which|who|what|welche[rsmn]?|wer|quel(?:le)?|cuál|quién|quale|chi)\b/iu;
+const OR = /\s(?:or|oder|ou|o)\s/giu;
+
+/** The kind a noun after "what"/"which" names, if it names one. */
+function kindOfNoun(noun: string): AnswerKind | null {
+  if (PERSON_NOUN.test(noun)) return 'person';
+  if (PLACE_NOUN.test(noun)) return 'place';
+  if (DATE_NOUN.test(noun)) return 'date';
+  if (NUMBER_NOUN.test(noun)) return 'number';
+  return null;
+}
+
+/**
+ * The kind an English question's first question word and the nouns after it ask for ("what city", "which
+ * American actor", "in what year"), or null when it has no question word.
+ */
+function englishKind(question: string): AnswerKind | null {
+  const tokens = question.match(/[\p{L}\p{N}'’-]+/gu) ?? [];
+  const at = tokens.findIndex((t) => WH.test(t));
+  if (at < 0) return null;
+  const wh = tokens[at]!.toLowerCase();
+  if (wh === 'when') return 'date';
+  if (wh === 'where') return 'place';
+  if (wh === 'who' || wh === 'whom') return 'person';
+  if (wh === 'how') return NUMBER_ASKED.test(question) ? 'number' : 'open';
+  // "what year", "which American film director", "what is the name of the city": the first kind noun within
+  // a few words of the question word.
+  for (const noun of tokens.slice(at + 1, at + 7)) {
+    const kind = kindOfNoun(noun);
+    if (kind) return kind;
+  }
+  return 'name';
+}
+
+/**
+ * The options of a choice: the names on either side of an "or" ("Was Pepper Keenan or Rob Parissi born first?",
+ * "Does the band A or the band B …"), else the phrases a comma or "between" sets apart ("Which came first, the
+ * phonograph or the telephone?"). Each option must hold a word of its own.
+ */
+function optionsOf(question: string): string[] {
+  const names = namedEntities(question).flatMap((text) => {
+    const at = question.indexOf(text);
+    return at >= 0 ? [{ text, at, end: at + text.length }] : [];
+  });
+  for (const or of question.matchAll(OR)) {
+    const left = names.find((n) => n.end <= or.index && /^["”’\s]*$/u.test(question.slice(n.end, or.index)));
+    const after = or.index + or[0].length;
+    // A few lower-case words may stand before the second name ("or the band The Dear Hunter").
+    const right = names.find((n) => n.at >= after && /^(?:[\p{Ll}]+\s+){0,3}["“‘]?$/u.test(question.slice(after, n.at)));
+    if (left && right) return [left.text, right.text];
+  }
+  const m = OPTIONS_AFTER.exec(question) ?? BETWEEN.exec(question) ?? OPTIONS_BEFORE.exec(question);
+  if (!m) return [];
+  const options = [m[1]!, m[2]!].map((o) =>
+    o
+      .trim()
+      .replace(/^(?:the|either)\s+/i, '')
+      .replace(/["“”]/gu, '')
+      .replace(/[.?!]+$/u, ''),
+  );
+  return options.every((o) => termSet(o).size > 0 && o.split(/\s+/u).length <= 8) ? options : [];
+}
+
+/** How a choice is decided, from the words of the question outside its options. */
+function comparisonOf(question: string, options: readonly string[]): Comparison | null {
+  let rest = question;
+  for (const o of options) rest = rest.replace(o, ' ');
+  if (DATE_LEAST.test(rest)) return { attribute: 'date', pick: 'least' };
+  if (DATE_MOST.test(rest)) return { attribute: 'date', pick: 'most' };
+  if (NUMBER_LEAST.test(rest)) return { attribute: 'number', pick: 'least' };
+  if (NUMBER_MOST.test(rest)) return { attribute: 'number', pick: 'most' };
+  return null;
+}
+
+// Where the words after "what"/"which" stop describing the answer: a verb, a preposition, a relative word.
+const DESCRIPTION_END =
+  /^(is|was|are|were|be|been|did|does|do|has|have|had|can|could|will|would|should|may|might|that|who|whom|which|whose|where|when|by|in|of|for|from|with|on|at|to|as|and|or|[\p{L}]+ed)$/iu;
+
+/** The terms of the words after an English "what" or "which" up to its verb (see AskedQuestion.described). */
+function describedTerms(question: string): Set<string> {
+  const tokens = question.match(/[\p{L}\p{N}'’-]+/gu) ?? [];
+  const at = tokens.findIndex((t) => /^(what|which)$/i.test(t));
+  if (at < 0) return new Set();
+  const words: string[] = [];
+  for (const token of tokens.slice(at + 1)) {
+    if (DESCRIPTION_END.test(token)) break;
+    words.push(token);
+  }
+  return termSet(words.join(' '));
+}
+
+/** What a question asks for (see AskedQuestion). */
+export function readQuestion(question: string, language: string): AskedQuestion {
+  const text = question.trim();
+  const terms = termSet(text);
+  const options = optionsOf(text);
+  const base = { text, terms, described: describedTerms(text) };
+  const yesNo = YES_NO_START.test(text);
+  // "Who was born first, A or B?" and "Is A or B older?" choose; "Are A and B both American?" does not.
+  if (options.length === 2) {
+    return { ...base, kind: 'choice', options, comparison: comparisonOf(text, options) };
+  }
+  if (yesNo) return { ...base, kind: 'yes_no', options: [], comparison: null };
+  const kind = askedKind(text, language);
+  return { ...base, kind, options: [], comparison: null };
+}
+
+function askedKind(text: string, language: string): AnswerKind {
+  // English "when" is also a conjunction ("the city he lived in when …"): its first question word decides.
+  if ((languageCode(language) ?? 'en') === 'en') return englishKind(text) ?? 'open';
+  if (DATE_ASKED.test(text)) return 'date';
+  if (NUMBER_ASKED.test(text)) return 'number';
+  if (PLACE_ASKED.test(text)) return 'place';
+  if (PERSON_ASKED.test(text)) return 'person';
+  if (NAME_ASKED.test(text)) return 'name';
+  return 'open';
+}

@@ -1,0 +1,140 @@
+import { namedEntities } from '../text/names';
+import { termSet } from '../text/tokens';
+import type { AnswerKind } from './question';
+
+/** A part of a sentence that can answer a question: a date, a number or a name, as written. */
+export interface AnswerSpan {
+  kind: 'date' | 'number' | 'name';
+  text: string;
+  /** Where it starts in the sentence (UTF-16 index). */
+  at: number;
+  /** A date's day as a sortable number (yyyymmdd, missing month or day as 0); a number's value. */
+  value?: number;
+}
+
+const MONTHS: Record<string, number> = {};
+// English month names and their abbreviations, then the other languages of the service.
+for (const [i, names] of [
+  'january jan januar janvier enero gennaio',
+  'february feb februar février febrero febbraio',
+  'march mar märz mars marzo',
+  'april apr avril abril aprile',
+  'may mai mayo maggio',
+  'june jun juni juin junio giugno',
+  'july jul juli juillet julio luglio',
+  'august aug août agosto',
+  'september sep sept septembre septiembre settembre',
+  'october oct oktober octobre octubre ottobre',
+  'november nov novembre noviembre',
+  'december dec dezember décembre diciembre dicembre',
+].entries()) {
+  for (const name of names.split(' ')) MONTHS[name] = i + 1;
+}
+const MONTH = Object.keys(MONTHS)
+  .sort((a, b) => b.length - a.length)
+  .join('|');
+// "March 11, 1887", "11 March 1887", "11. März 1887", "March 1887", "1887" (a year from 1000 to 2099).
+const DATE = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:(?:(\\d{1,2})\\.?\\s+(?:de\\s+)?(${MONTH})\\.?(?:\\s+de)?\\s+)|(?:(${MONTH})\\.?\\s+(?:(\\d{1,2})(?:st|nd|rd|th)?,?\\s+)?))?(1\\d{3}|20\\d{2})(?![\\p{L}\\p{N}])`,
+  'giu',
+);
+const NUMBER_WORDS: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  hundred: 100,
+  thousand: 1000,
+  million: 1_000_000,
+  billion: 1_000_000_000,
+};
+const NUMBER = new RegExp(
+  `(?<![\\p{L}\\p{N}.,])(\\d{1,3}(?:,\\d{3})+|\\d+(?:[.,]\\d+)?)(?:\\s*(million|billion|thousand))?(?![\\p{N}])|\\b(${Object.keys(
+    NUMBER_WORDS,
+  ).join('|')})\\b`,
+  'giu',
+);
+
+// "the 18th century", "the late 19th century": a date of its own when no year is given.
+const CENTURY = /(?<![\p{L}\p{N}])(?:(?:early|mid|late|end of the)[\s-]+)?(\d{1,2})(?:st|nd|rd|th)[\s-]+century\b/giu;
+
+/** The dates of a sentence, in order: days, months of years, years, and centuries. */
+export function dateSpans(sentence: string): AnswerSpan[] {
+  const out: AnswerSpan[] = [];
+  for (const m of sentence.matchAll(CENTURY)) {
+    out.push({ kind: 'date', text: m[0], at: m.index, value: (Number(m[1]) - 1) * 100 * 10_000 });
+  }
+  for (const m of sentence.matchAll(DATE)) {
+    const day = Number(m[1] ?? m[4] ?? 0);
+    const month = MONTHS[(m[2] ?? m[3] ?? '').toLowerCase()] ?? 0;
+    const year = Number(m[5]);
+    out.push({ kind: 'date', text: m[0], at: m.index, value: year * 10_000 + month * 100 + (day <= 31 ? day : 0) });
+  }
+  return out.sort((a, b) => a.at - b.at);
+}
+
+/** The numbers of a sentence that are not dates, in order, with their values. */
+export function numberSpans(sentence: string): AnswerSpan[] {
+  const dates = dateSpans(sentence);
+  const inDate = (at: number) => dates.some((d) => at >= d.at && at < d.at + d.text.length);
+  const out: AnswerSpan[] = [];
+  for (const m of sentence.matchAll(NUMBER)) {
+    if (inDate(m.index)) continue;
+    const word = m[3]?.toLowerCase();
+    const value = word
+      ? NUMBER_WORDS[word]!
+      : Number(m[1]!.replace(/,(?=\d{3}\b)/g, '').replace(',', '.')) *
+        (m[2] ? NUMBER_WORDS[m[2].toLowerCase()]! : 1);
+    if (Number.isFinite(value)) out.push({ kind: 'number', text: m[0], at: m.index, value });
+  }
+  return out;
+}
+
+/** The names of a sentence (runs of capitalised words, quoted titles), in order. */
+export function nameSpans(sentence: string): AnswerSpan[] {
+  const dates = dateSpans(sentence);
+  // A month is written capitalised, and is a date's.
+  const inDate = (at: number, end: number) => dates.some((d) => at < d.at + d.text.length && end > d.at);
+  return namedEntities(sentence).flatMap((text) => {
+    const at = sentence.indexOf(text);
+    return at >= 0 && inDate(at, at + text.length) ? [] : [{ kind: 'name' as const, text, at: Math.max(0, at) }];
+  });
+}
+
+/** Whether the question already gives a span: every word of it is the question's. */
+export function givenByQuestion(span: AnswerSpan, questionTerms: ReadonlySet<string>): boolean {
+  const terms = termSet(span.text);
+  return terms.size === 0 || [...terms].every((t) => questionTerms.has(t));
+}
+
+/** The spans of a sentence that answer a question of `kind` and that the question does not give. */
+export function answerSpans(sentence: string, kind: AnswerKind, questionTerms: ReadonlySet<string>): AnswerSpan[] {
+  const spans =
+    kind === 'date'
+      ? dateSpans(sentence)
+      : kind === 'number'
+        ? numberSpans(sentence)
+        : kind === 'person' || kind === 'place' || kind === 'name'
+          ? nameSpans(sentence)
+          : [];
+  return spans.filter((s) => !givenByQuestion(s, questionTerms));
+}

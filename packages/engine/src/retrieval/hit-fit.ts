@@ -1,0 +1,46 @@
+import { nameKey, subjectKey } from '../text/names';
+import { termWeights, weightOf } from '../text/term-weights';
+import { termSet } from '../text/tokens';
+
+/** A search hit as its result list shows it, before its page is read. */
+export interface ShownHit {
+  title: string | null;
+  snippet: string | null;
+}
+
+/** How well hits fit a question, weighed over the hits a run holds (see hitFit). */
+export interface HitJudge {
+  /** From 0 to 1: how much of the question (or of the name searched for it) the hit's title and snippet hold. */
+  fit(hit: ShownHit, name?: string | null): number;
+}
+
+/**
+ * A judge of the hits `pool` for `question`: a hit holds the question's terms its title and snippet hold, each
+ * weighed by how few hits of the pool hold it (termWeights: a word every hit shares says nothing of which
+ * page answers). A hit a name's search found fits that name fully when it is the name's page (its title's
+ * subject is the name: "Kiss and Tell", "Kiss and Tell (1945 film)", "The Kiss and Tell"), and by the share of
+ * the name's words its title holds otherwise; it fits by the larger of the two.
+ */
+export function hitJudge(question: string, pool: readonly ShownHit[]): HitJudge {
+  const asked = termSet(question);
+  const shown = pool.map((hit) => termSet(`${hit.title ?? ''} ${hit.snippet ?? ''}`));
+  const weights = termWeights(asked, shown);
+  const total = weightOf(asked, weights);
+  return {
+    fit(hit, name) {
+      const terms = termSet(`${hit.title ?? ''} ${hit.snippet ?? ''}`);
+      const held = total > 0 ? weightOf([...asked].filter((t) => terms.has(t)), weights) / total : 0;
+      return name ? Math.max(held, nameFit(hit.title ?? '', name)) : held;
+    },
+  };
+}
+
+/** 1 when `title` is the page of `name`, else the share of the name's words the title holds, halved. */
+export function nameFit(title: string, name: string): number {
+  const subject = subjectKey(title);
+  if (subject && (subject === subjectKey(name) || subject === nameKey(name))) return 1;
+  const wanted = termSet(name);
+  if (wanted.size === 0) return 0;
+  const titled = termSet(title);
+  return [...wanted].filter((t) => titled.has(t)).length / wanted.size / 2;
+}
