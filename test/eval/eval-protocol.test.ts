@@ -1,7 +1,13 @@
 import { createSearxngProvider } from '@research/search';
 import { createBm25Index } from '../../scripts/eval/bm25';
 import { CONTRADICTION_NEEDS, contradictionCases } from '../../scripts/eval/contradiction';
-import { hostOfTitle, normaliseText, sentencesCoveredBy, statesAnswer } from '../../scripts/eval/protocol';
+import {
+  hostOfTitle,
+  normaliseText,
+  sentencesCoveredBy,
+  statesAnswer,
+  statesSomeAnswer,
+} from '../../scripts/eval/protocol';
 import { startFakeWeb, type FakeWebPage } from '../fakes/fake-web';
 import { describeWithData } from '../support/data-dir';
 import { captureLogger } from '../search/support/capture-logger';
@@ -74,6 +80,14 @@ describe('measuring rules of the evaluation', () => {
     expect(statesAnswer('He served as the Chief of Protocol.', 'chief of protocol')).toBe(true);
     expect(statesAnswer('Scholastics books', 'Scholastic')).toBe(false);
     expect(statesAnswer('anything', '')).toBe(false);
+  });
+
+  it('counts an answer stated by one of its aliases', () => {
+    const answers = ['Granville Stanley Hall', 'Stanley Hall', 'G. Stanley Hall'];
+    expect(statesSomeAnswer('Its first president was G. Stanley Hall.', answers)).toBe(true);
+    expect(statesSomeAnswer('Stanley Hall taught there.', answers)).toBe(true);
+    expect(statesSomeAnswer('Hall taught there.', answers)).toBe(false);
+    expect(statesSomeAnswer('anything', [])).toBe(false);
   });
 
   it('counts a supporting sentence covered by a span of at least 3 of its words found in the paragraph', () => {
