@@ -4,6 +4,7 @@ import { CONTRADICTION_NEEDS, contradictionCases } from '../../scripts/eval/cont
 import {
   hostOfTitle,
   normaliseText,
+  partOf,
   sentencesCoveredBy,
   statesAnswer,
   statesSomeAnswer,
@@ -118,5 +119,23 @@ describeWithData('contradiction cases of the evaluation', CONTRADICTION_NEEDS, (
   it('takes the first N of each kind with a limit', () => {
     const limited = contradictionCases(dir, 1);
     expect(limited.map((c) => c.disputed)).toEqual([true, false]);
+  });
+
+  it("splits the disputed claims by a hash of the claim's id, and takes a part's controls from that part", () => {
+    const [tune, check] = [contradictionCases(dir, undefined, 'tune'), contradictionCases(dir, undefined, 'check')];
+    const disputed = (list: typeof cases) => list.filter((c) => c.disputed).map((c) => c.id);
+    expect([...disputed(tune), ...disputed(check)].sort()).toEqual(disputed(cases).sort());
+    expect(disputed(check).every((id) => partOf(id) === 'check')).toBe(true);
+    for (const [name, part] of [
+      ['tune', tune],
+      ['check', check],
+    ] as const) {
+      // The check part holds fewer than 40 controls in all: it gets every one of them.
+      const controls = part.filter((c) => !c.disputed);
+      expect(controls.length).toBeGreaterThan(0);
+      expect(controls.length).toBeLessThanOrEqual(40);
+      expect(controls.every((c) => partOf(c.id) === name)).toBe(true);
+    }
+    expect(contradictionCases(dir, undefined, 'all')).toEqual(cases);
   });
 });
