@@ -1,4 +1,4 @@
-// The command line of `npm run eval -- hotpot|contradiction [--set NAME] [--part tune|check|all]
+// The command line of `npm run eval -- hotpot|multihop|contradiction [--set NAME] [--part tune|check|all]
 // [--limit N] [--depth D] [--llm[=fake|nonsense|judge|none]] [--concurrency N] [--save DIR] [--smoke]`: which
 // evaluation, on which questions, with which model; then the table and the closing `bench-result:` line of
 // scripts/bench/harness.js.
@@ -9,7 +9,8 @@ import { CONTRADICTION_FIGURES, CONTRADICTION_NEEDS, evaluateContradiction } fro
 import type { EvalSettings } from './eval-world';
 import { HOTPOT_FIGURES, evaluateHotpot } from './hotpot';
 import { chooseLlm, startEvalLlm } from './llm-choice';
-import { SET_PARTS, questionSet, type SetPart } from './question-sets';
+import { MULTIHOP_FIGURES, evaluateMultihop } from './multihop';
+import { MULTIHOP_SETS, SET_PARTS, questionSet, type SetPart } from './question-sets';
 
 interface Suite {
   figures: string[];
@@ -22,13 +23,21 @@ interface Suite {
   smokeLimit: number;
 }
 
-const SUITES: Record<'hotpot' | 'contradiction', Suite> = {
+const SUITES: Record<'hotpot' | 'multihop' | 'contradiction', Suite> = {
   hotpot: {
     figures: HOTPOT_FIGURES,
     needs: (args) => [questionSet(args.set ?? 'hotpotqa-dev').file],
     evaluate: evaluateHotpot,
     defaultPart: (args) => questionSet(args.set ?? 'hotpotqa-dev').defaultPart,
     smokeLimit: 2,
+  },
+  // Development happens on the tune parts; by default multihop confirms on the check parts.
+  multihop: {
+    figures: MULTIHOP_FIGURES,
+    needs: () => MULTIHOP_SETS.map((set) => questionSet(set).file),
+    evaluate: evaluateMultihop,
+    defaultPart: () => 'check',
+    smokeLimit: 1,
   },
   // --limit N takes the first N disputed claims and the first N controls: a smoke run has one of each.
   contradiction: {
@@ -41,7 +50,7 @@ const SUITES: Record<'hotpot' | 'contradiction', Suite> = {
 };
 
 const USAGE =
-  'usage: npm run eval -- hotpot|contradiction [--set NAME (hotpot)] [--part tune|check|all] [--limit N] ' +
+  'usage: npm run eval -- hotpot|multihop|contradiction [--set NAME (hotpot)] [--part tune|check|all] [--limit N] ' +
   '[--depth quick|normal|deep] [--llm[=fake|nonsense|judge|none]] [--concurrency N] [--save DIR] [--smoke]';
 
 export interface Arguments {
@@ -80,7 +89,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     else if (Object.hasOwn(SUITES, flag!) && !args.suite) args.suite = flag as Arguments['suite'];
     else throw new Error(`unknown argument ${argv[i]}`);
   }
-  if (!args.suite) throw new Error('name the evaluation: hotpot or contradiction');
+  if (!args.suite) throw new Error('name the evaluation: hotpot, multihop or contradiction');
   if (!['quick', 'normal', 'deep'].includes(args.depth ?? ''))
     throw new Error(`--depth ${args.depth}: quick, normal or deep`);
   if (args.set !== undefined) {

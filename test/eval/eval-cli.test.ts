@@ -1,4 +1,5 @@
 import { parseArguments } from '../../scripts/eval/cli';
+import { MULTIHOP_FIGURES } from '../../scripts/eval/multihop';
 
 const parse = (...argv: string[]) => parseArguments(argv, {});
 
@@ -18,8 +19,14 @@ describe('npm run eval arguments', () => {
     expect(parse('hotpot', '--part', 'tune')).toMatchObject({ set: 'hotpotqa-dev', part: 'tune' });
   });
 
-  it('runs contradiction on all its claims unless --part says otherwise', () => {
-    expect(parse('contradiction')).toMatchObject({ suite: 'contradiction', set: undefined, part: 'all' });
+  it('runs multihop on the check parts by default, contradiction on all its claims', () => {
+    expect(parse('multihop')).toMatchObject({ suite: 'multihop', set: undefined, part: 'check' });
+    expect(parse('multihop', '--part', 'tune', '--depth', 'normal', '--llm')).toMatchObject({
+      part: 'tune',
+      depth: 'normal',
+      llm: '',
+    });
+    expect(parse('contradiction')).toMatchObject({ suite: 'contradiction', part: 'all' });
     expect(parse('contradiction', '--part', 'check')).toMatchObject({ part: 'check' });
   });
 
@@ -28,8 +35,16 @@ describe('npm run eval arguments', () => {
       'unknown question set squad: one of hotpotqa-dev, hotpotqa-dev-large, 2wikimultihopqa-train, musique-train',
     );
     expect(() => parse('hotpot', '--part', 'test')).toThrow('--part test: one of tune, check, all');
+    expect(() => parse('multihop', '--set', 'musique-train')).toThrow('--set is for hotpot');
     expect(() => parse('contradiction', '--set', 'musique-train')).toThrow('--set is for hotpot');
     expect(() => parse('hotpot', '--limit', '0')).toThrow('--limit needs a positive whole number');
-    expect(() => parse('--part', 'tune')).toThrow('name the evaluation: hotpot or contradiction');
+    expect(() => parse('--part', 'tune')).toThrow('name the evaluation: hotpot, multihop or contradiction');
+  });
+
+  it('declares every figure of multihop once per set, under the set name', () => {
+    expect(MULTIHOP_FIGURES).toContain('hotpotqa_dev_large.both_pages');
+    expect(MULTIHOP_FIGURES).toContain('2wikimultihopqa_train.answer_in_report');
+    expect(MULTIHOP_FIGURES).toContain('musique_train.gold_pages_missed_in_results');
+    expect(new Set(MULTIHOP_FIGURES).size).toBe(MULTIHOP_FIGURES.length);
   });
 });
