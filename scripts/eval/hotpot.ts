@@ -141,7 +141,7 @@ export async function researchQaSet(settings: EvalSettings, setName: string, par
   const world = await startEvalWorld(pages, settings);
   // Numbered within the whole part, so that a run saved with --limit has the name it has in the full part.
   const width = String(partItems.length).length;
-  const gold = (pages: GoldPage[], pick: (page: GoldPage) => boolean) => `${pages.filter(pick).length}/${pages.length}`;
+  const gold = (list: GoldPage[], pick: (page: GoldPage) => boolean) => `${list.filter(pick).length}/${list.length}`;
   return researchEach(world, settings, items, {
     question: (item) => item.question,
     judge: (item, run) => judge(item, run, world),
