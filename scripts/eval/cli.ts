@@ -1,31 +1,63 @@
-// The command line of `npm run eval -- hotpot|contradiction [--limit N] [--depth D] [--llm[=fake|nonsense|judge|none]]
-// [--concurrency N] [--save DIR] [--smoke]`: which evaluation, on how much, with which model; then the table and the
-// closing `bench-result:` line of scripts/bench/harness.js.
+// The command line of `npm run eval -- hotpot|multihop|contradiction [--set NAME] [--part tune|check|all]
+// [--limit N] [--depth D] [--llm[=fake|nonsense|judge|none]] [--concurrency N] [--save DIR] [--smoke]`: which
+// evaluation, on which questions, with which model; then the table and the closing `bench-result:` line of
+// scripts/bench/harness.js.
 import os from 'node:os';
 import path from 'node:path';
 import { createBench } from '../bench/harness';
 import { CONTRADICTION_FIGURES, CONTRADICTION_NEEDS, evaluateContradiction } from './contradiction';
 import type { EvalSettings } from './eval-world';
-import { HOTPOT_FIGURES, HOTPOT_NEEDS, evaluateHotpot } from './hotpot';
+import { HOTPOT_FIGURES, evaluateHotpot } from './hotpot';
 import { chooseLlm, startEvalLlm } from './llm-choice';
+import { MULTIHOP_FIGURES, evaluateMultihop } from './multihop';
+import { MULTIHOP_SETS, SET_PARTS, questionSet, type SetPart } from './question-sets';
 
-const SUITES = {
-  hotpot: { figures: HOTPOT_FIGURES, needs: HOTPOT_NEEDS, evaluate: evaluateHotpot, smokeLimit: 2 },
+interface Suite {
+  figures: string[];
+  /** The data files the run reads (relative to the data directory). */
+  needs(args: Arguments): string[];
+  evaluate(settings: EvalSettings): Promise<void>;
+  /** The part evaluated when --part is not given. */
+  defaultPart(args: { set?: string | undefined }): SetPart;
+  /** The --limit of a --smoke run. */
+  smokeLimit: number;
+}
+
+const SUITES: Record<'hotpot' | 'multihop' | 'contradiction', Suite> = {
+  hotpot: {
+    figures: HOTPOT_FIGURES,
+    needs: (args) => [questionSet(args.set ?? 'hotpotqa-dev').file],
+    evaluate: evaluateHotpot,
+    defaultPart: (args) => questionSet(args.set ?? 'hotpotqa-dev').defaultPart,
+    smokeLimit: 2,
+  },
+  // Development happens on the tune parts; by default multihop confirms on the check parts.
+  multihop: {
+    figures: MULTIHOP_FIGURES,
+    needs: () => MULTIHOP_SETS.map((set) => questionSet(set).file),
+    evaluate: evaluateMultihop,
+    defaultPart: () => 'check',
+    smokeLimit: 1,
+  },
   // --limit N takes the first N disputed claims and the first N controls: a smoke run has one of each.
   contradiction: {
     figures: CONTRADICTION_FIGURES,
-    needs: CONTRADICTION_NEEDS,
+    needs: () => CONTRADICTION_NEEDS,
     evaluate: evaluateContradiction,
+    defaultPart: () => 'all',
     smokeLimit: 1,
   },
 };
 
 const USAGE =
-  'usage: npm run eval -- hotpot|contradiction [--limit N] [--depth quick|normal|deep] ' +
-  '[--llm[=fake|nonsense|judge|none]] [--concurrency N] [--save DIR] [--smoke]';
+  'usage: npm run eval -- hotpot|multihop|contradiction [--set NAME (hotpot)] [--part tune|check|all] [--limit N] ' +
+  '[--depth quick|normal|deep] [--llm[=fake|nonsense|judge|none]] [--concurrency N] [--save DIR] [--smoke]';
 
-interface Arguments {
+export interface Arguments {
   suite: keyof typeof SUITES;
+  /** The question set of `hotpot`; undefined for the others. */
+  set: string | undefined;
+  part: SetPart;
   limit: number | undefined;
   depth: string;
   llm: string | undefined;
@@ -40,7 +72,7 @@ function positiveInteger(name: string, value: string | undefined): number {
   return n;
 }
 
-/** Reads the arguments; throws a usage error. */
+/** Reads the arguments, with each suite's default set and part; throws a usage error. */
 export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv): Arguments {
   const args: Partial<Arguments> = { depth: 'quick', concurrency: Number(env.EVAL_CONCURRENCY || 4) };
   for (let i = 0; i < argv.length; i++) {
@@ -51,14 +83,26 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     else if (flag === '--depth') args.depth = value();
     else if (flag === '--llm') args.llm = inline ?? '';
     else if (flag === '--save') args.save = value();
+    else if (flag === '--set') args.set = value() ?? '';
+    else if (flag === '--part') args.part = value() as SetPart;
     else if (flag === '--smoke') continue;
     else if (Object.hasOwn(SUITES, flag!) && !args.suite) args.suite = flag as Arguments['suite'];
     else throw new Error(`unknown argument ${argv[i]}`);
   }
-  if (!args.suite) throw new Error('name the evaluation: hotpot or contradiction');
+  if (!args.suite) throw new Error('name the evaluation: hotpot, multihop or contradiction');
   if (!['quick', 'normal', 'deep'].includes(args.depth ?? ''))
     throw new Error(`--depth ${args.depth}: quick, normal or deep`);
-  return args as Arguments;
+  if (args.set !== undefined) {
+    if (args.suite !== 'hotpot') throw new Error(`--set is for hotpot (${args.suite} runs its own questions)`);
+    questionSet(args.set);
+  }
+  if (args.part !== undefined && !SET_PARTS.includes(args.part))
+    throw new Error(`--part ${args.part}: one of ${SET_PARTS.join(', ')}`);
+  return {
+    ...(args as Arguments),
+    set: args.suite === 'hotpot' ? (args.set ?? 'hotpotqa-dev') : undefined,
+    part: args.part ?? SUITES[args.suite].defaultPart(args),
+  };
 }
 
 /** Runs the evaluation the arguments name; exits as scripts/bench/harness.js does (2 on a usage error). */
@@ -75,7 +119,7 @@ export function main(argv: readonly string[]): void {
   const suite = SUITES[args.suite];
   const bench = createBench(`eval:${args.suite}`, { figures: suite.figures });
   bench.run(async () => {
-    const dataDir = bench.dataDir(suite.needs);
+    const dataDir = bench.dataDir(suite.needs(args));
     const logFile = path.join(os.tmpdir(), `research-eval-${args.suite}-${process.pid}.log`);
     const llm = await startEvalLlm(llmChoice);
     const started = performance.now();
@@ -83,6 +127,8 @@ export function main(argv: readonly string[]): void {
     const settings: EvalSettings = {
       bench,
       dataDir,
+      set: args.set,
+      part: args.part,
       limit: bench.smoke ? suite.smokeLimit : args.limit,
       depth: args.depth,
       concurrency: args.concurrency,

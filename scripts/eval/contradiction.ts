@@ -19,6 +19,7 @@ import {
   type EvalWorld,
 } from './eval-world';
 import { fraction, loopbackHost, stableHash } from './protocol';
+import { itemsOfPart, type SetPart } from './question-sets';
 import type { RunOutcome } from './service-stack';
 
 export const CLIMATE_FEVER_FILE = 'claims/climate-fever-dev/climate-fever.jsonl';
@@ -64,17 +65,19 @@ function slug(title: string): string {
 }
 
 /**
- * The evaluated claims with their pages: the disputed claims, then CONTROLS controls, in the file's order (with
- * `limit`, the first `limit` of each): each page is titled after the article of its
+ * The evaluated claims with their pages: the disputed claims of `part` (split by a hash of `claim_id`), then the
+ * first CONTROLS controls of `part`, in the file's order (with `limit`, the first `limit` of each): each page is
+ * titled after the article of its
  * first sentence and holds its sentences as paragraphs; a claim's pages sit on consecutive loopback hosts
  * from one chosen by a hash of the claim's id, so no two of them share a host.
  */
-export function contradictionCases(dataDir: string, limit?: number): ContradictionCase[] {
-  const claims = fs
+export function contradictionCases(dataDir: string, limit?: number, part: SetPart = 'all'): ContradictionCase[] {
+  const lines = fs
     .readFileSync(path.join(dataDir, CLIMATE_FEVER_FILE), 'utf8')
     .split('\n')
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line) as ClimateFeverClaim);
+  const claims = itemsOfPart(lines, part, (claim) => claim.claim_id);
   const labelled = (c: ClimateFeverClaim, label: string) => c.evidences.filter((e) => e.evidence_label === label);
   const disputed = claims.filter((c) => labelled(c, 'SUPPORTS').length > 0 && labelled(c, 'REFUTES').length > 0);
   const controls = claims
@@ -152,10 +155,11 @@ async function judge(item: ContradictionCase, run: RunOutcome, world: EvalWorld)
 
 /** Runs every claim through the service and prints recall and false alarms. */
 export async function evaluateContradiction(settings: EvalSettings): Promise<void> {
-  const cases = contradictionCases(settings.dataDir, settings.limit);
+  const part = settings.part ?? 'all';
+  const cases = contradictionCases(settings.dataDir, settings.limit, part);
   const pages = cases.flatMap((c) => c.pages);
   console.log(
-    `eval contradiction: ${cases.filter((c) => c.disputed).length} disputed claims, ` +
+    `eval contradiction, part ${part}: ${cases.filter((c) => c.disputed).length} disputed claims, ` +
       `${cases.filter((c) => !c.disputed).length} controls, ${pages.length} pages on 8 loopback hosts, ` +
       `depth ${settings.depth}, ${settings.llm.label}, ${settings.concurrency} runs at a time`,
   );

@@ -7,13 +7,18 @@ import type { Bench } from '../bench/harness';
 import { createBm25Index } from './bm25';
 import type { EvalLlm } from './llm-choice';
 import { fraction, mean, median, share } from './protocol';
+import type { SetPart } from './question-sets';
 import { startServiceStack, type RunOutcome, type ServiceStack } from './service-stack';
 
 /** What an evaluation is asked to do (from the command line). */
 export interface EvalSettings {
   bench: Bench;
   dataDir: string;
-  /** Evaluate only the first `limit` items. */
+  /** The question set (`hotpot`; question-sets.ts), when the command named one. */
+  set?: string | undefined;
+  /** The part of the set evaluated, when the command named one. */
+  part?: SetPart | undefined;
+  /** Evaluate only the first `limit` items (of the part). */
   limit: number | undefined;
   depth: string;
   /** Runs in flight at once (the worker's WORKER_CONCURRENCY). */

@@ -21,6 +21,34 @@ export function hostOfTitle(title: string): string {
   return loopbackHost(stableHash(title));
 }
 
+/** The two parts of every evaluated set: `tune` to develop on, `check` to confirm a change on. */
+export type Part = 'tune' | 'check';
+
+/**
+ * The part an item belongs to, by a hash of its id alone: one item in three (hash % 3 === 0) is `check`. An
+ * item keeps its part whatever else the set holds, and whichever order it comes in.
+ */
+export function partOf(id: string): Part {
+  return stableHash(id) % 3 === 0 ? 'check' : 'tune';
+}
+
+/**
+ * A paragraph's text from its sentences. HotpotQA's sentences carry the space before them, and its splitter
+ * also cuts inside quotations and titles (`"Live ?!` + `*@ Like a Suicide"`), where no space belongs: a
+ * paragraph in which some sentence after the first begins with whitespace is joined as given. Otherwise
+ * (2WikiMultihopQA's sentences carry no spaces) a space goes between two sentences where neither side has
+ * whitespace. The result is trimmed.
+ */
+export function paragraphText(sentences: readonly string[]): string {
+  const carriesSpaces = sentences.slice(1).some((sentence) => /^\s/u.test(sentence));
+  let text = '';
+  for (const sentence of sentences) {
+    const apart = !carriesSpaces && text !== '' && !/\s$/u.test(text) && sentence !== '' && !/^\s/u.test(sentence);
+    text += apart ? ` ${sentence}` : sentence;
+  }
+  return text.trim();
+}
+
 /**
  * An answer or a text as compared: lower case, every punctuation mark or symbol replaced by a space, the
  * articles a, an and the dropped, words separated by single spaces. (Replacing rather than deleting keeps
@@ -39,6 +67,11 @@ export function normaliseText(text: string): string {
 export function statesAnswer(text: string, answer: string): boolean {
   const wanted = normaliseText(answer);
   return wanted.length > 0 && ` ${normaliseText(text)} `.includes(` ${wanted} `);
+}
+
+/** True when the text states one of `answers` (an answer and its aliases), as statesAnswer judges. */
+export function statesSomeAnswer(text: string, answers: readonly string[]): boolean {
+  return answers.some((answer) => statesAnswer(text, answer));
 }
 
 /** True for an answer that cannot be looked for in a text (yes / no). */

@@ -1,25 +1,18 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { buildEvidenceGraph, type ClaimInput, type SourceInput } from '@research/engine';
 import type { ResearchServices } from '@research/pipeline';
 import type { SearchHit, SearchProvider } from '@research/search';
 import type { FakeWebPage } from '../fakes/fake-web';
 import type { FakeWikiPage } from '../fakes/fake-wiki';
+import { QUESTION_SETS, qaPages, readQuestionSet, titlePath, type QaItem } from '../../scripts/eval/question-sets';
 
 /** HotpotQA's development questions, relative to the data directory (test/support/data-dir.ts). */
-export const HOTPOT_FILE = 'qa/hotpotqa-dev/hotpot_dev_distractor.json';
+export const HOTPOT_FILE = QUESTION_SETS['hotpotqa-dev'].file;
 
-export interface HotpotItem {
-  _id: string;
-  answer: string;
-  question: string;
-  supporting_facts: Array<[string, number]>;
-  context: Array<[string, string[]]>;
-}
+export type HotpotItem = QaItem;
 
 /** The HotpotQA questions of the data directory `dataDir`. */
 export function hotpotItems(dataDir: string): HotpotItem[] {
-  return JSON.parse(fs.readFileSync(path.join(dataDir, HOTPOT_FILE), 'utf8')) as HotpotItem[];
+  return readQuestionSet(dataDir, 'hotpotqa-dev');
 }
 
 /** Questions whose answer is a name or a number (a yes/no answer cannot be looked for in a report). */
@@ -27,34 +20,19 @@ export function openHotpotItems(items: HotpotItem[]): HotpotItem[] {
   return items.filter((i) => !['yes', 'no'].includes(i.answer.toLowerCase()));
 }
 
-function slug(title: string): string {
-  return `/${title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-')}`;
-}
-
-/** Every paragraph of a question as a page; the pages are spread over 24 loopback hosts (127.0.0.10-33). */
+/**
+ * Every paragraph of a question as a page, built as `npm run eval` builds them (qaPages); the pages are spread
+ * over 24 loopback hosts (127.0.0.10-33).
+ */
 export function hotpotPages(items: HotpotItem[]): FakeWebPage[] {
-  const pages: FakeWebPage[] = [];
-  const seen = new Set<string>();
-  for (const item of items) {
-    for (const [title, sentences] of item.context) {
-      if (seen.has(title)) continue;
-      seen.add(title);
-      pages.push({
-        host: `127.0.0.${10 + (pages.length % 24)}`,
-        path: slug(title),
-        title,
-        paragraphs: [sentences.join('').trim()],
-      });
-    }
-  }
-  return pages;
+  return qaPages(items, (_title, n) => `127.0.0.${10 + (n % 24)}`);
 }
 
 /** A corpus the project wrote (test/fakes/wiki-corpus.ts) as web pages, one loopback host each (127.0.0.40-…). */
 export function corpusPages(corpus: FakeWikiPage[]): FakeWebPage[] {
   return corpus.map((page, i) => ({
     host: `127.0.0.${40 + i}`,
-    path: slug(page.title),
+    path: titlePath(page.title),
     title: page.title,
     paragraphs: page.paragraphs,
   }));

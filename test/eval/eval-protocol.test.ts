@@ -1,7 +1,14 @@
 import { createSearxngProvider } from '@research/search';
 import { createBm25Index } from '../../scripts/eval/bm25';
 import { CONTRADICTION_NEEDS, contradictionCases } from '../../scripts/eval/contradiction';
-import { hostOfTitle, normaliseText, sentencesCoveredBy, statesAnswer } from '../../scripts/eval/protocol';
+import {
+  hostOfTitle,
+  normaliseText,
+  partOf,
+  sentencesCoveredBy,
+  statesAnswer,
+  statesSomeAnswer,
+} from '../../scripts/eval/protocol';
 import { startFakeWeb, type FakeWebPage } from '../fakes/fake-web';
 import { describeWithData } from '../support/data-dir';
 import { captureLogger } from '../search/support/capture-logger';
@@ -76,6 +83,14 @@ describe('measuring rules of the evaluation', () => {
     expect(statesAnswer('anything', '')).toBe(false);
   });
 
+  it('counts an answer stated by one of its aliases', () => {
+    const answers = ['Granville Stanley Hall', 'Stanley Hall', 'G. Stanley Hall'];
+    expect(statesSomeAnswer('Its first president was G. Stanley Hall.', answers)).toBe(true);
+    expect(statesSomeAnswer('Stanley Hall taught there.', answers)).toBe(true);
+    expect(statesSomeAnswer('Hall taught there.', answers)).toBe(false);
+    expect(statesSomeAnswer('anything', [])).toBe(false);
+  });
+
   it('counts a supporting sentence covered by a span of at least 3 of its words found in the paragraph', () => {
     const sentences = ['Animorphs is a science fantasy series.', ' It is told in first person.', ' It sold well.'];
     expect(sentencesCoveredBy('Animorphs is a science fantasy series.', sentences)).toEqual(new Set([0]));
@@ -104,5 +119,23 @@ describeWithData('contradiction cases of the evaluation', CONTRADICTION_NEEDS, (
   it('takes the first N of each kind with a limit', () => {
     const limited = contradictionCases(dir, 1);
     expect(limited.map((c) => c.disputed)).toEqual([true, false]);
+  });
+
+  it("splits the disputed claims by a hash of the claim's id, and takes a part's controls from that part", () => {
+    const [tune, check] = [contradictionCases(dir, undefined, 'tune'), contradictionCases(dir, undefined, 'check')];
+    const disputed = (list: typeof cases) => list.filter((c) => c.disputed).map((c) => c.id);
+    expect([...disputed(tune), ...disputed(check)].sort()).toEqual(disputed(cases).sort());
+    expect(disputed(check).every((id) => partOf(id) === 'check')).toBe(true);
+    for (const [name, part] of [
+      ['tune', tune],
+      ['check', check],
+    ] as const) {
+      // The check part holds fewer than 40 controls in all: it gets every one of them.
+      const controls = part.filter((c) => !c.disputed);
+      expect(controls.length).toBeGreaterThan(0);
+      expect(controls.length).toBeLessThanOrEqual(40);
+      expect(controls.every((c) => partOf(c.id) === name)).toBe(true);
+    }
+    expect(contradictionCases(dir, undefined, 'all')).toEqual(cases);
   });
 });

@@ -1,0 +1,113 @@
+// The question sets of `npm run eval`, all in HotpotQA's schema, and the loopback web each one makes. A set is
+// split by a hash of each question's id into a part to tune on and a part to check on (protocol.ts), and its
+// world is every paragraph of every question of the whole set, so that a question's figures never depend on
+// which other questions are evaluated beside it.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FakeWebPage } from '../../test/fakes/fake-web';
+import { paragraphText, partOf, type Part } from './protocol';
+
+/** One question in HotpotQA's schema (MuSiQue adds `answer_aliases`). */
+export interface QaItem {
+  _id: string;
+  question: string;
+  answer: string;
+  answer_aliases?: string[];
+  type?: string;
+  level?: string;
+  /** The gold sentences as [page title, sentence index]. */
+  supporting_facts: Array<[string, number]>;
+  /** Each paragraph as [page title, its sentences]. */
+  context: Array<[string, string[]]>;
+}
+
+/** Which questions of a set are evaluated: one part, or the whole set. */
+export type SetPart = Part | 'all';
+
+export const SET_PARTS: readonly SetPart[] = ['tune', 'check', 'all'];
+
+/**
+ * Every question set, by name: its file (relative to the data directory) and the part evaluated when none is
+ * named. The 53 of hotpotqa-dev are a smoke set, never a target: they are evaluated whole.
+ */
+export const QUESTION_SETS = {
+  'hotpotqa-dev': { file: 'qa/hotpotqa-dev/hotpot_dev_distractor.json', defaultPart: 'all' },
+  'hotpotqa-dev-large': { file: 'qa/hotpotqa-dev-large/hotpot_dev_distractor.json', defaultPart: 'tune' },
+  '2wikimultihopqa-train': { file: 'qa/2wikimultihopqa-train/questions.json', defaultPart: 'tune' },
+  'musique-train': { file: 'qa/musique-train/questions.json', defaultPart: 'tune' },
+} as const satisfies Record<string, { file: string; defaultPart: SetPart }>;
+
+export type QuestionSetName = keyof typeof QUESTION_SETS;
+
+/** The sets `npm run eval -- multihop` runs, in its order. */
+export const MULTIHOP_SETS: readonly QuestionSetName[] = [
+  'hotpotqa-dev-large',
+  '2wikimultihopqa-train',
+  'musique-train',
+];
+
+/** The set named `name`; throws naming the sets there are. */
+export function questionSet(name: string): { name: QuestionSetName; file: string; defaultPart: SetPart } {
+  if (!Object.hasOwn(QUESTION_SETS, name))
+    throw new Error(`unknown question set ${name}: one of ${Object.keys(QUESTION_SETS).join(', ')}`);
+  const set = QUESTION_SETS[name as QuestionSetName];
+  return { name: name as QuestionSetName, file: set.file, defaultPart: set.defaultPart };
+}
+
+/** The questions of set `name` in the data directory `dataDir`, in the file's order. */
+export function readQuestionSet(dataDir: string, name: string): QaItem[] {
+  return JSON.parse(fs.readFileSync(path.join(dataDir, questionSet(name).file), 'utf8')) as QaItem[];
+}
+
+/** The items of `part` (all of them for 'all'), in their order; `idOf` gives the id the split hashes. */
+export function itemsOfPart<T>(items: readonly T[], part: SetPart, idOf: (item: T) => string): T[] {
+  return part === 'all' ? [...items] : items.filter((item) => partOf(idOf(item)) === part);
+}
+
+/** The answers that count for a question: its answer and its aliases. */
+export function answersOf(item: QaItem): string[] {
+  return [item.answer, ...(item.answer_aliases ?? [])];
+}
+
+/** The gold pages of a question: the distinct titles of its supporting facts, in their order. */
+export function goldTitles(item: QaItem): string[] {
+  return [...new Set(item.supporting_facts.map(([title]) => title))];
+}
+
+/** The path a page titled `title` is served at: its letters and digits in lower case, other runs as '-'. */
+export function titlePath(title: string): string {
+  return `/${title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-')}`;
+}
+
+/**
+ * Every paragraph of `items` as a page, in the order titles first occur: one page per title, its text the
+ * paragraph's sentences joined (paragraphText). A title met again with another paragraph (MuSiQue gives
+ * different paragraphs of one article to different questions) gets it as a further paragraph of its page,
+ * unless the two differ only in whitespace (HotpotQA repeats a paragraph with a no-break space for a space).
+ * `hostOf(title, n)` places the n-th page (0-based); two titles with one address on a host get -2, -3, ….
+ */
+export function qaPages(items: readonly QaItem[], hostOf: (title: string, n: number) => string): FakeWebPage[] {
+  const pages: FakeWebPage[] = [];
+  const byTitle = new Map<string, { page: FakeWebPage; texts: Set<string> }>();
+  const addresses = new Set<string>();
+  for (const item of items) {
+    for (const [title, sentences] of item.context) {
+      const text = paragraphText(sentences);
+      const key = text.replace(/\s+/gu, ' ');
+      const known = byTitle.get(title);
+      if (known) {
+        if (!known.texts.has(key)) known.page.paragraphs.push(text);
+        known.texts.add(key);
+        continue;
+      }
+      const host = hostOf(title, pages.length);
+      let pagePath = titlePath(title);
+      for (let n = 2; addresses.has(`${host}${pagePath}`); n++) pagePath = `${titlePath(title)}-${n}`;
+      addresses.add(`${host}${pagePath}`);
+      const page = { host, path: pagePath, title, paragraphs: [text] };
+      pages.push(page);
+      byTitle.set(title, { page, texts: new Set([key]) });
+    }
+  }
+  return pages;
+}

@@ -1,0 +1,50 @@
+import { parseArguments } from '../../scripts/eval/cli';
+import { MULTIHOP_FIGURES } from '../../scripts/eval/multihop';
+
+const parse = (...argv: string[]) => parseArguments(argv, {});
+
+describe('npm run eval arguments', () => {
+  it('keeps `hotpot` what it was: the 53 of hotpotqa-dev, whole', () => {
+    expect(parse('hotpot')).toMatchObject({ suite: 'hotpot', set: 'hotpotqa-dev', part: 'all' });
+    expect(parse('hotpot').limit).toBeUndefined();
+  });
+
+  it('evaluates the tune part of a named set unless --part says otherwise', () => {
+    expect(parse('hotpot', '--set', 'hotpotqa-dev-large')).toMatchObject({ set: 'hotpotqa-dev-large', part: 'tune' });
+    expect(parse('hotpot', '--set=musique-train', '--part=check', '--limit', '5')).toMatchObject({
+      set: 'musique-train',
+      part: 'check',
+      limit: 5,
+    });
+    expect(parse('hotpot', '--part', 'tune')).toMatchObject({ set: 'hotpotqa-dev', part: 'tune' });
+  });
+
+  it('runs multihop on the check parts by default, contradiction on all its claims', () => {
+    expect(parse('multihop')).toMatchObject({ suite: 'multihop', set: undefined, part: 'check' });
+    expect(parse('multihop', '--part', 'tune', '--depth', 'normal', '--llm')).toMatchObject({
+      part: 'tune',
+      depth: 'normal',
+      llm: '',
+    });
+    expect(parse('contradiction')).toMatchObject({ suite: 'contradiction', part: 'all' });
+    expect(parse('contradiction', '--part', 'check')).toMatchObject({ part: 'check' });
+  });
+
+  it('refuses an unknown set or part naming the valid ones, and --set beside another evaluation', () => {
+    expect(() => parse('hotpot', '--set', 'squad')).toThrow(
+      'unknown question set squad: one of hotpotqa-dev, hotpotqa-dev-large, 2wikimultihopqa-train, musique-train',
+    );
+    expect(() => parse('hotpot', '--part', 'test')).toThrow('--part test: one of tune, check, all');
+    expect(() => parse('multihop', '--set', 'musique-train')).toThrow('--set is for hotpot');
+    expect(() => parse('contradiction', '--set', 'musique-train')).toThrow('--set is for hotpot');
+    expect(() => parse('hotpot', '--limit', '0')).toThrow('--limit needs a positive whole number');
+    expect(() => parse('--part', 'tune')).toThrow('name the evaluation: hotpot, multihop or contradiction');
+  });
+
+  it('declares every figure of multihop once per set, under the set name', () => {
+    expect(MULTIHOP_FIGURES).toContain('hotpotqa_dev_large.both_pages');
+    expect(MULTIHOP_FIGURES).toContain('2wikimultihopqa_train.answer_in_report');
+    expect(MULTIHOP_FIGURES).toContain('musique_train.gold_pages_missed_in_results');
+    expect(new Set(MULTIHOP_FIGURES).size).toBe(MULTIHOP_FIGURES.length);
+  });
+});
