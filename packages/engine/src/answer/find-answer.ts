@@ -2,7 +2,7 @@ import { nameKey, subjectKey } from '../text/names';
 import { termWeights, weightOf } from '../text/term-weights';
 import { termSet } from '../text/tokens';
 import type { AskedQuestion } from './question';
-import { answerSpans, dateSpans, numberSpans, type AnswerSpan } from './spans';
+import { answerSpans, byNearness, dateSpans, numberSpans, type AnswerSpan } from './spans';
 
 /** A claim the answer may be read from: a sentence of a source, quoted as it stands. */
 export interface AnswerClaim {
@@ -171,7 +171,7 @@ export function findAnswer(
   if (!bySubject) {
     return {
       claimId: node.claim.id,
-      span: nearestSpan(node, asked)?.text ?? null,
+      span: byNearness(node.claim.text, node.spans, asked.terms, asked.described)[0]?.text ?? null,
       via: before.map((i) => nodes[i]!.claim.id),
       coverage: chain.weight / total,
     };
@@ -189,29 +189,6 @@ export function findAnswer(
     via: [...before, ...(statement === best ? [] : [best])].filter((i) => i !== statement).map((i) => nodes[i]!.claim.id),
     coverage: chain.weight / total,
   };
-}
-
-/**
- * Of a claim's answer spans, the one nearest the words it shares with the question, in words: "the German
- * musical project Enigma", "was born in Paris". What the question says of the answer stands next to it.
- */
-function nearestSpan(node: Node, asked: AskedQuestion): AnswerSpan | undefined {
-  if (node.spans.length <= 1) return node.spans[0];
-  const text = node.claim.text;
-  const anchors = [...text.matchAll(/[\p{L}\p{N}]+/gu)].flatMap((m) => {
-    const term = [...termSet(m[0])][0];
-    if (!term || !asked.terms.has(term)) return [];
-    return [{ at: m.index, weight: asked.described.has(term) ? 2 : 1 }];
-  });
-  if (anchors.length === 0) return node.spans[0];
-  const distance = (span: AnswerSpan) =>
-    Math.min(
-      ...anchors.map((a) => {
-        const [from, to] = a.at < span.at ? [a.at, span.at] : [span.at + span.text.length, a.at];
-        return (text.slice(from, to).match(/[\p{L}\p{N}]+/gu)?.length ?? 0) / a.weight;
-      }),
-    );
-  return [...node.spans].sort((a, b) => distance(a) - distance(b) || a.at - b.at)[0];
 }
 
 /** Kinds whose answer is a name, which may be the subject of the page that tells it. */

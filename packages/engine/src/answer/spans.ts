@@ -138,3 +138,32 @@ export function answerSpans(sentence: string, kind: AnswerKind, questionTerms: R
           : [];
   return spans.filter((s) => !givenByQuestion(s, questionTerms));
 }
+
+/**
+ * `spans` of `text` nearest first to the words it shares with the question (in words between them; a word of
+ * `described`, what the question says the answer is, counts as twice as near): "the German musical project
+ * Enigma", "directed by Amleto Palermi", "was born in Paris". What the question asks of stands next to its
+ * answer. Without a shared word, the spans' own order.
+ */
+export function byNearness(
+  text: string,
+  spans: readonly AnswerSpan[],
+  terms: ReadonlySet<string>,
+  described: ReadonlySet<string> = new Set(),
+): AnswerSpan[] {
+  if (spans.length <= 1) return [...spans];
+  const anchors = [...text.matchAll(/[\p{L}\p{N}]+/gu)].flatMap((m) => {
+    const term = [...termSet(m[0])][0];
+    if (!term || !terms.has(term)) return [];
+    return [{ at: m.index, end: m.index + m[0].length, weight: described.has(term) ? 2 : 1 }];
+  });
+  if (anchors.length === 0) return [...spans];
+  const wordsBetween = (from: number, to: number) => text.slice(from, to).match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+  const distance = (span: AnswerSpan) =>
+    Math.min(
+      ...anchors
+        .filter((a) => a.end <= span.at || a.at >= span.at + span.text.length)
+        .map((a) => (a.end <= span.at ? wordsBetween(a.end, span.at) : wordsBetween(span.at + span.text.length, a.at)) / a.weight),
+    );
+  return [...spans].sort((a, b) => distance(a) - distance(b) || a.at - b.at);
+}

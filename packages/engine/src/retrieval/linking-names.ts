@@ -1,6 +1,7 @@
 import { createPause, type Pause } from '@research/core';
 import { languageCode } from '../text/language';
-import { namedEntities, subjectKey } from '../text/names';
+import { byNearness, nameSpans } from '../answer/spans';
+import { subjectKey } from '../text/names';
 import { sentencesSliced } from '../text/sentences';
 import { termWeights, weightOf } from '../text/term-weights';
 import { termSet } from '../text/tokens';
@@ -63,7 +64,8 @@ export const NAMES_PER_PAGE = 2;
 /**
  * The names to search next (the second step of a question): read from the pages that best match the question
  * (their best sentence's share of it, see questionSentences), at most NAMES_PER_PAGE a page, from that page's
- * sentences in order of fit, each weighted by its page's rank among them (1, 1/2, 1/3 …). A name counts when
+ * sentences in order of fit and in a sentence nearest the question's words first (byNearness), each weighted by
+ * its page's rank among them (1, 1/2, 1/3 …). A name counts when
  * the question does not give all its words, it is not the subject of a page the run holds (its own page is
  * read already) and it was not searched (`searched`, compared as nameKeys); a name of one word counts as one
  * of several ("Nandrolone", "Trier"). In German, which capitalises every noun, only names of several words.
@@ -90,7 +92,9 @@ export async function linkingNames(input: {
     let fromPage = 0;
     for (const sentence of sentences) {
       if (sentence.page !== page || fromPage >= NAMES_PER_PAGE) continue;
-      for (const name of namedEntities(sentence.text)) {
+      // The names the question's words point at first: "directed by Amleto Palermi" before "Italian".
+      const spans = byNearness(sentence.text, nameSpans(sentence.text), asked);
+      for (const name of spans.map((span) => span.text.replace(/['’]s$/u, ''))) {
         const key = subjectKey(name);
         const terms = termSet(name);
         if (fromPage >= NAMES_PER_PAGE || !key || taken.has(key) || held.has(key) || input.searched.has(key)) continue;

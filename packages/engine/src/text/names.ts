@@ -53,12 +53,21 @@ export function namedEntities(query: string): string[] {
 }
 
 /**
- * The names a question holds, to be searched on their own: namedEntities, but in German, which capitalises
- * every noun, only names of several words or quoted ones.
+ * The names a question holds, to be searched on their own: namedEntities, with the qualifier in parentheses
+ * that follows one ("Lola (1981 Film)") and without a possessive "'s"; in German, which capitalises every
+ * noun, only names of several words or quoted ones.
  */
 export function questionNames(query: string, language: string): string[] {
-  const names = namedEntities(query);
-  return languageCode(language) === 'de' ? names.filter((e) => /\s|["“„]/.test(e)) : names;
+  const out: string[] = [];
+  for (const name of namedEntities(query)) {
+    // "Lola (1981 Film)" is searched whole: what the parentheses add tells the name's page from its namesakes.
+    const at = query.indexOf(name);
+    const qualifier = at >= 0 ? /^\s*\([^()]{1,40}\)/u.exec(query.slice(at + name.length)) : null;
+    const full = qualifier ? `${name}${qualifier[0]}` : name.replace(/['’]s$/u, '');
+    if (!out.some((o) => o.includes(name) && o !== name)) out.push(full);
+  }
+  const kept = out.filter((name, i) => !out.some((other, j) => j !== i && other.includes(`(${name})`)));
+  return languageCode(language) === 'de' ? kept.filter((e) => /\s|["“„]/.test(e)) : kept;
 }
 
 /** A name as names are compared: its words, lower case, one space apart ("C.J. Hunter" → "c j hunter"). */
