@@ -1,4 +1,4 @@
-import { sentences } from '@research/engine';
+import { questionNames, sentences } from '@research/engine';
 
 // Issue 22: every claim is a sentence of the splitter, so a sentence cut after an abbreviation loses a claim.
 const NEXT: Record<string, string> = {
@@ -76,5 +76,14 @@ describe('sentences at abbreviations', () => {
     ['en', 'The law was signed by Gov. Jerry Brown in the same year.'],
   ])('does not yet keep whole a %s sentence with a title CLDR does not list: %s', (language, sentence) => {
     expect(split(language, sentence)[0]).toEqual({ text: sentence, start: 0 });
+  });
+});
+
+describe('names after abbreviations', () => {
+  it('reads a title before a name with the splitter’s abbreviations', () => {
+    expect(questionNames('Quale studio ha guidato il Dott. Rossi?', 'it')).toEqual(['Dott Rossi']);
+    expect(questionNames('Which adventure did Ken St. Andre write for Tunnels and Trolls?', 'en')).toContain(
+      'Ken St Andre',
+    );
   });
 });

@@ -1,13 +1,12 @@
+import { endsWithAbbreviation } from './abbreviations';
 import { languageCode, STOPWORDS } from './language';
-
-/** Abbreviations that stand before a name: their full stop ends no sentence. */
-const NAME_PREFIX = /(^|\s)(St|Mt|Ft|Dr|Mr|Mrs|Ms|Prof|Gen|Col|Lt|Capt|Sgt|Rev|Sen|Gov|Rep)\.\s*$/u;
 
 /**
  * Names in a text (a query or a sentence): runs of capitalised words (a sentence's first word only when a
- * capitalised word follows it and it is not a stopword) and quoted phrases, each once, in order.
+ * capitalised word follows it and it is not a stopword) and quoted phrases, each once, in order. The
+ * text's language tells which abbreviations end no sentence (English rules when not given).
  */
-export function namedEntities(query: string): string[] {
+export function namedEntities(query: string, language = 'en'): string[] {
   const out: string[] = [];
   for (const m of query.matchAll(/["“„«]([^"“”„«»]{3,80})["”“»]/gu)) out.push(m[1]!.trim());
   const tokens = [...query.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu)];
@@ -20,10 +19,9 @@ export function namedEntities(query: string): string[] {
     const word = m[0].replace(/[.]$/, '');
     const capital = /^\p{Lu}/u.test(word);
     // An initial ("Roger O. Egeberg", "George H. W. Bush") or a title before a name ("Ken St. Andre", "Dr. Watson")
-    // ends no sentence.
+    // ends no sentence: the splitter's abbreviations.
     const before = query.slice(0, m.index);
-    const sentenceStart =
-      i === 0 || (/[.?!]\s*$/.test(before) && !/(^|\s)\p{Lu}\.\s*$/u.test(before) && !NAME_PREFIX.test(before));
+    const sentenceStart = i === 0 || (/[.?!]\s*$/.test(before) && !endsWithAbbreviation(query, language, m.index));
     const joinsRun = run.length > 0 && /^(of|de|von|van|der|del|la|le|di|da|the)$/i.test(word);
     const startsName =
       capital &&
@@ -51,6 +49,6 @@ export function namedEntities(query: string): string[] {
  * every noun, only names of several words or quoted ones.
  */
 export function questionNames(query: string, language: string): string[] {
-  const names = namedEntities(query);
+  const names = namedEntities(query, language);
   return languageCode(language) === 'de' ? names.filter((e) => /\s|["“„]/.test(e)) : names;
 }
