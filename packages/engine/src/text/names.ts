@@ -1,15 +1,14 @@
+import { endsWithAbbreviation } from './abbreviations';
 import { languageCode, STOPWORDS } from './language';
 import { words } from './tokens';
-
-/** Abbreviations that stand before a name: their full stop ends no sentence. */
-const NAME_PREFIX = /(^|\s)(St|Mt|Ft|Dr|Mr|Mrs|Ms|Prof|Gen|Col|Lt|Capt|Sgt|Rev|Sen|Gov|Rep)\.\s*$/u;
 
 /**
  * Names in a text (a query or a sentence): runs of capitalised words (a sentence's first word only when a
  * capitalised word follows it and it is not a stopword) with nothing but spaces between them, and quoted
- * phrases, each once, in order, as written ("C.J. Hunter", "Bank of America").
+ * phrases, each once, in order, as written ("C.J. Hunter", "Bank of America"). The
+ * text's language tells which abbreviations end no sentence (English rules when not given).
  */
-export function namedEntities(query: string): string[] {
+export function namedEntities(query: string, language = 'en'): string[] {
   const out: string[] = [];
   for (const m of query.matchAll(/["“„«]([^"“”„«»]{3,80})["”“»]/gu)) out.push(m[1]!.trim());
   const tokens = [...query.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu)];
@@ -26,10 +25,9 @@ export function namedEntities(query: string): string[] {
     const word = m[0].replace(/[.]$/, '');
     const capital = /^\p{Lu}/u.test(word);
     // An initial ("Roger O. Egeberg", "C.J. Hunter") or a title before a name ("Ken St. Andre", "Dr. Watson")
-    // ends no sentence.
+    // ends no sentence: the splitter's abbreviations.
     const before = query.slice(0, m.index);
-    const sentenceStart =
-      i === 0 || (/[.?!]\s*$/.test(before) && !/(^|[\s.])\p{Lu}\.\s*$/u.test(before) && !NAME_PREFIX.test(before));
+    const sentenceStart = i === 0 || (/[.?!]\s*$/.test(before) && !endsWithAbbreviation(query, language, m.index));
     // Capitalised words are one name only where nothing but spaces (or the quotes of a nickname: Benjamin
     // "Bugsy" Siegel) stands between them: "Siegel (February 28" and "Kansas City, Missouri" are two.
     if (run.length > 0) {
@@ -59,7 +57,7 @@ export function namedEntities(query: string): string[] {
  */
 export function questionNames(query: string, language: string): string[] {
   const out: string[] = [];
-  for (const name of namedEntities(query)) {
+  for (const name of namedEntities(query, language)) {
     // "Lola (1981 Film)" is searched whole: what the parentheses add tells the name's page from its namesakes.
     const at = query.indexOf(name);
     const qualifier = at >= 0 ? /^\s*\([^()]{1,40}\)/u.exec(query.slice(at + name.length)) : null;

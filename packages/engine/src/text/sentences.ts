@@ -1,4 +1,5 @@
 import { createPause, type Pause } from '@research/core';
+import { endsWithAbbreviation } from './abbreviations';
 
 export interface Sentence {
   /** Exactly as it occurs in the text (trimmed). */
@@ -13,16 +14,6 @@ export interface SentenceOptions {
   /** Longest sentence kept, in characters (default 600). */
   max?: number;
 }
-
-// ICU's sentence segmenter breaks after every abbreviation ("Dr.", "Mio.", "z.B."); these are merged
-// back. The list covers the service's languages; a break is also undone when the next piece starts in
-// lower case or with a digit (a sentence never does).
-const ABBREVIATION =
-  /(?:^|[\s(])(?:[\p{L}]|dr|prof|mr|mrs|ms|st|nr|no|vol|ca|bzw|vgl|usw|evtl|ggf|inkl|mio|mrd|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|okt|nov|dec|dez|etc|vs|e\.g|i\.e|z\.b|u\.a|d\.h|s\.o|v\.a|bzw|jr|sr|inc|ltd|co|corp|fig|approx|mt|ft|km|kg)\.\s*$/iu;
-// ABBREVIATION is tested on this many characters before a piece's trimmed end: enough for its longest
-// match (a space, "approx", the dot: 8), and too many for `^` to match where the tail is cut (no
-// abbreviation is 9 characters long), so the tail answers exactly as the whole piece would.
-const ABBREVIATION_TAIL = 10;
 
 /**
  * Characters handed to the segmenter at once. V8's segment iterator costs time in proportion to the
@@ -141,12 +132,12 @@ export function* sentenceSteps(
   language: string,
   options: SentenceOptions = {},
 ): Generator<Sentence | null> {
-  const bounds = { min: options.min ?? 25, max: options.max ?? 600 };
+  const rules = { min: options.min ?? 25, max: options.max ?? 600, language };
   const seg = segmenter(language);
   for (let lineStart = 0; lineStart <= text.length;) {
     const newline = text.indexOf('\n', lineStart);
     const lineEnd = newline < 0 ? text.length : newline;
-    yield* lineSentenceSteps(seg, text.slice(lineStart, lineEnd), lineStart, bounds);
+    yield* lineSentenceSteps(seg, text.slice(lineStart, lineEnd), lineStart, rules);
     lineStart = lineEnd + 1;
   }
 }
@@ -156,7 +147,7 @@ function* lineSentenceSteps(
   seg: Intl.Segmenter,
   line: string,
   lineStart: number,
-  { min, max }: { min: number; max: number },
+  { min, max, language }: { min: number; max: number; language: string },
 ): Generator<Sentence | null> {
   // The piece being built: line[start, end); `trimmedEnd` is the end of its last non-blank character.
   let piece: { start: number; end: number; trimmedEnd: number } | null = null;
@@ -174,8 +165,10 @@ function* lineSentenceSteps(
     }
     const kept = s.segment.trimEnd().length;
     if (piece) {
-      const tail = line.slice(Math.max(piece.start, piece.trimmedEnd - ABBREVIATION_TAIL), piece.trimmedEnd);
-      if (ABBREVIATION.test(tail) || /^[\p{Ll}\p{N}]/u.test(s.segment.trimStart())) {
+      // ICU's segmenter breaks after every abbreviation ("Dr.", "Mio.", "U.S."); such a break is undone, and
+      // so is one before a piece that starts in lower case or with a digit (a sentence never does).
+      const abbreviation = endsWithAbbreviation(line, language, piece.trimmedEnd, piece.start);
+      if (abbreviation || /^[\p{Ll}\p{N}]/u.test(s.segment.trimStart())) {
         piece.end = s.index + s.segment.length;
         if (kept > 0) piece.trimmedEnd = s.index + kept;
         continue;
