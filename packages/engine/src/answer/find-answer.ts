@@ -202,10 +202,12 @@ function aboutOption(node: Node, option: Set<string>, optionKey: string, titleKe
 }
 
 /**
- * A choice between the question's options: each option's claims (on its page, or naming it whole) and the
- * best of them by the question's weight held beside the option's own words. With a comparison ("first",
- * "more"), the option whose best claim giving a date (or number) gives the least or most one; without, the
- * option whose best claim holds more of the question. The answer is that claim.
+ * A choice between the question's options: each option's claims (on its page, or naming it whole), and the
+ * claims of the pages those claims name (the film's director, for "the director who died first"). With a
+ * comparison ("first", "more"), each option's best claim giving a date (or number), by the question's weight
+ * it and the claim that led to it hold beside the options' own words, and the option whose claim gives the
+ * least or most; without one, the option whose best claim holds more of the question. The answer is stated
+ * by the option's claim (the one leading to the deciding claim, which is cited beside it).
  */
 function chooseOption(
   asked: AskedQuestion,
@@ -218,13 +220,23 @@ function chooseOption(
   const shared = new Set(optionTerms.flatMap((o) => [...o]));
   const rest = new Map([...weights].filter(([t]) => !shared.has(t)));
   const restTotal = weightOf(new Set(rest.keys()), rest);
+  const onPage = new Map<number, Node[]>();
+  for (const n of nodes) onPage.set(n.page, [...(onPage.get(n.page) ?? []), n]);
+  const value = (n: Node) => valueOf(n.claim.text, asked);
   const picks = asked.options.map((option, o) => {
     const key = subjectKey(option);
     const about = nodes.filter((n) => aboutOption(n, optionTerms[o]!, key, titleKeyOf));
-    const value = (n: Node) => valueOf(n.claim.text, asked);
-    const scored = about
-      .filter((n) => !asked.comparison || value(n) !== null)
-      .map((n) => ({ n, weight: weightOf(n.own, rest) }))
+    const reached = [
+      ...about.map((n) => ({ n, from: n, covered: n.own })),
+      ...about.flatMap((from) =>
+        from.links.flatMap((page) =>
+          (onPage.get(page) ?? []).map((n) => ({ n, from, covered: new Set([...from.own, ...n.own]) })),
+        ),
+      ),
+    ];
+    const scored = reached
+      .filter((r) => !asked.comparison || value(r.n) !== null)
+      .map((r) => ({ ...r, weight: weightOf(r.covered, rest) }))
       .sort((a, b) => b.weight - a.weight || a.n.page - b.n.page || a.n.order - b.n.order);
     return scored[0] ? { ...scored[0], value: value(scored[0].n) } : null;
   });
@@ -239,15 +251,15 @@ function chooseOption(
   if (!chosen) return null;
   const option = asked.options[picks.indexOf(chosen)]!;
   return {
-    claimId: chosen.n.claim.id,
+    claimId: chosen.from.claim.id,
     span: option,
-    via: [],
+    via: chosen.n === chosen.from ? [] : [chosen.n.claim.id],
     coverage: restTotal > 0 ? chosen.weight / restTotal : 1,
   };
 }
 
 // A life's span written "(1887 – 1980)" or "(March 11, 1887 – December 31, 1980)": the first date is the birth.
-const DEATH = /\b(die[ds]?|death|dead|deceased|starb|gestorben|mort|murió|morto)\b/i;
+const DEATH = /\b(die[ds]?|death|dead|deceased|passed away|starb|gestorben|mort|murió|morto)\b/i;
 
 /** The date (or number) a claim gives for a comparison: the first, or for a question about death the second. */
 function valueOf(text: string, asked: AskedQuestion): number | null {

@@ -84,7 +84,10 @@ function kindOfNoun(noun: string): AnswerKind | null {
  */
 function englishKind(question: string): AnswerKind | null {
   const tokens = question.match(/[\p{L}\p{N}'’-]+/gu) ?? [];
-  const at = tokens.findIndex((t) => WH.test(t));
+  // The question word opens the question ("Who …", "In which city …"); one further in is a relative pronoun
+  // ("The actor who appeared … was born in what year?"), and the question's own is then its last.
+  const opening = tokens.slice(0, 2).findIndex((t) => WH.test(t));
+  const at = opening >= 0 ? opening : tokens.findLastIndex((t) => WH.test(t));
   if (at < 0) return null;
   const wh = tokens[at]!.toLowerCase();
   if (wh === 'when') return 'date';

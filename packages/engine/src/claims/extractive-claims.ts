@@ -66,8 +66,8 @@ export function relevance(sentenceTerms: Set<string>, terms: PlanTerms): number 
 }
 
 /**
- * The extractive claim extractor: the checkable sentences of a text that are relevant to the plan's
- * sub-questions, each quoted verbatim as its own evidence span (so grounding holds by construction). Only
+ * The extractive claim extractor: the sentences of a text, those relevant to the plan's sub-questions first, then
+ * the most checkable of the others, up to `limit`, each quoted verbatim as its own evidence span (so grounding holds by construction). Only
  * statements count: headings, navigation, site and legal notices, reference entries and the like never
  * become claims (see statements.ts).
  * `text` is the source's content or one chunk of it; ids are stable for the same source and sentence, and
@@ -97,14 +97,18 @@ export async function extractClaims(
     }
     const rel = relevance(termSet(sentence.text, false), params.terms);
     const current = order++;
-    if (rel <= 0 || statement(sentence.text, sentence.start) !== null) continue;
+    if (statement(sentence.text, sentence.start) !== null) continue;
     const check = checkability(sentence.text);
     scored.push({ sentence, order: current, rel, check, score: rel + check });
   }
   // A sentence the text repeats is one claim (its id is the same): the best-placed copy is kept.
   const spans = new Set<string>();
   const chosen: Array<(typeof scored)[number] & { span: string }> = [];
-  for (const s of scored.sort((a, b) => b.score - a.score || a.order - b.order)) {
+  // Sentences sharing a word with the plan first; the others of a short page after them. The second page of a
+  // question of two steps says what was asked of a name the question never gives ("He was the son of actress
+  // Mary Martin."), in words the question need not share.
+  const related = (x: { rel: number }) => (x.rel > 0 ? 1 : 0);
+  for (const s of scored.sort((a, b) => related(b) - related(a) || b.score - a.score || a.order - b.order)) {
     if (chosen.length >= limit) break;
     const span = normalizeWhitespace(s.sentence.text);
     if (spans.has(span)) continue;

@@ -346,11 +346,18 @@ export function rankFindings(
   const cluster = found ? graph.clusterOf.get(found.claimId) : undefined;
   const lead = cluster ? ranked.find((r) => r.cluster === cluster) : undefined;
   if (found && lead) {
-    const step = picked.indexOf(lead);
-    if (step >= 0) picked.splice(step, 1);
-    else picked.splice(MAX_FINDINGS - 1);
+    // The claims that lead to the answer (or decide a choice) follow it, so its summary sentence's neighbours
+    // show how the sources connect.
+    const following = [...new Set(found.via.map((id) => graph.clusterOf.get(id)))]
+      .flatMap((c) => ranked.filter((r) => r.cluster === c && c !== cluster))
+      .slice(-(SUMMARY_FINDINGS - 1));
+    for (const r of [lead, ...following]) {
+      const step = picked.indexOf(r);
+      if (step >= 0) picked.splice(step, 1);
+    }
+    picked.splice(MAX_FINDINGS - 1 - following.length);
     const text = claims.get(found.claimId)!.claim_text;
-    picked.unshift({ ...lead, finding: { ...lead.finding, text } });
+    picked.unshift({ ...lead, finding: { ...lead.finding, text } }, ...following.reverse());
     answer = { span: found.span, found };
   }
   const findings = picked.map(({ cluster, finding, claimTexts }) => ({ cluster, finding, claimTexts }));

@@ -18,6 +18,8 @@ export interface PageSentence {
   text: string;
   /** 0 to 1. */
   held: number;
+  /** Its terms and its page title's. */
+  terms: ReadonlySet<string>;
 }
 
 /** Characters of a page read for its sentences: the part where a page states what it is about. */
@@ -47,7 +49,12 @@ export async function questionSentences(
   const total = weightOf(asked, weights);
   if (total <= 0) return [];
   return read
-    .map((r) => ({ page: r.page, text: r.text, held: weightOf([...asked].filter((t) => r.terms.has(t)), weights) / total }))
+    .map((r) => ({
+      page: r.page,
+      text: r.text,
+      terms: r.terms,
+      held: weightOf([...asked].filter((t) => r.terms.has(t)), weights) / total,
+    }))
     .filter((s) => s.held > 0)
     .sort((a, b) => b.held - a.held);
 }
@@ -56,6 +63,11 @@ export async function questionSentences(
 export interface LinkingName {
   name: string;
   weight: number;
+  /**
+   * What to search for it: the name alone. (Adding the question's words its sentence left open found fewer
+   * gold pages on every tune set: the name's own page is what a name's search is for.)
+   */
+  query: string;
 }
 
 /** Names read from one page at most: what links a page to the next one is in its one or two best sentences. */
@@ -101,7 +113,7 @@ export async function linkingNames(input: {
         if (terms.size === 0 || [...terms].every((t) => asked.has(t)) || (german && !/\s/u.test(name))) continue;
         taken.add(key);
         fromPage++;
-        out.push({ name, weight: 1 / (1 + rank) });
+        out.push({ name, weight: 1 / (1 + rank), query: name });
       }
     }
   });

@@ -63,7 +63,7 @@ export async function planBridge(
       .map((q) => q.trim())
       .filter((q) => [...termSet(q, false)].some((t) => !questionTerms.has(t)))
       .slice(0, input.limit)
-      .map((name, i) => ({ name, weight: 1 / (1 + i) }));
+      .map((name, i) => ({ name, weight: 1 / (1 + i), query: name }));
     return { queries, mode: 'llm' };
   } catch (error) {
     if (ctx.signal.aborted || !(error instanceof LlmFailure)) throw error;

@@ -3,9 +3,9 @@ import { planBridge, subjectKey } from '@research/engine';
 import type { StepContext } from '../steps';
 import { sendQueries } from './send-queries';
 
-/** Names a hop searched, each with its weight in the pool, and their hits. */
+/** Names a hop searched, each with the query that searched it and its weight in the pool, and their hits. */
 export interface NamesSearched {
-  names: Array<{ query: string; weight: number }>;
+  names: Array<{ name: string; query: string; weight: number }>;
   hits: SearchResultDraft[];
 }
 
@@ -32,8 +32,8 @@ export async function searchLinkingNames(
     ctx.record({ kind: 'fallback', step: 'bridge', round: ctx.round, reason: chosen.fallback, count: 1 });
   }
   const names = chosen.queries
-    .filter((q) => !options.asked.has(q.name.toLowerCase()))
-    .map((q) => ({ query: q.name, weight: q.weight }));
+    .filter((q) => !options.asked.has(q.query.toLowerCase()))
+    .map((q) => ({ name: q.name, query: q.query, weight: q.weight }));
   if (names.length === 0) return { names: [], hits: [] };
   const hits = await sendQueries(
     ctx,

@@ -164,7 +164,7 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
   const found: SearchResultDraft[] = [];
   const tried = new Set(known.map((s) => hitUrlKey(s.url) ?? s.url));
   const asked = new Set(snapshot.searchResults.map((r) => r.query.toLowerCase()));
-  const names = new Map<string, number>();
+  const names = new Map<string, { name: string; weight: number }>();
   let candidates = 0;
   // The round's queries the search step left (the link reserve, and what its own share did not need) go to the
   // hops' names.
@@ -192,9 +192,10 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
       asked,
       limit: Math.ceil(queriesLeft() / Math.max(1, hopsLeft - 1)),
     });
-    for (const { query, weight } of next.names) {
-      names.set(query.toLowerCase(), weight);
+    for (const { name, query, weight } of next.names) {
+      names.set(query.toLowerCase(), { name, weight });
       asked.add(query.toLowerCase());
+      asked.add(name.toLowerCase());
     }
     found.push(...next.hits);
   }

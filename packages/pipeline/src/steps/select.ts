@@ -19,6 +19,8 @@ export interface QueryRole {
   kind: 'question' | 'name' | 'other';
   /** Its list's weight in the fusion. */
   weight: number;
+  /** The name a `name` query searched (its query may add the question's words to it). */
+  name?: string;
 }
 
 /** A candidate of the pool with what it is worth reading. */
@@ -42,7 +44,7 @@ export const FIT_FLOOR = 0.25;
 export function queryRoles(
   ctx: Pick<StepContext, 'run'>,
   queries: Iterable<string>,
-  names: ReadonlyMap<string, number>,
+  names: ReadonlyMap<string, { name: string; weight: number }>,
 ): Map<string, QueryRole> {
   const question = ctx.run.query.trim().slice(0, MAX_QUERY_CHARS).trim().toLowerCase();
   const own = new Set(questionNames(ctx.run.query, ctx.run.language).map((n) => n.toLowerCase()));
@@ -53,8 +55,8 @@ export function queryRoles(
     if (roles.has(query)) continue;
     if (key === question)
       roles.set(query, { kind: 'question', weight: fusionWeight({ query, dimension: QUESTION_DIMENSION }, ctx.run.query) });
-    else if (names.has(key)) roles.set(query, { kind: 'name', weight: names.get(key)! });
-    else if (own.has(key)) roles.set(query, { kind: 'name', weight: 1 });
+    else if (names.has(key)) roles.set(query, { kind: 'name', ...names.get(key)! });
+    else if (own.has(key)) roles.set(query, { kind: 'name', weight: 1, name: query });
     else
       roles.set(query, {
         kind: 'other',
@@ -91,7 +93,7 @@ export function rankPool(
   // A page's fit: the best over the lists that hold it (a name's search counts its name).
   const fit = new Map<string, number>();
   for (const list of lists) {
-    const name = roles.get(list.query)?.kind === 'name' ? list.query : null;
+    const name = roles.get(list.query)?.name ?? null;
     for (const hit of list.items) {
       const key = hitUrlKey(hit.url)!;
       fit.set(key, Math.max(fit.get(key) ?? 0, judge.fit(hit, name)));
