@@ -51,7 +51,6 @@ export {
   type PageSentence,
   type ReadPage,
 } from './retrieval/linking-names';
-export { answerKindOf, fitsAnswer, type AnswerKind } from './report/answer-fit';
 export { buildReport, rankFindings } from './report/report-builder';
 export {
   FINDING_EVIDENCE_LIKENESS,

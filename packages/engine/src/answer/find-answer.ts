@@ -1,3 +1,4 @@
+import { createPause, finishInSlices, type Pause, type SlicedWork } from '@research/core';
 import { nameKey, subjectKey } from '../text/names';
 import { termWeights, weightOf } from '../text/term-weights';
 import { termSet } from '../text/tokens';
@@ -62,15 +63,20 @@ interface Chain {
 }
 
 /** The claims as nodes of the chains: their question terms, the pages their names lead to, their answer spans. */
-function nodesOf(asked: AskedQuestion, claims: readonly AnswerClaim[], sources: readonly AnswerSource[]) {
+function* nodesOf(
+  asked: AskedQuestion,
+  claims: readonly AnswerClaim[],
+  sources: readonly AnswerSource[],
+): SlicedWork<{ nodes: Node[]; weights: Map<string, number> }> {
   const pageIndex = new Map(sources.map((s, i) => [s.id, i]));
   const titleTerms = sources.map((s) => termSet(s.title ?? ''));
   const subjects = sources.map((s) => subjectKey(s.title ?? ''));
   const seen: Array<Set<string>> = [];
   const nodes: Node[] = [];
-  claims.forEach((claim, order) => {
+  for (const [order, claim] of claims.entries()) {
+    yield;
     const page = pageIndex.get(claim.sourceId);
-    if (page === undefined) return;
+    if (page === undefined) continue;
     const terms = termSet(claim.text);
     const withTitle = new Set([...terms, ...titleTerms[page]!]);
     seen.push(withTitle);
@@ -88,7 +94,7 @@ function nodesOf(asked: AskedQuestion, claims: readonly AnswerClaim[], sources: 
     const subject = subjectTerms.size > 0 && [...subjectTerms].some((t) => !asked.terms.has(t)) ? bare : null;
     const namesSubject = subject !== null && ` ${nameKey(claim.text)} `.includes(` ${nameKey(subject)} `);
     nodes.push({ claim, order, page, own, links, spans, subject, namesSubject });
-  });
+  }
   return { nodes, weights: termWeights(asked.terms, seen) };
 }
 
@@ -98,15 +104,17 @@ function nodesOf(asked: AskedQuestion, claims: readonly AnswerClaim[], sources: 
  * the longer: a sentence naming a page the run read leads to that page, where what the question asks about
  * the name is told. A chain that holds the whole question is not extended.
  */
-function chainsOf(nodes: readonly Node[], weights: ReadonlyMap<string, number>, total: number): Chain[] {
+function* chainsOf(nodes: readonly Node[], weights: ReadonlyMap<string, number>, total: number): SlicedWork<Chain[]> {
   let chains: Chain[] = nodes.map((n, i) => ({ covered: n.own, weight: weightOf(n.own, weights), nodes: [i] }));
   const onPage = new Map<number, number[]>();
   nodes.forEach((n, i) => onPage.set(n.page, [...(onPage.get(n.page) ?? []), i]));
   for (let hop = 1; hop < MAX_HOPS; hop++) {
     const next = [...chains];
-    chains.forEach((from, b) => {
-      // A chain that holds the whole question ends: its claim says all that was asked.
-      if (from.nodes.length !== hop || from.weight >= total - 1e-9) return;
+    for (const [b, from] of chains.entries()) {
+      yield;
+      // A chain that holds the whole question ends: its claim says all that was asked; one that holds none of it
+      // leads nowhere the question goes.
+      if (from.nodes.length !== hop || from.weight >= total - 1e-9 || from.weight <= 0) continue;
       const pagesOnChain = new Set(from.nodes.map((i) => nodes[i]!.page));
       for (const page of nodes[b]!.links) {
         if (pagesOnChain.has(page)) continue;
@@ -118,7 +126,7 @@ function chainsOf(nodes: readonly Node[], weights: ReadonlyMap<string, number>, 
             next[c] = { covered, weight, nodes: [...from.nodes, c] };
         }
       }
-    });
+    }
     chains = next;
   }
   return chains;
@@ -137,13 +145,23 @@ export function findAnswer(
   asked: AskedQuestion,
   claims: readonly AnswerClaim[],
   sources: readonly AnswerSource[],
-): FoundAnswer | null {
+  pause: Pause = createPause(),
+): Promise<FoundAnswer | null> {
+  return finishInSlices(answerWork(asked, claims, sources), pause);
+}
+
+/** findAnswer as sliced work (it yields between claims, so a run of thousands never holds the event loop). */
+export function* answerWork(
+  asked: AskedQuestion,
+  claims: readonly AnswerClaim[],
+  sources: readonly AnswerSource[],
+): SlicedWork<FoundAnswer | null> {
   if (asked.kind === 'open' || asked.kind === 'yes_no' || claims.length === 0) return null;
-  const { nodes, weights } = nodesOf(asked, claims, sources);
+  const { nodes, weights } = yield* nodesOf(asked, claims, sources);
   const total = weightOf(asked.terms, weights);
   if (total <= 0) return null;
   if (asked.kind === 'choice') return chooseOption(asked, nodes, weights, sources);
-  const chains = chainsOf(nodes, weights, total);
+  const chains = yield* chainsOf(nodes, weights, total);
   let best = -1;
   const better = (i: number, j: number) => {
     const [a, b] = [chains[i]!, chains[j]!];
@@ -158,7 +176,6 @@ export function findAnswer(
     if (node.spans.length === 0 && !(named && node.subject)) return;
     if (best < 0 || better(i, best)) best = i;
   });
-  if (process.env.ANSWER_DEBUG) (globalThis as Record<string, unknown>).answerDebug = { nodes, chains, total, weights };
   if (best < 0 || chains[best]!.weight / total < MIN_COVERAGE) return null;
   const chain = chains[best]!;
   const node = nodes[best]!;

@@ -8,7 +8,7 @@ import { namedEntities } from '../text/names';
 import { contentTerms, jaccard, overlapCount, round2, termSet } from '../text/tokens';
 import { findAnswer, type FoundAnswer } from '../answer/find-answer';
 import { readQuestion, type AskedQuestion } from '../answer/question';
-import { answerKindOf, fitsAnswer } from './answer-fit';
+import { answerSpans } from '../answer/spans';
 import { englishFallback, hasReportText, reportText, type ReportText } from './report-text';
 
 /** Findings a report lists at most, and how many of them the summary states. */
@@ -217,7 +217,7 @@ interface Ask {
   onTopic: number;
   planTerms: Set<string>;
   links: Links;
-  kind: ReturnType<typeof answerKindOf>;
+  asked: AskedQuestion;
   /** What each question term tells among the run's claims (see termWeights). */
   weights: Map<string, number>;
 }
@@ -265,7 +265,7 @@ function relevanceOf(
   const link = shared + linked > 0 ? linkOfPage([...subject], ask.links) : -1;
   if (link < 0 && !aboutQuestion(terms, ask) && !aboutWithSubject(terms, subject, withSubject, ask))
     return { relevance: 0, link };
-  const fits = ask.kind !== 'open' && fitsAnswer(text, ask.kind, ask.query) ? 2 : 0;
+  const fits = answerSpans(text, ask.asked.kind, ask.asked.terms).length > 0 ? 2 : 0;
   return { relevance: 2 * told + overlapCount(terms, ask.planTerms) + linked + fits, link };
 }
 
@@ -277,12 +277,12 @@ function relevanceOf(
  * and a confidence = mean claimStrength over the cluster's claims. `about` names every proposition about the
  * question, finding or not.
  */
-export function rankFindings(
+export async function rankFindings(
   input: Pick<ReportInput, 'query' | 'plan' | 'graph' | 'evidence'> & {
     events?: readonly RunEvent[];
     language?: string;
   },
-): RankedFindings {
+): Promise<RankedFindings> {
   const { graph } = input;
   const evidence = new Map(input.evidence.map((e) => [e.claim_id, e]));
   const claims = new Map(graph.claims.map((c) => [c.id, c]));
@@ -292,6 +292,7 @@ export function rankFindings(
   const termsOf = new Map(graph.claims.map((c) => [c.id, termSet(c.claim_text, false)]));
   const weights = termWeights([...termsOf.values()], queryTerms);
   const onTopic = Math.min(ON_TOPIC_CONCEPTS, topic.concepts.length);
+  const asked = readQuestion(input.query, input.language ?? 'en');
   const ask: Ask = {
     query: input.query,
     queryTerms,
@@ -304,7 +305,7 @@ export function rankFindings(
       input.events ?? [],
       (id) => graph.sources.get(id)?.title ?? '',
     ),
-    kind: answerKindOf(input.query),
+    asked,
     weights,
   };
   const ranked = graph.clusters.map((cluster) => {
@@ -340,8 +341,7 @@ export function rankFindings(
   const picked = pickDiverse(candidates, (r) => r.terms, MAX_FINDINGS);
   // The answer leads: its cluster first, worded by the claim that states it, also when more findings outrank it
   // than the report lists (in place of the last of them).
-  const asked = readQuestion(input.query, input.language ?? 'en');
-  const found = findAnswer(asked, answerClaimsOf(graph), [...graph.sources.values()]);
+  const found = await findAnswer(asked, answerClaimsOf(graph), [...graph.sources.values()]);
   let answer: ReportAnswer | null = null;
   const cluster = found ? graph.clusterOf.get(found.claimId) : undefined;
   const lead = cluster ? ranked.find((r) => r.cluster === cluster) : undefined;
@@ -635,7 +635,7 @@ function methodologyOf(input: ReportInput, notes: ParsedNotes, rejected: number,
  * source, uncertainties (single-source findings, unanswered fields and sub-questions, budgets, fallbacks)
  * and statistics and methodology from the run's records and events.
  */
-export function buildReport(input: ReportInput, ranked: RankedFindings = rankFindings(input)): ReportBody {
+export function buildReport(input: ReportInput, ranked: RankedFindings): ReportBody {
   const t = reportText(input.language);
   const claims: ClaimOf = new Map(input.graph.claims.map((c) => [c.id, c]));
   const findingNumber = findingNumbers(ranked);

@@ -75,7 +75,7 @@ export async function synthesizeReport(
     generatedAt: input.generatedAt,
     sourceControls: input.sourceControls ?? null,
   };
-  const ranked = rankFindings({ ...base, events: input.events });
+  const ranked = await rankFindings({ ...base, events: input.events });
   const extractive = (added: RunEvent[]): SynthesizedReport => ({
     body: buildReport({ ...base, events: [...input.events, ...added] }, ranked),
     events: added,
