@@ -74,6 +74,12 @@ export function statesSomeAnswer(text: string, answers: readonly string[]): bool
   return answers.some((answer) => statesAnswer(text, answer));
 }
 
+/** The summary's first sentence: up to its first citation's closing "]." (the report cites every sentence). */
+export function firstSentence(summary: string): string {
+  const end = summary.search(/\]\.(\s|$)/u);
+  return end < 0 ? summary : summary.slice(0, end + 2);
+}
+
 /** True for an answer that cannot be looked for in a text (yes / no). */
 export function isYesNo(answer: string): boolean {
   return ['yes', 'no'].includes(answer.trim().toLowerCase());

@@ -2,6 +2,7 @@ import { createSearxngProvider } from '@research/search';
 import { createBm25Index } from '../../scripts/eval/bm25';
 import { CONTRADICTION_NEEDS, contradictionCases } from '../../scripts/eval/contradiction';
 import {
+  firstSentence,
   hostOfTitle,
   normaliseText,
   partOf,
@@ -89,6 +90,18 @@ describe('measuring rules of the evaluation', () => {
     expect(statesSomeAnswer('Stanley Hall taught there.', answers)).toBe(true);
     expect(statesSomeAnswer('Hall taught there.', answers)).toBe(false);
     expect(statesSomeAnswer('anything', [])).toBe(false);
+  });
+
+  it("takes the summary's first sentence up to its first citation, abbreviations and all", () => {
+    expect(firstSentence('Dr. J. Smith wrote it in 1855 [1]. It sold well [2].')).toBe(
+      'Dr. J. Smith wrote it in 1855 [1].',
+    );
+    expect(firstSentence('Tony Burke: he is a Labor member [1][2]. More [3].')).toBe(
+      'Tony Burke: he is a Labor member [1][2].',
+    );
+    expect(firstSentence('No sourced statements on this question were found.')).toBe(
+      'No sourced statements on this question were found.',
+    );
   });
 
   it('counts a supporting sentence covered by a span of at least 3 of its words found in the paragraph', () => {
