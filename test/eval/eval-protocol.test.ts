@@ -1,3 +1,4 @@
+import { reportText } from '@research/engine';
 import { createSearxngProvider } from '@research/search';
 import { createBm25Index } from '../../scripts/eval/bm25';
 import { CONTRADICTION_NEEDS, contradictionCases } from '../../scripts/eval/contradiction';
@@ -5,6 +6,7 @@ import {
   firstSentence,
   hostOfTitle,
   normaliseText,
+  notFoundOpening,
   partOf,
   sentencesCoveredBy,
   statesAnswer,
@@ -102,6 +104,17 @@ describe('measuring rules of the evaluation', () => {
     expect(firstSentence('No sourced statements on this question were found.')).toBe(
       'No sourced statements on this question were found.',
     );
+  });
+
+  it('tells which of the report\'s "not found" sentences a summary opens with, in the product\'s own words', () => {
+    const en = reportText('en');
+    expect(notFoundOpening(en.notAnswered(12))).toBe('not_answered');
+    expect(notFoundOpening(en.notAnswered(1))).toBe('not_answered');
+    expect(notFoundOpening(en.noFindings)).toBe('no_findings');
+    expect(notFoundOpening(`${en.answerNotFound} Abel Tasman sighted it in 1642 [1].`)).toBe('answer_not_found');
+    expect(notFoundOpening('Abel Tasman sighted New Zealand in 1642 [1].')).toBeNull();
+    expect(notFoundOpening(`Abel Tasman sighted it [1]. ${en.noFindings}`)).toBeNull();
+    expect(notFoundOpening(reportText('de').noFindings, 'de')).toBe('no_findings');
   });
 
   it('counts a supporting sentence covered by a span of at least 3 of its words found in the paragraph', () => {
