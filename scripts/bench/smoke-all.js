@@ -1,6 +1,6 @@
 // Runs every `bench:*` script of package.json with --smoke, one after the other (.ci/run runs this after the
 // tests), then each evaluation of `npm run eval` with --smoke (one or two items each, seconds; multihop one
-// question of each of its three sets, on a service stack each). A bench passes when it exits 0 and its last `bench-result:` line (scripts/bench/harness.js) says it
+// question of each of its three sets, on a service stack each; local one question of each kind). A bench passes when it exits 0 and its last `bench-result:` line (scripts/bench/harness.js) says it
 // completed in smoke mode; a skip (no third-party data) passes only while RESEARCH_DATA_REQUIRED is unset.
 // Exits 1 when any bench failed, naming each.
 'use strict';
@@ -16,7 +16,7 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const TIMEOUT_MS = Number(process.env.BENCH_SMOKE_TIMEOUT_MS || 300_000);
 
 // The evaluations of `npm run eval` (scripts/eval.js), each a smoke run of its own.
-const EVAL_SUITES = ['hotpot', 'multihop', 'contradiction'];
+const EVAL_SUITES = ['hotpot', 'multihop', 'contradiction', 'local'];
 
 /** Each smoke run: its name, the npm script and the arguments before --smoke. */
 function smokeRuns() {

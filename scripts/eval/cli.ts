@@ -1,4 +1,4 @@
-// The command line of `npm run eval -- hotpot|multihop|contradiction [--set NAME] [--part tune|check|all]
+// The command line of `npm run eval -- hotpot|multihop|contradiction|local [--set NAME] [--part tune|check|all]
 // [--limit N] [--depth D] [--llm[=fake|nonsense|judge|none]] [--concurrency N] [--save DIR] [--smoke]`: which
 // evaluation, on which questions, with which model; then the table and the closing `bench-result:` line of
 // scripts/bench/harness.js.
@@ -9,6 +9,8 @@ import { CONTRADICTION_FIGURES, CONTRADICTION_NEEDS, evaluateContradiction } fro
 import type { EvalSettings } from './eval-world';
 import { HOTPOT_FIGURES, evaluateHotpot } from './hotpot';
 import { chooseLlm, startEvalLlm } from './llm-choice';
+import { LOCAL_FIGURES, evaluateLocal } from './local';
+import { LOCAL_NEEDS } from './local-corpus';
 import { MULTIHOP_FIGURES, evaluateMultihop } from './multihop';
 import { MULTIHOP_SETS, SET_PARTS, questionSet, type SetPart } from './question-sets';
 
@@ -23,7 +25,7 @@ interface Suite {
   smokeLimit: number;
 }
 
-const SUITES: Record<'hotpot' | 'multihop' | 'contradiction', Suite> = {
+const SUITES: Record<'hotpot' | 'multihop' | 'contradiction' | 'local', Suite> = {
   hotpot: {
     figures: HOTPOT_FIGURES,
     needs: (args) => [questionSet(args.set ?? 'hotpotqa-dev').file],
@@ -47,10 +49,18 @@ const SUITES: Record<'hotpot' | 'multihop' | 'contradiction', Suite> = {
     defaultPart: () => 'all',
     smokeLimit: 1,
   },
+  // Its questions are evaluated whole; --limit N takes the first N of each kind: a smoke run has one of each.
+  local: {
+    figures: LOCAL_FIGURES,
+    needs: () => LOCAL_NEEDS,
+    evaluate: evaluateLocal,
+    defaultPart: () => 'all',
+    smokeLimit: 1,
+  },
 };
 
 const USAGE =
-  'usage: npm run eval -- hotpot|multihop|contradiction [--set NAME (hotpot)] [--part tune|check|all] [--limit N] ' +
+  'usage: npm run eval -- hotpot|multihop|contradiction|local [--set NAME (hotpot)] [--part tune|check|all] [--limit N] ' +
   '[--depth quick|normal|deep] [--llm[=fake|nonsense|judge|none]] [--concurrency N] [--save DIR] [--smoke]';
 
 export interface Arguments {
@@ -89,13 +99,15 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     else if (Object.hasOwn(SUITES, flag!) && !args.suite) args.suite = flag as Arguments['suite'];
     else throw new Error(`unknown argument ${argv[i]}`);
   }
-  if (!args.suite) throw new Error('name the evaluation: hotpot, multihop or contradiction');
+  if (!args.suite) throw new Error('name the evaluation: hotpot, multihop, contradiction or local');
   if (!['quick', 'normal', 'deep'].includes(args.depth ?? ''))
     throw new Error(`--depth ${args.depth}: quick, normal or deep`);
   if (args.set !== undefined) {
     if (args.suite !== 'hotpot') throw new Error(`--set is for hotpot (${args.suite} runs its own questions)`);
     questionSet(args.set);
   }
+  if (args.part !== undefined && args.suite === 'local')
+    throw new Error('--part is not for local: its questions are evaluated whole');
   if (args.part !== undefined && !SET_PARTS.includes(args.part))
     throw new Error(`--part ${args.part}: one of ${SET_PARTS.join(', ')}`);
   return {

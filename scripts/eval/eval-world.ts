@@ -31,14 +31,18 @@ export interface EvalSettings {
   saveDir: string | undefined;
 }
 
-export interface EvalWorld {
-  web: FakeWeb;
+/** The service an evaluation's runs go to, and how to end it with whatever it runs on. */
+export interface ServiceWorld {
   stack: ServiceStack;
+  close(): Promise<void>;
+}
+
+export interface EvalWorld extends ServiceWorld {
+  web: FakeWeb;
   /** The page a run's source URL is (undefined for any other URL). */
   pageOf(url: string): FakeWebPage | undefined;
   /** One search of the engine the runs use, as a user would send it: the top 10 pages with their snippets. */
   searchOnce(query: string): Promise<Array<{ page: FakeWebPage; snippet: string }>>;
-  close(): Promise<void>;
 }
 
 function urlKey(url: string): string {
@@ -47,6 +51,22 @@ function urlKey(url: string): string {
   } catch {
     return url;
   }
+}
+
+/**
+ * Starts the service with the search settings `search` (SEARCH_PROVIDER and its settings) and what every
+ * evaluation sets: WORKER_CONCURRENCY runs in flight, warnings and errors logged, the chosen model.
+ */
+export function startEvalStack(settings: EvalSettings, search: Record<string, string>): Promise<ServiceStack> {
+  return startServiceStack({
+    logFile: settings.logFile,
+    env: {
+      ...search,
+      WORKER_CONCURRENCY: String(settings.concurrency),
+      LOG_LEVEL: 'warn',
+      ...settings.llm.env,
+    },
+  });
 }
 
 /**
@@ -60,17 +80,11 @@ export async function startEvalWorld(pages: FakeWebPage[], settings: EvalSetting
   const byUrl = new Map(pages.map((page) => [urlKey(web.urlOf(page)), page]));
   let stack: ServiceStack;
   try {
-    stack = await startServiceStack({
-      logFile: settings.logFile,
-      env: {
-        SEARCH_PROVIDER: 'searxng',
-        SEARXNG_URL: web.searchUrl.replace(/\/search$/, ''),
-        CRAWLER_ALLOW_PRIVATE_NETWORKS: 'true',
-        CRAWLER_RESPECT_ROBOTS: 'true',
-        WORKER_CONCURRENCY: String(settings.concurrency),
-        LOG_LEVEL: 'warn',
-        ...settings.llm.env,
-      },
+    stack = await startEvalStack(settings, {
+      SEARCH_PROVIDER: 'searxng',
+      SEARXNG_URL: web.searchUrl.replace(/\/search$/, ''),
+      CRAWLER_ALLOW_PRIVATE_NETWORKS: 'true',
+      CRAWLER_RESPECT_ROBOTS: 'true',
     });
   } catch (error) {
     await web.close();
@@ -123,7 +137,7 @@ export interface RunEach<I, J> {
  * and printing each run as it ends; closes the world when all have ended (or one failed).
  */
 export async function researchEach<I, J>(
-  world: EvalWorld,
+  world: ServiceWorld,
   settings: EvalSettings,
   items: readonly I[],
   each: RunEach<I, J>,

@@ -15,6 +15,7 @@ import {
 } from './eval-world';
 import {
   SENTENCE_RECALL_DEFINITION,
+  firstSentence,
   fraction,
   hostOfTitle,
   isYesNo,
@@ -109,12 +110,6 @@ async function judge(item: QaItem, run: RunOutcome, world: EvalWorld): Promise<Q
     bm25BothPages: titles.every((t) => topTitles.has(t)),
     bm25AnswerInSnippets: open ? statesSomeAnswer(top.map((hit) => hit.snippet).join('\n'), answers) : undefined,
   };
-}
-
-/** The summary's first sentence: up to its first citation's closing "]." (the report cites every sentence). */
-function firstSentence(summary: string): string {
-  const end = summary.search(/\]\.(\s|$)/u);
-  return end < 0 ? summary : summary.slice(0, end + 2);
 }
 
 const yesNo = (value: boolean | undefined) => (value === undefined ? '-' : value ? 'yes' : 'no');

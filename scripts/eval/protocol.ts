@@ -2,6 +2,7 @@
 // stated, when a claim's evidence span counts as covering a supporting sentence. Issue 12 fixes them so that
 // figures measured by different people compare.
 import crypto from 'node:crypto';
+import { reportText } from '@research/engine';
 
 /** How many loopback hosts the evaluated pages are spread over (127.0.0.1 … 127.0.0.8). */
 export const LOOPBACK_HOSTS = 8;
@@ -72,6 +73,35 @@ export function statesAnswer(text: string, answer: string): boolean {
 /** True when the text states one of `answers` (an answer and its aliases), as statesAnswer judges. */
 export function statesSomeAnswer(text: string, answers: readonly string[]): boolean {
   return answers.some((answer) => statesAnswer(text, answer));
+}
+
+/** The summary's first sentence: up to its first citation's closing "]." (the report cites every sentence). */
+export function firstSentence(summary: string): string {
+  const end = summary.search(/\]\.(\s|$)/u);
+  return end < 0 ? summary : summary.slice(0, end + 2);
+}
+
+/** The report's fixed sentences that say the sources read do not answer the question (report-text.ts). */
+export type NotFoundSentence = 'not_answered' | 'no_findings' | 'answer_not_found';
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Which "not found" sentence of the report (the product's own wording in `language`) the summary opens with:
+ * `notAnswered` (sources were read, none of their statements is about the question; any number of sources),
+ * `noFindings` (nothing was read) or `answerNotFound` (no statement gives the fact asked; the closest follow as
+ * findings). Null when the summary opens with anything else.
+ */
+export function notFoundOpening(summary: string, language = 'en'): NotFoundSentence | null {
+  const text = reportText(language);
+  if (summary.startsWith(text.answerNotFound)) return 'answer_not_found';
+  if (summary.startsWith(text.noFindings)) return 'no_findings';
+  // The sentence names how many sources were read: the template around a number no wording holds.
+  const marker = '123456789';
+  const [before, after] = text.notAnswered(Number(marker)).split(marker) as [string, string];
+  return new RegExp(`^${escapeRegExp(before)}\\d+${escapeRegExp(after)}`, 'u').test(summary) ? 'not_answered' : null;
 }
 
 /** True for an answer that cannot be looked for in a text (yes / no). */

@@ -38,7 +38,19 @@ describe('npm run eval arguments', () => {
     expect(() => parse('multihop', '--set', 'musique-train')).toThrow('--set is for hotpot');
     expect(() => parse('contradiction', '--set', 'musique-train')).toThrow('--set is for hotpot');
     expect(() => parse('hotpot', '--limit', '0')).toThrow('--limit needs a positive whole number');
-    expect(() => parse('--part', 'tune')).toThrow('name the evaluation: hotpot, multihop or contradiction');
+    expect(() => parse('--part', 'tune')).toThrow('name the evaluation: hotpot, multihop, contradiction or local');
+  });
+
+  it('runs local on its questions whole, with options as the others take them, and refuses --set and --part', () => {
+    expect(parse('local')).toMatchObject({ suite: 'local', set: undefined, part: 'all', depth: 'quick' });
+    expect(parse('local', '--limit', '3', '--depth', 'normal', '--llm=fake', '--save', 'out')).toMatchObject({
+      limit: 3,
+      depth: 'normal',
+      llm: 'fake',
+      save: 'out',
+    });
+    expect(() => parse('local', '--part', 'check')).toThrow('--part is not for local');
+    expect(() => parse('local', '--set', 'musique-train')).toThrow('--set is for hotpot');
   });
 
   it('declares every figure of multihop once per set, under the set name', () => {

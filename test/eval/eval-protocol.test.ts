@@ -1,9 +1,12 @@
+import { reportText } from '@research/engine';
 import { createSearxngProvider } from '@research/search';
 import { createBm25Index } from '../../scripts/eval/bm25';
 import { CONTRADICTION_NEEDS, contradictionCases } from '../../scripts/eval/contradiction';
 import {
+  firstSentence,
   hostOfTitle,
   normaliseText,
+  notFoundOpening,
   partOf,
   sentencesCoveredBy,
   statesAnswer,
@@ -89,6 +92,29 @@ describe('measuring rules of the evaluation', () => {
     expect(statesSomeAnswer('Stanley Hall taught there.', answers)).toBe(true);
     expect(statesSomeAnswer('Hall taught there.', answers)).toBe(false);
     expect(statesSomeAnswer('anything', [])).toBe(false);
+  });
+
+  it("takes the summary's first sentence up to its first citation, abbreviations and all", () => {
+    expect(firstSentence('Dr. J. Smith wrote it in 1855 [1]. It sold well [2].')).toBe(
+      'Dr. J. Smith wrote it in 1855 [1].',
+    );
+    expect(firstSentence('Tony Burke: he is a Labor member [1][2]. More [3].')).toBe(
+      'Tony Burke: he is a Labor member [1][2].',
+    );
+    expect(firstSentence('No sourced statements on this question were found.')).toBe(
+      'No sourced statements on this question were found.',
+    );
+  });
+
+  it('tells which of the report\'s "not found" sentences a summary opens with, in the product\'s own words', () => {
+    const en = reportText('en');
+    expect(notFoundOpening(en.notAnswered(12))).toBe('not_answered');
+    expect(notFoundOpening(en.notAnswered(1))).toBe('not_answered');
+    expect(notFoundOpening(en.noFindings)).toBe('no_findings');
+    expect(notFoundOpening(`${en.answerNotFound} Abel Tasman sighted it in 1642 [1].`)).toBe('answer_not_found');
+    expect(notFoundOpening('Abel Tasman sighted New Zealand in 1642 [1].')).toBeNull();
+    expect(notFoundOpening(`Abel Tasman sighted it [1]. ${en.noFindings}`)).toBeNull();
+    expect(notFoundOpening(reportText('de').noFindings, 'de')).toBe('no_findings');
   });
 
   it('counts a supporting sentence covered by a span of at least 3 of its words found in the paragraph', () => {
