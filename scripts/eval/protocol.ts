@@ -75,8 +75,17 @@ export function statesSomeAnswer(text: string, answers: readonly string[]): bool
   return answers.some((answer) => statesAnswer(text, answer));
 }
 
-/** The summary's first sentence: up to its first citation's closing "]." (the report cites every sentence). */
-export function firstSentence(summary: string): string {
+/**
+ * The summary's first sentence: the report's own "not found" sentence when the summary opens with one (it cites
+ * nothing), else up to its first citation's closing "]." (the report cites every other sentence).
+ */
+export function firstSentence(summary: string, language = 'en'): string {
+  const opening = notFoundOpening(summary, language);
+  if (opening) {
+    const text = reportText(language);
+    const end = opening === 'answer_not_found' ? text.answerNotFound.length : summary.search(/\.(\s|$)/u) + 1;
+    return summary.slice(0, end);
+  }
   const end = summary.search(/\]\.(\s|$)/u);
   return end < 0 ? summary : summary.slice(0, end + 2);
 }

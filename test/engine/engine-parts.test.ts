@@ -45,21 +45,21 @@ describe('extractive planner', () => {
       ]),
     );
     expect(en.required_fields).toEqual(expect.arrayContaining(['about:Scott Derrickson', 'about:Ed Wood', 'verdict']));
-    // An initial ends no sentence: the name stays whole and is searched whole.
+    // An initial ends no sentence: the name stays whole and is searched whole, as the question writes it.
     const initial = extractivePlan({
       query: 'Roger O. Egeberg served under which president?',
       language: 'en',
       extraQueries: [],
       referenceDate: reference,
     });
-    expect(initial.search_queries).toContainEqual({ query: 'Roger O Egeberg', dimension: 'entity' });
+    expect(initial.search_queries).toContainEqual({ query: 'Roger O. Egeberg', dimension: 'entity' });
     const title = extractivePlan({
       query: 'Which adventure did Ken St. Andre write for Tunnels and Trolls?',
       language: 'en',
       extraQueries: [],
       referenceDate: reference,
     });
-    expect(title.search_queries).toContainEqual({ query: 'Ken St Andre', dimension: 'entity' });
+    expect(title.search_queries).toContainEqual({ query: 'Ken St. Andre', dimension: 'entity' });
 
     const fr = extractivePlan({
       query: "Qu'est-ce que la photosynthèse ?",
@@ -194,7 +194,10 @@ describe('claims of a text that repeats itself', () => {
       language: 'de',
       terms: planTerms(plan, plan.query),
     });
-    expect(claims.map((c) => c.evidence_span)).toEqual(['Die Stadt hat ca. 3,5 Mio. Einwohner laut Dr. Müller.']);
+    expect(claims.map((c) => c.evidence_span)).toEqual([
+      'Die Stadt hat ca. 3,5 Mio. Einwohner laut Dr. Müller.',
+      'Im Jahr 2020 wuchs sie um 1,2 Prozent.',
+    ]);
   });
 });
 

@@ -132,8 +132,14 @@ describe('reports of runs in French, Spanish, Italian and an unsupported languag
       logger,
       pollIntervalMs: 200,
     });
-    // A search budget of 2 queries: the plan has more, so the budget note is rendered as well.
-    const run = await insertTestRun(db, { query, depth: 'quick', language, budget: { max_search_queries: 2 } });
+    // A search budget of 2 queries and more queries asked for: the budget note is rendered as well.
+    const run = await insertTestRun(db, {
+      query,
+      depth: 'quick',
+      language,
+      budget: { max_search_queries: 2 },
+      extraQueries: ['volcanoes carbon dioxide', 'human activities emissions'],
+    });
     const job: ResearchJobContext = {
       id: 'job',
       attempt: 1,

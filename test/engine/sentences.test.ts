@@ -81,9 +81,9 @@ describe('sentences at abbreviations', () => {
 
 describe('names after abbreviations', () => {
   it('reads a title before a name with the splitter’s abbreviations', () => {
-    expect(questionNames('Quale studio ha guidato il Dott. Rossi?', 'it')).toEqual(['Dott Rossi']);
+    expect(questionNames('Quale studio ha guidato il Dott. Rossi?', 'it')).toEqual(['Dott. Rossi']);
     expect(questionNames('Which adventure did Ken St. Andre write for Tunnels and Trolls?', 'en')).toContain(
-      'Ken St Andre',
+      'Ken St. Andre',
     );
   });
 });

@@ -50,6 +50,7 @@ export async function insertTestRun(
     budget?: Partial<Budget>;
     requestId?: string;
     attempts?: number;
+    extraQueries?: string[];
   } = {},
 ): Promise<RunRow> {
   const depth = options.depth ?? 'quick';
@@ -61,7 +62,7 @@ export async function insertTestRun(
     budget: JSON.stringify({ ...DEPTH_BUDGETS[depth], ...options.budget }),
     state: 'created',
     owner_user_id: null,
-    extra_queries: null,
+    extra_queries: options.extraQueries ? JSON.stringify(options.extraQueries) : null,
     request_id: options.requestId ?? `req-${crypto.randomBytes(4).toString('hex')}`,
     ...(options.attempts !== undefined ? { attempts: options.attempts } : {}),
   });

@@ -105,6 +105,18 @@ function isPool(value: CrawlerOptions['extraction']): value is ExtractionPool {
   return value !== undefined && typeof (value as ExtractionPool).extract === 'function';
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether `body` decodes as UTF-8 without a single invalid sequence. */
+function isUtf8(body: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(body);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Builds the crawler from the service's config; `close()` releases its pool and sockets. */
 export function createCrawler(deps: CrawlerDeps): Crawler {
   const { config, logger, metrics, db } = deps;
@@ -272,7 +284,10 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
     fetchMedia,
     fetchDocument,
     fetchSources,
-    extractPage: (body, url, signal) => pool.extract({ body, contentType: 'text/html', kind: 'html', url }, signal),
+    // A file has no Content-Type header: one that is valid UTF-8 is read as UTF-8, not as the windows-1252 an HTML
+    // page without a charset falls back to; any other is sniffed as a page is (its meta charset, else windows-1252).
+    extractPage: (body, url, signal) =>
+      pool.extract({ body, contentType: isUtf8(body) ? 'text/html; charset=utf-8' : 'text/html', kind: 'html', url }, signal),
     async close() {
       agents.destroy();
       if (ownPool) await pool.close();

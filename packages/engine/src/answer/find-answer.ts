@@ -91,7 +91,8 @@ function* nodesOf(
     const spans = asked.kind === 'choice' ? [] : answerSpans(claim.text, asked.kind, asked.terms);
     const bare = (sources[page]!.title ?? '').replace(/\s*\([^)]*\)\s*/gu, ' ').trim();
     const subjectTerms = termSet(bare);
-    const subject = subjectTerms.size > 0 && [...subjectTerms].some((t) => !asked.terms.has(t)) ? bare : null;
+    const subject =
+      isName(bare) && subjectTerms.size > 0 && [...subjectTerms].some((t) => !asked.terms.has(t)) ? bare : null;
     const namesSubject = subject !== null && ` ${nameKey(claim.text)} `.includes(` ${nameKey(subject)} `);
     nodes.push({ claim, order, page, own, links, spans, subject, namesSubject });
   }
@@ -138,16 +139,23 @@ function* chainsOf(nodes: readonly Node[], weights: ReadonlyMap<string, number>,
  * a name for "who", "where" and "which"), the one whose chain (see chainsOf) holds most of the question's
  * weight (termWeights), then the longer chain, then the claim holding more of the question itself, then the
  * earlier source and claim. A choice ("which came first, A or B?") is decided between the claims about each
- * option (see chooseOption). Null when nothing qualifies or the best chain holds less than MIN_COVERAGE of the
- * question: the report then says that the sources do not state it.
+ * option (see chooseOption). No answer when nothing qualifies or the best chain holds less than MIN_COVERAGE of
+ * the question: the report then says that the sources do not state it. Beside it, the share of the question each
+ * claim's chain holds.
  */
 export function findAnswer(
   asked: AskedQuestion,
   claims: readonly AnswerClaim[],
   sources: readonly AnswerSource[],
   pause: Pause = createPause(),
-): Promise<FoundAnswer | null> {
+): Promise<AnswerReading> {
   return finishInSlices(answerWork(asked, claims, sources), pause);
+}
+
+/** What findAnswer read: the answer, and the share of the question each claim's chain holds (by claim id). */
+export interface AnswerReading {
+  answer: FoundAnswer | null;
+  held: Map<string, number>;
 }
 
 /** findAnswer as sliced work (it yields between claims, so a run of thousands never holds the event loop). */
@@ -155,13 +163,29 @@ export function* answerWork(
   asked: AskedQuestion,
   claims: readonly AnswerClaim[],
   sources: readonly AnswerSource[],
-): SlicedWork<FoundAnswer | null> {
-  if (asked.kind === 'open' || asked.kind === 'yes_no' || claims.length === 0) return null;
+): SlicedWork<AnswerReading> {
+  const none = { answer: null, held: new Map<string, number>() };
+  if (asked.kind === 'open' || asked.kind === 'yes_no' || claims.length === 0) return none;
   const { nodes, weights } = yield* nodesOf(asked, claims, sources);
   const total = weightOf(asked.terms, weights);
-  if (total <= 0) return null;
-  if (asked.kind === 'choice') return chooseOption(asked, nodes, weights, sources);
+  if (total <= 0) return none;
+  if (asked.kind === 'choice') {
+    const held = new Map(nodes.map((n) => [n.claim.id, weightOf(n.own, weights) / total]));
+    return { answer: chooseOption(asked, nodes, weights, sources), held };
+  }
   const chains = yield* chainsOf(nodes, weights, total);
+  const held = new Map(nodes.map((n, i) => [n.claim.id, chains[i]!.weight / total]));
+  return { answer: pickAnswer(asked, nodes, chains, weights, total), held };
+}
+
+/** The answer among the claims' chains (see findAnswer). */
+function pickAnswer(
+  asked: AskedQuestion,
+  nodes: readonly Node[],
+  chains: readonly Chain[],
+  weights: ReadonlyMap<string, number>,
+  total: number,
+): FoundAnswer | null {
   let best = -1;
   const better = (i: number, j: number) => {
     const [a, b] = [chains[i]!, chains[j]!];
@@ -206,6 +230,19 @@ export function* answerWork(
     via: [...before, ...(statement === best ? [] : [best])].filter((i) => i !== statement).map((i) => nodes[i]!.claim.id),
     coverage: chain.weight / total,
   };
+}
+
+/** Words a page title may hold to name its subject (a headline or a sentence says more). */
+const MAX_NAME_WORDS = 6;
+
+/**
+ * Whether a page title names a thing ("Tony Burke", "Kiss and Tell", "2013–14 Premier League") rather than
+ * saying something (a news headline: "Minecraft exploit makes it easy to crash servers"): a few words, each
+ * longer one capitalised.
+ */
+function isName(title: string): boolean {
+  const words = title.match(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu) ?? [];
+  return words.length > 0 && words.length <= MAX_NAME_WORDS && words.every((w) => w.length < 4 || !/^\p{Ll}/u.test(w));
 }
 
 /** Kinds whose answer is a name, which may be the subject of the page that tells it. */

@@ -77,7 +77,13 @@ const NUMBER = new RegExp(
 // "the 18th century", "the late 19th century": a date of its own when no year is given.
 const CENTURY = /(?<![\p{L}\p{N}])(?:(?:early|mid|late|end of the)[\s-]+)?(\d{1,2})(?:st|nd|rd|th)[\s-]+century\b/giu;
 
-/** The dates of a sentence, in order: days, months of years, years, and centuries. */
+// "December 15", "15 December" where no year follows (the year is the text's, or not given).
+const DAY = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:(${MONTH})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?|(\\d{1,2})\\.?\\s+(?:de\\s+)?(${MONTH}))(?![\\p{L}\\p{N}])`,
+  'giu',
+);
+
+/** The dates of a sentence, in order: days (with or without their year), months of years, years, and centuries. */
 export function dateSpans(sentence: string): AnswerSpan[] {
   const out: AnswerSpan[] = [];
   for (const m of sentence.matchAll(CENTURY)) {
@@ -88,6 +94,13 @@ export function dateSpans(sentence: string): AnswerSpan[] {
     const month = MONTHS[(m[2] ?? m[3] ?? '').toLowerCase()] ?? 0;
     const year = Number(m[5]);
     out.push({ kind: 'date', text: m[0], at: m.index, value: year * 10_000 + month * 100 + (day <= 31 ? day : 0) });
+  }
+  const covered = (at: number) => out.some((d) => at >= d.at && at < d.at + d.text.length);
+  for (const m of sentence.matchAll(DAY)) {
+    if (covered(m.index)) continue;
+    const day = Number(m[2] ?? m[3]);
+    const month = MONTHS[(m[1] ?? m[4] ?? '').toLowerCase()] ?? 0;
+    if (day >= 1 && day <= 31) out.push({ kind: 'date', text: m[0], at: m.index, value: month * 100 + day });
   }
   return out.sort((a, b) => a.at - b.at);
 }

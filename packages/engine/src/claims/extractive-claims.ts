@@ -67,7 +67,7 @@ export function relevance(sentenceTerms: Set<string>, terms: PlanTerms): number 
 
 /**
  * The extractive claim extractor: the sentences of a text, those relevant to the plan's sub-questions first, then
- * the most checkable of the others, up to `limit`, each quoted verbatim as its own evidence span (so grounding holds by construction). Only
+ * the most checkable of the others (a number, a date, a name), up to `limit`, each quoted verbatim as its own evidence span (so grounding holds by construction). Only
  * statements count: headings, navigation, site and legal notices, reference entries and the like never
  * become claims (see statements.ts).
  * `text` is the source's content or one chunk of it; ids are stable for the same source and sentence, and
@@ -99,6 +99,8 @@ export async function extractClaims(
     const current = order++;
     if (statement(sentence.text, sentence.start) !== null) continue;
     const check = checkability(sentence.text);
+    // A sentence sharing no word with the plan is a claim only when it states something checkable.
+    if (rel <= 0 && check <= 0) continue;
     scored.push({ sentence, order: current, rel, check, score: rel + check });
   }
   // A sentence the text repeats is one claim (its id is the same): the best-placed copy is kept.

@@ -39,6 +39,12 @@ export interface RankedFinding {
   claimTexts: string[];
 }
 
+/**
+ * The share of a question after a fact a statement's chain must hold (see findAnswer) to be a finding when no
+ * statement answers the question.
+ */
+export const UNANSWERED_FINDING_HOLDS = Number(process.env.UNANSWERED_FINDING_HOLDS ?? 0.6);
+
 /** The answer a report opens with: the first finding states it (see findAnswer). */
 export interface ReportAnswer {
   /** The part of the first finding that answers, as written in its source (a name, a date, a number). */
@@ -335,13 +341,19 @@ export async function rankFindings(
       claimTexts: members.map((m) => m.claim.claim_text),
     };
   });
+  const reading = await findAnswer(asked, answerClaimsOf(graph), [...graph.sources.values()]);
+  const found = reading.answer;
+  // A question after a fact that no statement answers lists only statements holding most of it: the closest ones,
+  // not whatever shares a word or two with it.
+  const strict = asksForFact(asked) && !found;
+  const holds = (r: (typeof ranked)[number]) =>
+    !strict || Math.max(...r.cluster.claimIds.map((id) => reading.held.get(id) ?? 0)) >= UNANSWERED_FINDING_HOLDS;
   const candidates = ranked
-    .filter((r) => r.relevance > 0 && r.finding.source_ids.length > 0)
+    .filter((r) => r.relevance > 0 && r.finding.source_ids.length > 0 && holds(r))
     .sort((a, b) => b.score - a.score || a.cluster.index - b.cluster.index);
   const picked = pickDiverse(candidates, (r) => r.terms, MAX_FINDINGS);
   // The answer leads: its cluster first, worded by the claim that states it, also when more findings outrank it
   // than the report lists (in place of the last of them).
-  const found = await findAnswer(asked, answerClaimsOf(graph), [...graph.sources.values()]);
   let answer: ReportAnswer | null = null;
   const cluster = found ? graph.clusterOf.get(found.claimId) : undefined;
   const lead = cluster ? ranked.find((r) => r.cluster === cluster) : undefined;

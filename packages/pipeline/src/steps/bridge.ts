@@ -20,11 +20,24 @@ export async function searchLinkingNames(
   read: ReadonlyArray<Pick<SourceDraft, 'title' | 'content'>>,
   options: { seen: ReadonlySet<string>; asked: ReadonlySet<string>; limit: number },
 ): Promise<NamesSearched> {
-  const limit = Math.min(options.limit, ctx.budget.remaining('search_queries'));
-  if (limit < 1 || read.length === 0) return { names: [], hits: [] };
+  const remaining = ctx.budget.remaining('search_queries');
+  if (options.limit < 1 || read.length === 0) return { names: [], hits: [] };
   const searched = new Set([...options.asked].map(subjectKey));
-  const input = { question: ctx.run.query, language: ctx.run.language, sources: read, searched, limit };
-  const chosen = await planBridge(ctx.services.llm, ctx, input);
+  const input = { question: ctx.run.query, language: ctx.run.language, sources: read, searched, limit: options.limit };
+  if (remaining < 1) {
+    // The run's search budget is spent: the names the pages give are counted as not searched (no model is asked).
+    const unsearched = await planBridge(null, ctx, input);
+    if (unsearched.queries.length > 0) {
+      ctx.record({
+        kind: 'budget',
+        resource: 'search_queries',
+        max: ctx.budget.max_search_queries,
+        dropped: unsearched.queries.length,
+      });
+    }
+    return { names: [], hits: [] };
+  }
+  const chosen = await planBridge(ctx.services.llm, ctx, { ...input, limit: Math.min(options.limit, remaining) });
   if (chosen.fallback) {
     ctx.logger.warn('LLM next-hop planning failed; using the names the pages give', {
       reason: chosen.fallbackReason,

@@ -167,9 +167,9 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
   const names = new Map<string, { name: string; weight: number }>();
   let candidates = 0;
   // The round's queries the search step left (the link reserve, and what its own share did not need) go to the
-  // hops' names.
-  const queriesLeft = () =>
-    Math.min(ctx.budget.remaining('search_queries'), ctx.budget.queryAllowance(ctx.round, ctx.rounds));
+  // hops' names (searchLinkingNames keeps to what is left of the run's budget, and says when it ran out).
+  const queriesLeft = () => ctx.budget.queryAllowance(ctx.round, ctx.rounds);
+  let budgetNoted = false;
   while (held.length < maxSources) {
     const hits = [...snapshot.searchResults, ...found];
     const pool = rankPool(ctx, hits, queryRoles(ctx, new Set(hits.map((h) => h.query)), names), tried);
@@ -187,6 +187,8 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
     held.push(...read.sources);
     candidates += read.sources.length + read.unreadable;
     if (held.length >= maxSources || queriesLeft() < 1) continue;
+    if (ctx.budget.remaining('search_queries') < 1 && budgetNoted) continue;
+    budgetNoted ||= ctx.budget.remaining('search_queries') < 1;
     const next = await searchLinkingNames(ctx, held, {
       seen: new Set(held.map((s) => s.url)),
       asked,

@@ -38,8 +38,18 @@ async function roundQueries(snapshot: RunSnapshot, ctx: StepContext): Promise<Pl
   const allowance = ctx.budget.queryAllowance(ctx.round, ctx.rounds);
   const limit = allowance - ctx.budget.linkReserve(allowance);
   if (ctx.round > 1) return gapRoundQueries(snapshot, ctx, limit);
-  // Queries beyond round 1's share are left to the later rounds and the hops' names.
-  return firstRoundQueries(snapshot.plan!, userQueries(ctx.run.extra_queries)).slice(0, limit);
+  // Queries beyond round 1's share are left to the later rounds and the hops' names; those beyond what the
+  // round may send at all are the budget's to report.
+  const planned = firstRoundQueries(snapshot.plan!, userQueries(ctx.run.extra_queries));
+  if (ctx.rounds === 1 && planned.length > allowance) {
+    ctx.record({
+      kind: 'budget',
+      resource: 'search_queries',
+      max: ctx.budget.max_search_queries,
+      dropped: planned.length - allowance,
+    });
+  }
+  return planned.slice(0, limit);
 }
 
 /** New search hits for the round, every result list's: hits of pages the run holds are dropped. */
