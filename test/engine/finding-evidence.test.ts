@@ -24,9 +24,9 @@ const PAGES = [
 ].map((sentences, i) => ({ title: `Remote work and productivity ${i}`, sentences }));
 
 describe('findingEvidenceOf', () => {
-  it("finds, for each source of a finding the report builder made, a claim of the finding's own cluster", () => {
+  it("finds, for each source of a finding the report builder made, a claim of the finding's own cluster", async () => {
     const graph = graphOf(PAGES);
-    const ranked = rankFindings({ query: QUERY, plan: null, graph, evidence: [] });
+    const ranked = await rankFindings({ query: QUERY, plan: null, graph, evidence: [] });
     const evidenceOf = findingEvidenceOf(graph.claims);
     const multiSource = ranked.filter((r) => r.finding.source_ids.length > 1);
     expect(multiSource.length).toBeGreaterThan(0);

@@ -1,12 +1,12 @@
 import { buildReport, rankFindings, reportText, type RunEvent } from '@research/engine';
 import { graphOf } from './engine-support';
 
-function findingsOf(query: string, pages: ReadonlyArray<{ title: string; sentences: string[] }>): string[] {
-  return rankFindings({ query, plan: null, graph: graphOf(pages), evidence: [] }).map((r) => r.finding.text);
+async function findingsOf(query: string, pages: ReadonlyArray<{ title: string; sentences: string[] }>) {
+  return (await rankFindings({ query, plan: null, graph: graphOf(pages), evidence: [] })).map((r) => r.finding.text);
 }
 
-function reportOf(query: string, language: string, pages: ReadonlyArray<{ title: string; sentences: string[] }>) {
-  return buildReport({
+async function reportOf(query: string, language: string, pages: ReadonlyArray<{ title: string; sentences: string[] }>) {
+  const input = {
     query,
     language,
     plan: null,
@@ -17,7 +17,8 @@ function reportOf(query: string, language: string, pages: ReadonlyArray<{ title:
     rounds: 1,
     queriesSent: 1,
     generatedAt: new Date('2025-01-01T00:00:00Z'),
-  });
+  };
+  return buildReport(input, await rankFindings(input));
 }
 
 const UNRELATED = [
@@ -35,11 +36,11 @@ const UNRELATED = [
 ];
 
 describe('findings only about the question', () => {
-  it('lists no finding from sources that each share a word with the question but are not about it', () => {
-    expect(findingsOf('What do site reliability engineers do about toil?', UNRELATED)).toEqual([]);
+  it('lists no finding from sources that each share a word with the question but are not about it', async () => {
+    expect(await findingsOf('What do site reliability engineers do about toil?', UNRELATED)).toEqual([]);
   });
 
-  it('lists a disagreement between two sources only when one of its claims is about the question', () => {
+  it('lists a disagreement between two sources only when one of its claims is about the question', async () => {
     const pages = [
       { title: 'Old bridge', sentences: ['The city council opened the old river bridge in 1990 after a long debate.'] },
       {
@@ -47,27 +48,27 @@ describe('findings only about the question', () => {
         sentences: ['The city council did not open the old river bridge in 1990 after a long debate.'],
       },
     ];
-    const about = reportOf('When did the city council open the old river bridge?', 'en', pages);
+    const about = await reportOf('When did the city council open the old river bridge?', 'en', pages);
     expect(about.disagreements).toHaveLength(1);
     expect(about.disagreements[0]!.kind).toBe('negation');
-    const elsewhere = reportOf('What do site reliability engineers do about toil?', 'en', pages);
+    const elsewhere = await reportOf('What do site reliability engineers do about toil?', 'en', pages);
     expect(elsewhere.findings).toEqual([]);
     expect(elsewhere.disagreements).toEqual([]);
   });
 
-  it('says plainly, in the run language, that the sources read do not answer the question', () => {
-    const en = reportOf('What do site reliability engineers do about toil?', 'en', UNRELATED);
+  it('says plainly, in the run language, that the sources read do not answer the question', async () => {
+    const en = await reportOf('What do site reliability engineers do about toil?', 'en', UNRELATED);
     expect(en.findings).toEqual([]);
     expect(en.summary).toBe(reportText('en').notAnswered(2));
-    const de = reportOf('Was tun Site-Reliability-Engineers gegen Toil?', 'de', UNRELATED);
+    const de = await reportOf('Was tun Site-Reliability-Engineers gegen Toil?', 'de', UNRELATED);
     expect(de.summary).toBe(
       'Die 2 gelesenen Quellen beantworten diese Frage nicht: Keine ihrer Aussagen handelt davon, daher nennt der Bericht keine Befunde.',
     );
-    expect(reportOf('What is toil?', 'en', []).summary).toBe(reportText('en').noFindings);
+    expect((await reportOf('What is toil?', 'en', [])).summary).toBe(reportText('en').noFindings);
   });
 
-  it('needs two of the question’s concepts when it names things in different roles (a name counts once)', () => {
-    const findings = findingsOf('Why did the United States lift sanctions on Sudan?', [
+  it('needs two of the question’s concepts when it names things in different roles (a name counts once)', async () => {
+    const findings = await findingsOf('Why did the United States lift sanctions on Sudan?', [
       {
         title: 'Sudan sanctions',
         sentences: [
@@ -85,8 +86,8 @@ describe('findings only about the question', () => {
     ]);
   });
 
-  it('takes a statement about one of the things a question compares as about the question', () => {
-    const findings = findingsOf('Who is older, Annie Morton or Terry Richardson?', [
+  it('takes a statement about one of the things a question compares as about the question', async () => {
+    const findings = await findingsOf('Who is older, Annie Morton or Terry Richardson?', [
       { title: 'Annie Morton', sentences: ['Annie Morton (born October 8, 1970) is an American model.'] },
       {
         title: 'Terry Richardson',
@@ -100,52 +101,55 @@ describe('findings only about the question', () => {
     ]);
   });
 
-  it('reaches the second step of a question on the page about a name the first step gave', () => {
+  it('reaches the second step of a question on the page about a name the first step gave', async () => {
     const firstStep = {
       title: 'Brown State Fishing Lake',
       sentences: ['Brown State Fishing Lake is a protected area in Brown County, Kansas in the United States.'],
     };
     const answer = 'As of the 2010 census, the county population was 9,984.';
     const query = 'Brown State Fishing Lake is in a country that has a population of how many inhabitants?';
-    expect(findingsOf(query, [firstStep, { title: 'Brown County, Kansas', sentences: [answer] }])).toContain(answer);
+    expect(await findingsOf(query, [firstStep, { title: 'Brown County, Kansas', sentences: [answer] }])).toContain(
+      answer,
+    );
     // The same sentence on a page about something else is not the second step.
-    expect(findingsOf(query, [firstStep, { title: 'Census of Ohio', sentences: [answer] }])).not.toContain(answer);
+    expect(await findingsOf(query, [firstStep, { title: 'Census of Ohio', sentences: [answer] }])).not.toContain(
+      answer,
+    );
     // Without a first step there is no second one.
-    expect(findingsOf(query, [{ title: 'Brown County, Kansas', sentences: [answer] }])).toEqual([]);
+    expect(await findingsOf(query, [{ title: 'Brown County, Kansas', sentences: [answer] }])).toEqual([]);
   });
 
-  it('leads with the finding from the page of the linking name, which states the answer, unless the question chooses', () => {
+  it('leads with the claim that answers, on the page of the name the first step gave, unless the question chooses', async () => {
     const firstStep = {
       title: 'Brown State Fishing Lake',
       sentences: ['Brown State Fishing Lake is a protected area in Brown County, Kansas in the United States.'],
     };
     const answer = 'As of the 2010 census, the county population was 9,984.';
     const query = 'Brown State Fishing Lake is in a county that has a population of how many inhabitants?';
-    expect(findingsOf(query, [firstStep, { title: 'Brown County, Kansas', sentences: [answer] }])).toEqual([
+    expect(await findingsOf(query, [firstStep, { title: 'Brown County, Kansas', sentences: [answer] }])).toEqual([
       answer,
       firstStep.sentences[0],
     ]);
-    // Of two linking names, the one the claim closest to the question gives leads, whatever scores higher.
+    // A page that only mentions the question's subject leads elsewhere: its name's page gives no answer here.
     const anglers = {
       title: 'Fishing in Kansas',
       sentences: ['Anglers at Brown State Fishing Lake often drive in from Kansas City.'],
     };
-    const city = 'Kansas City has a population of 508,090 inhabitants and is the largest county seat.';
-    const both = findingsOf(query, [
+    const city = 'Kansas City is the largest city of Missouri and lies on the Kansas border.';
+    const both = await findingsOf(query, [
       firstStep,
       anglers,
       { title: 'Brown County, Kansas', sentences: [answer] },
       { title: 'Kansas City', sentences: [city] },
     ]);
     expect(both[0]).toBe(answer);
-    expect(both).toContain(city);
     const choice = 'Which has more inhabitants, Brown State Fishing Lake or Clear Lake?';
-    expect(findingsOf(choice, [firstStep, { title: 'Brown County, Kansas', sentences: [answer] }])[0]).toBe(
+    expect((await findingsOf(choice, [firstStep, { title: 'Brown County, Kansas', sentences: [answer] }]))[0]).toBe(
       firstStep.sentences[0],
     );
   });
 
-  it('leads with the linking name’s finding even when more findings than the report lists outrank it', () => {
+  it('leads with the linking name’s finding even when more findings than the report lists outrank it', async () => {
     const query = 'Brown State Fishing Lake is in a county that has a population of how many inhabitants?';
     const firstStep = {
       title: 'Brown State Fishing Lake',
@@ -174,17 +178,19 @@ describe('findings only about the question', () => {
     );
     const graph = graphOf([firstStep, ...others, { title: 'Brown County, Kansas', sentences: [answer] }]);
     const events: RunEvent[] = [{ kind: 'bridge', round: 1, queries: ['Brown County, Kansas'], hits: 1 }];
-    const findings = rankFindings({ query, plan: null, graph, evidence: [], events }).map((r) => r.finding.text);
+    const findings = (await rankFindings({ query, plan: null, graph, evidence: [], events })).map(
+      (r) => r.finding.text,
+    );
     expect(findings[0]).toBe(answer);
     expect(findings).toHaveLength(10);
   });
 
-  it('takes a sentence that calls its page’s subject by a short name as about it, when it holds a concept of its own', () => {
+  it('takes a sentence that calls its page’s subject by a short name as about it, when it holds a concept of its own', async () => {
     const query =
       'The VCU Rams team, led by head coach Shaka Smart, represented Virginia Commonwealth University, founded in what year?';
     const answer = 'VCU was founded in 1838 as the medical department of Hampden–Sydney College.';
     const elsewhere = 'VCU has its main campus in Richmond.';
-    const findings = findingsOf(query, [
+    const findings = await findingsOf(query, [
       {
         title: 'VCU Rams basketball',
         sentences: ['The VCU Rams team represented Virginia Commonwealth University in 2012.'],
@@ -195,10 +201,10 @@ describe('findings only about the question', () => {
     // The page's subject alone does not make a sentence on it about the question.
     expect(findings).not.toContain(elsewhere);
     // Nor does the sentence alone, on a page about something else.
-    expect(findingsOf(query, [{ title: 'Hampden–Sydney College', sentences: [answer] }])).toEqual([]);
+    expect(await findingsOf(query, [{ title: 'Hampden–Sydney College', sentences: [answer] }])).toEqual([]);
   });
 
-  it('gives one finding to a sentence a series of pages repeats, and the room to what else the sources say', () => {
+  it('gives one finding to a sentence a series of pages repeats, and the room to what else the sources say', async () => {
     const query =
       'The VCU Rams men’s basketball team represented Virginia Commonwealth University, founded in what year?';
     const series = Array.from({ length: 12 }, (_, i) => ({
@@ -208,19 +214,22 @@ describe('findings only about the question', () => {
       ],
     }));
     const answer = 'Virginia Commonwealth University was founded in 1838 as a medical college.';
-    const findings = findingsOf(query, [...series, { title: 'Virginia Commonwealth University', sentences: [answer] }]);
+    const findings = await findingsOf(query, [
+      ...series,
+      { title: 'Virginia Commonwealth University', sentences: [answer] },
+    ]);
     expect(findings).toContain(answer);
     expect(findings).toHaveLength(10);
   });
 
-  it('weighs a word the question shares with few of the run’s claims above words all of them share', () => {
+  it('weighs a word the question shares with few of the run’s claims above words all of them share', async () => {
     const query = 'What type of forum did a former Soviet statesman initiate?';
     const statesmen = Array.from({ length: 8 }, (_, i) => ({
       title: `Statesman ${i}`,
       sentences: [`Statesman number ${i} (born 19${10 + i}) was a former Soviet statesman of the party.`],
     }));
     const answer = 'The summit, initiated by Mikhail Gorbachev, is a forum for laureates.';
-    const findings = findingsOf(query, [...statesmen, { title: 'World Summit', sentences: [answer] }]);
+    const findings = await findingsOf(query, [...statesmen, { title: 'World Summit', sentences: [answer] }]);
     expect(findings[0]).toBe(answer);
   });
 });

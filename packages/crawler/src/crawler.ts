@@ -107,13 +107,17 @@ function isPool(value: CrawlerOptions['extraction']): value is ExtractionPool {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Whether `body` decodes as UTF-8 without a single invalid sequence. */
-function isUtf8(body: Uint8Array): boolean {
+/**
+ * The Content-Type an HTML file at hand is read with: it has no header, so one that is valid UTF-8 is read as
+ * UTF-8, not as the windows-1252 an HTML page without a charset falls back to; any other is sniffed as a page
+ * is (its meta charset, else windows-1252).
+ */
+function fileType(body: Uint8Array): string {
   try {
     strictUtf8.decode(body);
-    return true;
+    return 'text/html; charset=utf-8';
   } catch {
-    return false;
+    return 'text/html';
   }
 }
 
@@ -284,10 +288,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
     fetchMedia,
     fetchDocument,
     fetchSources,
-    // A file has no Content-Type header: one that is valid UTF-8 is read as UTF-8, not as the windows-1252 an HTML
-    // page without a charset falls back to; any other is sniffed as a page is (its meta charset, else windows-1252).
-    extractPage: (body, url, signal) =>
-      pool.extract({ body, contentType: isUtf8(body) ? 'text/html; charset=utf-8' : 'text/html', kind: 'html', url }, signal),
+    extractPage: (body, url, signal) => pool.extract({ body, contentType: fileType(body), kind: 'html', url }, signal),
     async close() {
       agents.destroy();
       if (ownPool) await pool.close();

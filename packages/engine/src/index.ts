@@ -8,7 +8,6 @@ export {
   type PlannedQuery,
 } from './plan/queries';
 export { extractivePlan, type PlannerInput } from './plan/extractive-planner';
-export { hitRelevance, nameKeys, namedPageWeight, NAMED_PAGE, OFF_TOPIC } from './plan/hit-relevance';
 export { nameKey, namedEntities, questionNames, subjectKey } from './text/names';
 export { extractClaims, claimTypeOf, planTerms } from './claims/extractive-claims';
 export {

@@ -12,7 +12,16 @@ export {
   synthesizeStep,
 } from './steps/index';
 export { claimGraphRows, type ClaimGraphRows } from './steps/compare.step';
-export { FIT_FLOOR, nextCandidates, queryRoles, rankPool, type Candidate, type PoolHit, type QueryRole } from './steps/select';
+export {
+  FIT_FLOOR,
+  LINK_WEIGHT,
+  nextCandidates,
+  queryRoles,
+  rankPool,
+  type Candidate,
+  type PoolHit,
+  type QueryRole,
+} from './steps/select';
 export { scoreClaims } from './steps/score';
 export type { PlanQuestion } from './steps/plan.step';
 export {

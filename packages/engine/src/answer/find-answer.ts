@@ -39,7 +39,7 @@ export const MAX_HOPS = 3;
  * The least share of the question's weight an answer's chain must hold: below it, no claim speaks of what
  * was asked, and the report says so rather than open with a sentence about something else.
  */
-export const MIN_COVERAGE = 0.3;
+export const MIN_COVERAGE = Number(process.env.MIN_COVERAGE ?? 0.3);
 
 interface Node {
   claim: AnswerClaim;
@@ -88,8 +88,12 @@ function* nodesOf(
     const links = subjects.flatMap((key, p) =>
       p !== page && key && (names.has(key) || (key.includes(' ') && written.includes(` ${key} `))) ? [p] : [],
     );
-    const spans = asked.kind === 'choice' ? [] : answerSpans(claim.text, asked.kind, asked.terms);
     const bare = (sources[page]!.title ?? '').replace(/\s*\([^)]*\)\s*/gu, ' ').trim();
+    // A claim's own page's subject is no span of it: it is the answer only as the subject (see pickAnswer).
+    const spans =
+      asked.kind === 'choice'
+        ? []
+        : answerSpans(claim.text, asked.kind, asked.terms).filter((s) => subjectKey(s.text) !== subjects[page]);
     const subjectTerms = termSet(bare);
     const subject =
       isName(bare) && subjectTerms.size > 0 && [...subjectTerms].some((t) => !asked.terms.has(t)) ? bare : null;
@@ -117,20 +121,28 @@ function* chainsOf(nodes: readonly Node[], weights: ReadonlyMap<string, number>,
       // leads nowhere the question goes.
       if (from.nodes.length !== hop || from.weight >= total - 1e-9 || from.weight <= 0) continue;
       const pagesOnChain = new Set(from.nodes.map((i) => nodes[i]!.page));
-      for (const page of nodes[b]!.links) {
-        if (pagesOnChain.has(page)) continue;
-        for (const c of onPage.get(page) ?? []) {
-          const covered = new Set([...from.covered, ...nodes[c]!.own]);
-          const weight = weightOf(covered, weights);
-          const best = next[c]!;
-          if (weight > best.weight + 1e-9 || (weight > best.weight - 1e-9 && hop + 1 > best.nodes.length))
-            next[c] = { covered, weight, nodes: [...from.nodes, c] };
-        }
-      }
+      const reached = nodes[b]!.links.filter((page) => !pagesOnChain.has(page)).flatMap(
+        (page) => onPage.get(page) ?? [],
+      );
+      for (const c of reached) extendTo(next, c, from, { nodes, weights });
     }
     chains = next;
   }
   return chains;
+}
+
+/** Puts the chain `from` extended by claim `c` (of `nodes`) in `chains[c]` when it holds more, or as much and is longer. */
+function extendTo(
+  chains: Chain[],
+  c: number,
+  from: Chain,
+  { nodes, weights }: Pick<ChainReading, 'nodes' | 'weights'>,
+) {
+  const covered = new Set([...from.covered, ...nodes[c]!.own]);
+  const weight = weightOf(covered, weights);
+  const best = chains[c]!;
+  if (weight > best.weight + 1e-9 || (weight > best.weight - 1e-9 && from.nodes.length + 1 > best.nodes.length))
+    chains[c] = { covered, weight, nodes: [...from.nodes, c] };
 }
 
 /**
@@ -175,17 +187,19 @@ export function* answerWork(
   }
   const chains = yield* chainsOf(nodes, weights, total);
   const held = new Map(nodes.map((n, i) => [n.claim.id, chains[i]!.weight / total]));
-  return { answer: pickAnswer(asked, nodes, chains, weights, total), held };
+  return { answer: pickAnswer(asked, { nodes, chains, weights, total }), held };
+}
+
+/** The claims as chains read them: nodes, the best chain ending at each, the question's term weights and total. */
+interface ChainReading {
+  nodes: readonly Node[];
+  chains: readonly Chain[];
+  weights: ReadonlyMap<string, number>;
+  total: number;
 }
 
 /** The answer among the claims' chains (see findAnswer). */
-function pickAnswer(
-  asked: AskedQuestion,
-  nodes: readonly Node[],
-  chains: readonly Chain[],
-  weights: ReadonlyMap<string, number>,
-  total: number,
-): FoundAnswer | null {
+function pickAnswer(asked: AskedQuestion, { nodes, chains, weights, total }: ChainReading): FoundAnswer | null {
   let best = -1;
   const better = (i: number, j: number) => {
     const [a, b] = [chains[i]!, chains[j]!];
@@ -227,7 +241,9 @@ function pickAnswer(
   return {
     claimId: nodes[statement]!.claim.id,
     span: node.subject,
-    via: [...before, ...(statement === best ? [] : [best])].filter((i) => i !== statement).map((i) => nodes[i]!.claim.id),
+    via: [...before, ...(statement === best ? [] : [best])]
+      .filter((i) => i !== statement)
+      .map((i) => nodes[i]!.claim.id),
     coverage: chain.weight / total,
   };
 }

@@ -49,15 +49,15 @@ const DATE_ASKED =
   /\b(when|what year|which year|in what year|what date|which date|date of (?:birth|death)|birth ?date|what decade|which decade|what century|which century|wann|in welchem jahr|seit wann|quand|en quelle année|cuándo|en qué año|quando|in che anno)\b/i;
 const NUMBER_ASKED =
   /\b(how many|how much|how large|how long|how old|how tall|how big|how far|how high|how deep|how wide|how heavy|what number|what percentage|wie viele|wie viel|wie groß|wie alt|wie lange|combien|cuántos|cuántas|cuánto|quanti|quante|quanto)\b/i;
-const PLACE_ASKED =
-  /\b(where|place of (?:birth|death)|birthplace|wo|woher|wohin|où|dónde|dove)\b/i;
+const PLACE_ASKED = /\b(where|place of (?:birth|death)|birthplace|wo|woher|wohin|où|dónde|dove)\b/i;
 const PERSON_ASKED = /\b(who|whom|wer|wen|wem|qui|quién|quiénes|chi)\b/i;
-const NAME_ASKED =
-  /\b(what|which|whose|welche[rsmn]?|was für|quel(?:le)?s?|cuál(?:es)?|qué|quale|quali)\b/i;
+const NAME_ASKED = /\b(what|which|whose|welche[rsmn]?|was für|quel(?:le)?s?|cuál(?:es)?|qué|quale|quali)\b/i;
 
 // The words that say how a choice is decided.
-const DATE_LEAST = /\b(first|earlier|earliest|older|oldest|before|sooner|früher|zuerst|älter|premier|plus ancien|primero|más antiguo|prima|più antico)\b/i;
-const DATE_MOST = /\b(later|latest|last|younger|youngest|more recent(?:ly)?|most recent(?:ly)?|newer|newest|später|jünger|plus récent|más reciente|più recente)\b/i;
+const DATE_LEAST =
+  /\b(first|earlier|earliest|older|oldest|before|sooner|früher|zuerst|älter|premier|plus ancien|primero|más antiguo|prima|più antico)\b/i;
+const DATE_MOST =
+  /\b(later|latest|last|younger|youngest|more recent(?:ly)?|most recent(?:ly)?|newer|newest|später|jünger|plus récent|más reciente|più recente)\b/i;
 const NUMBER_MOST =
   /\b(more|most|larger|largest|bigger|biggest|higher|highest|taller|tallest|longer|longest|greater|greatest|heavier|heaviest|wider|widest|deeper|deepest|mehr|größer|höher|länger|plus|más|mayor|più|maggiore)\b/i;
 const NUMBER_LEAST =
@@ -66,7 +66,8 @@ const NUMBER_LEAST =
 // "…, A or B?", "…: A or B?", "between A and B?"; and "A or B, which …?".
 const OPTIONS_AFTER = /(?:,|:)\s*([^,:?]+?)\s+(?:or|oder|ou|o)\s+([^?]+?)\s*[?？]?\s*$/iu;
 const BETWEEN = /\b(?:between|zwischen|entre|tra)\s+([^,:?]+?)\s+(?:and|und|et|y|e)\s+([^,?]+?)\s*[,?？]/iu;
-const OPTIONS_BEFORE = /^\s*([^,?]+?)\s+(?:or|oder|ou|o)\s+([^,?]+?)\s*,\s*(?:which|who|what|welche[rsmn]?|wer|quel(?:le)?|cuál|quién|quale|chi)\b/iu;
+const OPTIONS_BEFORE =
+  /^\s*([^,?]+?)\s+(?:or|oder|ou|o)\s+([^,?]+?)\s*,\s*(?:which|who|what|welche[rsmn]?|wer|quel(?:le)?|cuál|quién|quale|chi)\b/iu;
 const OR = /\s(?:or|oder|ou|o)\s/giu;
 
 /** The kind a noun after "what"/"which" names, if it names one. */
@@ -94,6 +95,14 @@ function englishKind(question: string): AnswerKind | null {
   if (wh === 'where') return 'place';
   if (wh === 'who' || wh === 'whom') return 'person';
   if (wh === 'how') return NUMBER_ASKED.test(question) ? 'number' : 'open';
+  // "What do engineers do about toil?", "What did the treaty change?" ask what someone does or what happened:
+  // a description, no name.
+  if (
+    wh === 'what' &&
+    /^(do|does|did)$/i.test(tokens[at + 1] ?? '') &&
+    /^(do|happen|change|mean)$/i.test(tokens.slice(at + 2).find((t) => /^(do|happen|change|mean)$/i.test(t)) ?? '')
+  )
+    return 'open';
   // "what year", "which American film director", "what is the name of the city": the first kind noun within
   // a few words of the question word.
   for (const noun of tokens.slice(at + 1, at + 7)) {
@@ -104,11 +113,22 @@ function englishKind(question: string): AnswerKind | null {
 }
 
 /**
- * The options of a choice: the names on either side of an "or" ("Was Pepper Keenan or Rob Parissi born first?",
- * "Does the band A or the band B …"), else the phrases a comma or "between" sets apart ("Which came first, the
- * phonograph or the telephone?"). Each option must hold a word of its own.
+ * The options of a choice: the phrases a comma or "between" sets apart ("Which came first, the phonograph or the
+ * telephone?"), else the names on either side of an "or" ("Was Pepper Keenan or Rob Parissi born first?", "Does
+ * the band A or the band B …"). Each option must hold a word of its own.
  */
 function optionsOf(question: string): string[] {
+  const m = OPTIONS_AFTER.exec(question) ?? BETWEEN.exec(question) ?? OPTIONS_BEFORE.exec(question);
+  if (m) {
+    const options = [m[1]!, m[2]!].map((o) =>
+      o
+        .trim()
+        .replace(/^(?:the|either)\s+/i, '')
+        .replace(/["“”]/gu, '')
+        .replace(/[.?!]+$/u, ''),
+    );
+    if (options.every((o) => termSet(o).size > 0 && o.split(/\s+/u).length <= 8)) return options;
+  }
   const names = namedEntities(question).flatMap((text) => {
     const at = question.indexOf(text);
     return at >= 0 ? [{ text, at, end: at + text.length }] : [];
@@ -117,19 +137,12 @@ function optionsOf(question: string): string[] {
     const left = names.find((n) => n.end <= or.index && /^["”’\s]*$/u.test(question.slice(n.end, or.index)));
     const after = or.index + or[0].length;
     // A few lower-case words may stand before the second name ("or the band The Dear Hunter").
-    const right = names.find((n) => n.at >= after && /^(?:[\p{Ll}]+\s+){0,3}["“‘]?$/u.test(question.slice(after, n.at)));
+    const right = names.find(
+      (n) => n.at >= after && /^(?:[\p{Ll}]+\s+){0,3}["“‘]?$/u.test(question.slice(after, n.at)),
+    );
     if (left && right) return [left.text, right.text];
   }
-  const m = OPTIONS_AFTER.exec(question) ?? BETWEEN.exec(question) ?? OPTIONS_BEFORE.exec(question);
-  if (!m) return [];
-  const options = [m[1]!, m[2]!].map((o) =>
-    o
-      .trim()
-      .replace(/^(?:the|either)\s+/i, '')
-      .replace(/["“”]/gu, '')
-      .replace(/[.?!]+$/u, ''),
-  );
-  return options.every((o) => termSet(o).size > 0 && o.split(/\s+/u).length <= 8) ? options : [];
+  return [];
 }
 
 /** How a choice is decided, from the words of the question outside its options. */

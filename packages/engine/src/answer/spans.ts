@@ -115,8 +115,7 @@ export function numberSpans(sentence: string): AnswerSpan[] {
     const word = m[3]?.toLowerCase();
     const value = word
       ? NUMBER_WORDS[word]!
-      : Number(m[1]!.replace(/,(?=\d{3}\b)/g, '').replace(',', '.')) *
-        (m[2] ? NUMBER_WORDS[m[2].toLowerCase()]! : 1);
+      : Number(m[1]!.replace(/,(?=\d{3}\b)/g, '').replace(',', '.')) * (m[2] ? NUMBER_WORDS[m[2].toLowerCase()]! : 1);
     if (Number.isFinite(value)) out.push({ kind: 'number', text: m[0], at: m.index, value });
   }
   return out;
@@ -176,7 +175,11 @@ export function byNearness(
     Math.min(
       ...anchors
         .filter((a) => a.end <= span.at || a.at >= span.at + span.text.length)
-        .map((a) => (a.end <= span.at ? wordsBetween(a.end, span.at) : wordsBetween(span.at + span.text.length, a.at)) / a.weight),
+        .map(
+          (a) =>
+            (a.end <= span.at ? wordsBetween(a.end, span.at) : wordsBetween(span.at + span.text.length, a.at)) /
+            a.weight,
+        ),
     );
   return [...spans].sort((a, b) => distance(a) - distance(b) || a.at - b.at);
 }

@@ -8,6 +8,7 @@ import {
 } from '@research/core';
 import { stableId } from '../ids';
 import { languageProfile } from '../text/language';
+import { questionNames } from '../text/names';
 import { sentenceSteps, type Sentence } from '../text/sentences';
 import { overlapCount, quantities, round2, termSet, years } from '../text/tokens';
 import { statementCheck } from './statements';
@@ -47,6 +48,11 @@ export function checkability(sentence: string): number {
   if (names > 0) score += 0.5;
   if (COMPARISON.test(sentence)) score += 0.5;
   return score;
+}
+
+/** Whether a sentence states a number, a date or a name (see questionNames for names in German). */
+function statesFact(sentence: string, language: string): boolean {
+  return quantities(sentence).length > 0 || years(sentence).length > 0 || questionNames(sentence, language).length > 0;
 }
 
 /** The claim type from the language's cue words; a checkable sentence without cues is a fact. */
@@ -99,8 +105,9 @@ export async function extractClaims(
     const current = order++;
     if (statement(sentence.text, sentence.start) !== null) continue;
     const check = checkability(sentence.text);
-    // A sentence sharing no word with the plan is a claim only when it states something checkable.
-    if (rel <= 0 && check <= 0) continue;
+    // A sentence sharing no word with the plan is a claim only when it states a number, a date or a name (in
+    // German, whose nouns are all capitalised, a name of several words).
+    if (rel <= 0 && !statesFact(sentence.text, params.language)) continue;
     scored.push({ sentence, order: current, rel, check, score: rel + check });
   }
   // A sentence the text repeats is one claim (its id is the same): the best-placed copy is kept.

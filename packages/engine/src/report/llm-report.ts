@@ -1,5 +1,7 @@
 import type { LlmCallContext, LlmClient, ReportBody } from '@research/core';
 import * as reportPrompt from '../prompts/report.v2';
+import { dateSpans, nameSpans, numberSpans } from '../answer/spans';
+import { nameKey } from '../text/names';
 import { overlapCount, termSet } from '../text/tokens';
 import type { RankedFinding } from './report-builder';
 
@@ -40,7 +42,14 @@ function schemaFor(count: number) {
 export async function llmReport(
   llm: LlmClient,
   ctx: LlmCallContext,
-  params: { query: string; language: string; ranked: RankedFinding[]; base: ReportBody },
+  params: {
+    query: string;
+    language: string;
+    ranked: RankedFinding[];
+    base: ReportBody;
+    /** The span of the engine's answer (its first finding states it), or null when it found none. */
+    answerSpan: string | null;
+  },
 ): Promise<ReportBody> {
   const { ranked, base } = params;
   const answer = await llm.complete(ctx, {
@@ -70,5 +79,40 @@ export async function llmReport(
     const kept = original.size === 0 ? 0 : overlapCount(original, termSet(text, false)) / original.size;
     return kept >= RESTATEMENT_MIN_OVERLAP ? { ...finding, text } : finding;
   });
-  return { ...base, summary: answer.summary.trim(), findings };
+  const summary = backedSummary(answer.summary, {
+    question: params.query,
+    findings,
+    engineSummary: base.summary,
+    answerSpan: params.answerSpan,
+  });
+  return { ...base, summary, findings };
+}
+
+/**
+ * The model's summary, each sentence kept only when every name, number and date it states is in the findings it
+ * cites (or the question): a quote backs it. Its first sentence must state the engine's answer (`answerSpan`,
+ * when the engine found one); when it does not, the engine's own first sentence (the answer, or that no
+ * statement gives it) opens the summary.
+ */
+function backedSummary(
+  summary: string,
+  {
+    question,
+    findings,
+    engineSummary,
+    answerSpan,
+  }: { question: string; findings: ReadonlyArray<{ text: string }>; engineSummary: string; answerSpan: string | null },
+): string {
+  const words = (text: string) => ` ${nameKey(text)} `;
+  const backed = summarySentences(summary).filter((sentence) => {
+    const cited = [...sentence.matchAll(/\[(\d+)\]/g)].map((m) => findings[Number(m[1]) - 1]?.text ?? '');
+    const source = words([question, ...cited].join(' '));
+    const stated = [...nameSpans(sentence), ...numberSpans(sentence), ...dateSpans(sentence)];
+    return stated.every((span) => source.includes(words(span.text)));
+  });
+  const first = backed[0] ?? '';
+  const states = answerSpan === null || words(first).includes(words(answerSpan));
+  if (states && backed.length > 0) return backed.join(' ');
+  const engineFirst = summarySentences(engineSummary)[0] ?? '';
+  return [engineFirst, ...backed.filter((s) => s !== engineFirst)].join(' ').trim();
 }

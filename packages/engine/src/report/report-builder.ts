@@ -6,7 +6,7 @@ import { summarizeEvents, type ParsedNotes, type RunEvent } from '../notes';
 import type { Gaps } from '../rounds/gap-analysis';
 import { namedEntities } from '../text/names';
 import { contentTerms, jaccard, overlapCount, round2, termSet } from '../text/tokens';
-import { findAnswer, type FoundAnswer } from '../answer/find-answer';
+import { findAnswer, MIN_COVERAGE, type FoundAnswer } from '../answer/find-answer';
 import { readQuestion, type AskedQuestion } from '../answer/question';
 import { answerSpans } from '../answer/spans';
 import { englishFallback, hasReportText, reportText, type ReportText } from './report-text';
@@ -38,12 +38,6 @@ export interface RankedFinding {
   /** The claims behind it, strongest first. */
   claimTexts: string[];
 }
-
-/**
- * The share of a question after a fact a statement's chain must hold (see findAnswer) to be a finding when no
- * statement answers the question.
- */
-export const UNANSWERED_FINDING_HOLDS = Number(process.env.UNANSWERED_FINDING_HOLDS ?? 0.6);
 
 /** The answer a report opens with: the first finding states it (see findAnswer). */
 export interface ReportAnswer {
@@ -343,11 +337,11 @@ export async function rankFindings(
   });
   const reading = await findAnswer(asked, answerClaimsOf(graph), [...graph.sources.values()]);
   const found = reading.answer;
-  // A question after a fact that no statement answers lists only statements holding most of it: the closest ones,
-  // not whatever shares a word or two with it.
+  // A question after a fact that no statement answers lists only statements holding as much of it as an answer
+  // must (MIN_COVERAGE): the closest ones, not whatever shares a word or two with it.
   const strict = asksForFact(asked) && !found;
   const holds = (r: (typeof ranked)[number]) =>
-    !strict || Math.max(...r.cluster.claimIds.map((id) => reading.held.get(id) ?? 0)) >= UNANSWERED_FINDING_HOLDS;
+    !strict || Math.max(...r.cluster.claimIds.map((id) => reading.held.get(id) ?? 0)) >= MIN_COVERAGE;
   const candidates = ranked
     .filter((r) => r.relevance > 0 && r.finding.source_ids.length > 0 && holds(r))
     .sort((a, b) => b.score - a.score || a.cluster.index - b.cluster.index);

@@ -212,7 +212,7 @@ const DE: ReportText = {
 
 const FR: ReportText = {
   noFindings: "Aucune affirmation sourcée n'a été trouvée sur cette question.",
-  answerNotFound: "Aucune des affirmations lues ne donne ce que demande la question ; les plus proches suivent.",
+  answerNotFound: 'Aucune des affirmations lues ne donne ce que demande la question ; les plus proches suivent.',
   notAnswered: (n) =>
     `Les ${n} source(s) lues ne répondent pas à cette question : aucune de leurs affirmations ne la traite, le rapport ne présente donc aucun constat.`,
   disagreementSentence: (topics, cites) => `Les sources divergent sur ${topics} ${cites}.`,
@@ -291,7 +291,8 @@ const FR: ReportText = {
 
 const ES: ReportText = {
   noFindings: 'No se encontraron afirmaciones con fuentes sobre esta pregunta.',
-  answerNotFound: 'Ninguna de las afirmaciones leídas indica lo que pide la pregunta; a continuación, las más cercanas.',
+  answerNotFound:
+    'Ninguna de las afirmaciones leídas indica lo que pide la pregunta; a continuación, las más cercanas.',
   notAnswered: (n) =>
     `Las ${n} fuentes consultadas no responden a esta pregunta: ninguna de sus afirmaciones trata de ella, por lo que el informe no presenta hallazgos.`,
   disagreementSentence: (topics, cites) => `Las fuentes discrepan sobre ${topics} ${cites}.`,

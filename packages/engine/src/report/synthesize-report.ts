@@ -85,7 +85,13 @@ export async function synthesizeReport(
   if (!llm || ranked.length === 0) return extractive([extractiveWriter]);
   const draft = buildReport({ ...base, events: input.events }, ranked);
   try {
-    const written = await llmReport(llm, ctx, { query: input.query, language: input.language, ranked, base: draft });
+    const written = await llmReport(llm, ctx, {
+      query: input.query,
+      language: input.language,
+      ranked,
+      base: draft,
+      answerSpan: ranked.answer?.span ?? null,
+    });
     const added: RunEvent[] = [{ kind: 'engine', step: 'synthesize', round, mode: 'llm' }];
     const body = buildReport({ ...base, events: [...input.events, ...added] }, ranked);
     return { body: { ...body, summary: written.summary, findings: written.findings }, events: added };

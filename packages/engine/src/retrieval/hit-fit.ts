@@ -29,7 +29,13 @@ export function hitJudge(question: string, pool: readonly ShownHit[]): HitJudge 
   return {
     fit(hit, name) {
       const terms = termSet(`${hit.title ?? ''} ${hit.snippet ?? ''}`);
-      const held = total > 0 ? weightOf([...asked].filter((t) => terms.has(t)), weights) / total : 0;
+      const held =
+        total > 0
+          ? weightOf(
+              [...asked].filter((t) => terms.has(t)),
+              weights,
+            ) / total
+          : 0;
       return name ? Math.max(held, nameFit(hit.title ?? '', name)) : held;
     },
   };

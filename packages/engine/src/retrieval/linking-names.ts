@@ -45,7 +45,10 @@ export async function questionSentences(
       read.push({ page, text: sentence.text, terms: new Set([...termSet(sentence.text), ...title]) });
     }
   }
-  const weights = termWeights(asked, read.map((r) => r.terms));
+  const weights = termWeights(
+    asked,
+    read.map((r) => r.terms),
+  );
   const total = weightOf(asked, weights);
   if (total <= 0) return [];
   return read
@@ -53,7 +56,11 @@ export async function questionSentences(
       page: r.page,
       text: r.text,
       terms: r.terms,
-      held: weightOf([...asked].filter((t) => r.terms.has(t)), weights) / total,
+      held:
+        weightOf(
+          [...asked].filter((t) => r.terms.has(t)),
+          weights,
+        ) / total,
     }))
     .filter((s) => s.held > 0)
     .sort((a, b) => b.held - a.held);
@@ -79,7 +86,7 @@ export const NAMES_PER_PAGE = 2;
  * sentences in order of fit and in a sentence nearest the question's words first (byNearness), each weighted by
  * its page's rank among them (1, 1/2, 1/3 …). A name counts when
  * the question does not give all its words, it is not the subject of a page the run holds (its own page is
- * read already) and it was not searched (`searched`, compared as nameKeys); a name of one word counts as one
+ * read already) and it was not searched (`searched`, compared as subjectKeys); a name of one word counts as one
  * of several ("Nandrolone", "Trier"). In German, which capitalises every noun, only names of several words.
  */
 export async function linkingNames(input: {

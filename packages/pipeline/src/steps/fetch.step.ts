@@ -142,67 +142,108 @@ async function readHits(
 }
 
 /**
- * Sources a hop reads at most: the first reads the pool's best pages (the question's own, the pages of the
- * names it gives), and each later one the pages of the names those pages gave. Fewer a hop, more hops: a site's
- * few pages (max_pages_per_domain) are spent on pages the pool ranked knowing more.
+ * Hops a round reads in: the first reads the pool's best pages (the question's own, the pages of the names it
+ * gives), each later one the pages of the names those pages gave. A round's sources are spread evenly over its
+ * hops: a site's few pages (max_pages_per_domain) and the round's room are spent on pages the pool ranked knowing
+ * more.
  */
-export const HOP_SOURCES = 5;
+export const HOPS_PER_ROUND = Number(process.env.HOPS_PER_ROUND ?? 3);
+
+/** What a round has read and searched so far, hop after hop. */
+interface RoundReading {
+  held: HeldSource[];
+  sources: SourceDraft[];
+  /** The hops' hits. */
+  found: SearchResultDraft[];
+  /** Pages read or tried (by hitUrlKey): they leave the pool. */
+  tried: Set<string>;
+  /** Queries the run sent (lower case), and the names searched. */
+  asked: Set<string>;
+  /** The hops' name queries (lower case) with their names and weights. */
+  names: Map<string, { name: string; weight: number }>;
+  /** Pages read or refused (the fetch event's candidates). */
+  candidates: number;
+  hopsDone: number;
+  budgetNoted: boolean;
+}
 
 /**
  * Reads the round in hops from one pool of every hit of every query the run sent (rankPool): each hop reads the
  * pool's best pages that sites have room for (nextCandidates), then the pages read so far give the names the
- * question needs next (searchLinkingNames, with the round's queries left spread over the hops to come), whose
- * hits join the pool, ranked again before the next hop. Returns the sources and the hops' hits, committed
- * together.
+ * question needs next (searchNextNames), whose hits join the pool, ranked again before the next hop. Returns
+ * the sources and the hops' hits, committed together.
  */
 export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promise<FetchOutput> {
   const known: readonly SourceRow[] = snapshot.sources;
   const allowance = ctx.budget.sourceAllowance(known.length, ctx.round, ctx.rounds);
   const maxSources = Math.min(ctx.budget.max_sources, known.length + Math.max(0, allowance));
-  const held: HeldSource[] = [...known];
-  const sources: SourceDraft[] = [];
-  const found: SearchResultDraft[] = [];
-  const tried = new Set(known.map((s) => hitUrlKey(s.url) ?? s.url));
-  const asked = new Set(snapshot.searchResults.map((r) => r.query.toLowerCase()));
-  const names = new Map<string, { name: string; weight: number }>();
-  let candidates = 0;
-  // The round's queries the search step left (the link reserve, and what its own share did not need) go to the
-  // hops' names (searchLinkingNames keeps to what is left of the run's budget, and says when it ran out).
-  const queriesLeft = () => ctx.budget.queryAllowance(ctx.round, ctx.rounds);
-  let budgetNoted = false;
-  while (held.length < maxSources) {
-    const hits = [...snapshot.searchResults, ...found];
-    const pool = rankPool(ctx, hits, queryRoles(ctx, new Set(hits.map((h) => h.query)), names), tried);
-    const room = maxSources - held.length;
-    const hopsLeft = Math.ceil(room / HOP_SOURCES);
-    const hop = Math.min(room, HOP_SOURCES);
-    // Twice the hop's room at most: replacements for pages that fail; the rest wait in the pool.
-    const batch = nextCandidates(pool, 2 * hop, sitesOf(held), ctx.budget.max_pages_per_domain);
-    if (batch.length === 0) break;
-    const read = await readHits(ctx, batch.map((c) => c.hit as Candidate), held, held.length + hop);
-    const unread = new Set(read.unread.map((url) => hitUrlKey(url) ?? url));
-    for (const c of batch) if (!unread.has(c.key)) tried.add(c.key);
-    for (const s of read.sources) tried.add(hitUrlKey(s.url) ?? s.url);
-    sources.push(...read.sources);
-    held.push(...read.sources);
-    candidates += read.sources.length + read.unreadable;
-    if (held.length >= maxSources || queriesLeft() < 1) continue;
-    if (ctx.budget.remaining('search_queries') < 1 && budgetNoted) continue;
-    budgetNoted ||= ctx.budget.remaining('search_queries') < 1;
-    const next = await searchLinkingNames(ctx, held, {
-      seen: new Set(held.map((s) => s.url)),
-      asked,
-      limit: Math.ceil(queriesLeft() / Math.max(1, hopsLeft - 1)),
-    });
-    for (const { name, query, weight } of next.names) {
-      names.set(query.toLowerCase(), { name, weight });
-      asked.add(query.toLowerCase());
-      asked.add(name.toLowerCase());
-    }
-    found.push(...next.hits);
+  const round: RoundReading = {
+    held: [...known],
+    sources: [],
+    found: [],
+    tried: new Set(known.map((s) => hitUrlKey(s.url) ?? s.url)),
+    asked: new Set(snapshot.searchResults.map((r) => r.query.toLowerCase())),
+    names: new Map(),
+    candidates: 0,
+    hopsDone: 0,
+    budgetNoted: false,
+  };
+  while (round.held.length < maxSources && (await readHop(snapshot, ctx, round, maxSources))) {
+    if (round.held.length < maxSources) await searchNextNames(ctx, round);
   }
-  ctx.record({ kind: 'fetch', round: ctx.round, candidates, accepted: sources.length });
-  return { sources, searchResults: found };
+  ctx.record({ kind: 'fetch', round: ctx.round, candidates: round.candidates, accepted: round.sources.length });
+  return { sources: round.sources, searchResults: round.found };
+}
+
+/**
+ * One hop: the pool ranked again, and its best pages read, the round's room left spread over the hops to come.
+ * False when the pool has nothing left to read.
+ */
+async function readHop(snapshot: RunSnapshot, ctx: StepContext, round: RoundReading, maxSources: number) {
+  const hits = [...snapshot.searchResults, ...round.found];
+  const pool = rankPool(ctx, hits, queryRoles(ctx, new Set(hits.map((h) => h.query)), round.names), round.tried);
+  const room = maxSources - round.held.length;
+  const hop = Math.ceil(room / Math.max(1, HOPS_PER_ROUND - round.hopsDone));
+  round.hopsDone++;
+  // Twice the hop's room at most: replacements for pages that fail; the rest wait in the pool.
+  const batch = nextCandidates(pool, 2 * hop, sitesOf(round.held), ctx.budget.max_pages_per_domain);
+  if (batch.length === 0) return false;
+  const read = await readHits(
+    ctx,
+    batch.map((c) => c.hit as Candidate),
+    round.held,
+    round.held.length + hop,
+  );
+  const unread = new Set(read.unread.map((url) => hitUrlKey(url) ?? url));
+  for (const c of batch) if (!unread.has(c.key)) round.tried.add(c.key);
+  for (const s of read.sources) round.tried.add(hitUrlKey(s.url) ?? s.url);
+  round.sources.push(...read.sources);
+  round.held.push(...read.sources);
+  round.candidates += read.sources.length + read.unreadable;
+  return true;
+}
+
+/**
+ * The names the pages read so far give, searched with the round's queries left (the search step's link reserve
+ * and what its own share did not need) spread over the hops to come; their hits join the round's. When the run's
+ * budget is spent, searchLinkingNames says so once.
+ */
+async function searchNextNames(ctx: StepContext, round: RoundReading): Promise<void> {
+  const queriesLeft = ctx.budget.queryAllowance(ctx.round, ctx.rounds);
+  const spent = ctx.budget.remaining('search_queries') < 1;
+  if (queriesLeft < 1 || (spent && round.budgetNoted)) return;
+  round.budgetNoted ||= spent;
+  const next = await searchLinkingNames(ctx, round.held, {
+    seen: new Set(round.held.map((s) => s.url)),
+    asked: round.asked,
+    limit: Math.ceil(queriesLeft / Math.max(1, HOPS_PER_ROUND - round.hopsDone)),
+  });
+  for (const { name, query, weight } of next.names) {
+    round.names.set(query.toLowerCase(), { name, weight });
+    round.asked.add(query.toLowerCase());
+    round.asked.add(name.toLowerCase());
+  }
+  round.found.push(...next.hits);
 }
 
 /** How many pages each site gave the run. */

@@ -37,6 +37,13 @@ export interface Candidate {
 export const FIT_FLOOR = 0.25;
 
 /**
+ * How much the list of a name read from the page that best matches the question weighs (names from pages
+ * further down weigh less, see linkingNames): as much as the question's own list (queryWeight), for the name
+ * is the question's missing word.
+ */
+export const LINK_WEIGHT = Number(process.env.LINK_WEIGHT ?? 3);
+
+/**
  * The role of each query the run sent: the question (weighing most, queryWeight), the names the question holds
  * and those `names` a hop searched (with their weights), and the others (a planner's, the user's) by the
  * share of words they add to the question (fusionWeight).
@@ -54,9 +61,14 @@ export function queryRoles(
     const key = query.trim().toLowerCase();
     if (roles.has(query)) continue;
     if (key === question)
-      roles.set(query, { kind: 'question', weight: fusionWeight({ query, dimension: QUESTION_DIMENSION }, ctx.run.query) });
-    else if (names.has(key)) roles.set(query, { kind: 'name', ...names.get(key)! });
-    else if (own.has(key)) roles.set(query, { kind: 'name', weight: 1, name: query });
+      roles.set(query, {
+        kind: 'question',
+        weight: fusionWeight({ query, dimension: QUESTION_DIMENSION }, ctx.run.query),
+      });
+    else if (names.has(key)) {
+      const { name, weight } = names.get(key)!;
+      roles.set(query, { kind: 'name', name, weight: LINK_WEIGHT * weight });
+    } else if (own.has(key)) roles.set(query, { kind: 'name', weight: 1, name: query });
     else
       roles.set(query, {
         kind: 'other',
@@ -79,9 +91,9 @@ export function rankPool(
   exclude: ReadonlySet<string>,
 ): Candidate[] {
   const byQuery = new Map<string, PoolHit[]>();
+  // Read and tried pages stay in their lists (the others keep the ranks the provider gave them) and leave the pool.
   for (const hit of hits) {
-    const key = hitUrlKey(hit.url);
-    if (!key || exclude.has(key)) continue;
+    if (!hitUrlKey(hit.url)) continue;
     byQuery.set(hit.query, [...(byQuery.get(hit.query) ?? []), hit]);
   }
   const lists = [...byQuery].map(([query, items]) => ({
@@ -100,6 +112,7 @@ export function rankPool(
     }
   }
   return fuseRankings(lists, (hit) => hitUrlKey(hit.url))
+    .filter(({ key }) => !exclude.has(key))
     .map(({ item, key, score }) => ({ hit: item, key, worth: score * (FIT_FLOOR + (fit.get(key) ?? 0)) }))
     .sort((a, b) => b.worth - a.worth);
 }

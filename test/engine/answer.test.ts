@@ -1,0 +1,201 @@
+import { DEPTH_BUDGETS, loadConfig } from '@research/core';
+import {
+  answerSpans,
+  dateSpans,
+  findAnswer,
+  linkingNames,
+  planBridge,
+  readQuestion,
+  type AnswerClaim,
+  type AnswerSource,
+} from '@research/engine';
+import { createLlmClient } from '@research/llm';
+import { createMetrics, createSilentLogger } from '@research/observability';
+import { startFakeLlm, type FakeLlm } from '../fakes/fake-llm';
+
+// What a question asks for, and the claim that answers it.
+describe('what a question asks for', () => {
+  it('reads the kind of answer from the question word and the noun after it, in the service languages', () => {
+    expect(readQuestion('In what year did the bridge open to traffic?', 'en').kind).toBe('date');
+    expect(readQuestion('Wann wurde die Brücke eröffnet?', 'de').kind).toBe('date');
+    expect(readQuestion('How many people can the stadium seat?', 'en').kind).toBe('number');
+    expect(readQuestion('Combien de personnes vivent à Lyon ?', 'fr').kind).toBe('number');
+    expect(readQuestion('Who designed the lighthouse on the northern cape?', 'en').kind).toBe('person');
+    expect(readQuestion('Which American architect designed the lighthouse?', 'en').kind).toBe('person');
+    expect(readQuestion('The director of the film is based in what New York city?', 'en').kind).toBe('place');
+    expect(readQuestion('¿Dónde nació la pintora?', 'es').kind).toBe('place');
+    expect(readQuestion('What material are the two bridges made of?', 'en').kind).toBe('name');
+    expect(readQuestion('Remote work lowers productivity', 'en').kind).toBe('open');
+    expect(readQuestion('Are both bridges made of steel?', 'en').kind).toBe('yes_no');
+  });
+
+  it('takes the last question word when the first is a relative pronoun', () => {
+    expect(readQuestion('The actor who appeared on the show was born in what year?', 'en').kind).toBe('date');
+  });
+
+  it('reads a choice between two named things, and how the question decides it', () => {
+    const first = readQuestion('Which magazine was started first, Arthur’s Magazine or First for Women?', 'en');
+    expect(first).toMatchObject({
+      kind: 'choice',
+      options: ['Arthur’s Magazine', 'First for Women'],
+      comparison: { attribute: 'date', pick: 'least' },
+    });
+    const names = readQuestion('Was Pepper Keenan or Rob Parissi born first?', 'en');
+    expect(names).toMatchObject({ kind: 'choice', options: ['Pepper Keenan', 'Rob Parissi'] });
+    expect(readQuestion('Which city has more inhabitants, Kiel or Lübeck?', 'en').comparison).toEqual({
+      attribute: 'number',
+      pick: 'most',
+    });
+    expect(readQuestion('Which singer is also a painter, Ana Lopes or Rui Mota?', 'en').comparison).toBeNull();
+  });
+});
+
+describe('answer spans', () => {
+  it('reads dates with their day and month, years, centuries and days without a year', () => {
+    expect(dateSpans('Born on March 11, 1887 in Kiel, she died in 1980.').map((d) => [d.text, d.value])).toEqual([
+      ['March 11, 1887', 18870311],
+      ['1980', 19800000],
+    ]);
+    expect(dateSpans('It was popular at the end of the 18th century.').map((d) => d.text)).toEqual([
+      'end of the 18th century',
+    ]);
+    expect(dateSpans('The game launched on December 15.').map((d) => d.text)).toEqual(['December 15']);
+  });
+
+  it('counts only an answer the question does not give', () => {
+    const q = readQuestion('In what year did the 1998 expedition reach the summit?', 'en');
+    expect(
+      answerSpans('The expedition of 1998 reached the summit in 2001.', q.kind, q.terms).map((s) => s.text),
+    ).toEqual(['2001']);
+    expect(answerSpans('The 1998 expedition was long and cold.', q.kind, q.terms)).toEqual([]);
+    const w = readQuestion('Who founded the Marlow Rowing Club?', 'en');
+    expect(
+      answerSpans('The club was founded by Edith Carrow and her brother.', w.kind, w.terms).map((s) => s.text),
+    ).toEqual(['Edith Carrow']);
+    expect(answerSpans('The Marlow Rowing Club rows on the river.', w.kind, w.terms)).toEqual([]);
+  });
+});
+
+describe('the answer of a run', () => {
+  const source = (id: string, title: string): AnswerSource => ({ id, title });
+  const claim = (id: string, sourceId: string, text: string): AnswerClaim => ({ id, sourceId, text });
+
+  it('follows a name to its page: the claim there that tells what the question asks of the name answers it', async () => {
+    const asked = readQuestion('Where was the architect of the Harbour Library born?', 'en');
+    const sources = [source('lib', 'Harbour Library'), source('ilse', 'Ilse Marten (architect)'), source('x', 'Kiel')];
+    const claims = [
+      claim('c1', 'lib', 'The Harbour Library was designed by the architect Ilse Marten in 1931.'),
+      claim('c2', 'ilse', 'Ilse Marten was born in Flensburg and studied in Vienna.'),
+      claim('c3', 'x', 'Kiel is a port on the Baltic Sea with a library.'),
+    ];
+    const { answer } = await findAnswer(asked, claims, sources);
+    expect(answer).toMatchObject({ claimId: 'c2', span: 'Flensburg', via: ['c1'] });
+  });
+
+  it('decides a choice by the dates the options’ claims give', async () => {
+    const asked = readQuestion('Which bridge opened first, the Kiel Bridge or the Lübeck Bridge?', 'en');
+    const sources = [source('k', 'Kiel Bridge'), source('l', 'Lübeck Bridge')];
+    const claims = [
+      claim('k1', 'k', 'The Kiel Bridge opened in 1912 over the canal.'),
+      claim('l1', 'l', 'The Lübeck Bridge opened in 1898 over the Trave.'),
+    ];
+    const { answer } = await findAnswer(asked, claims, sources);
+    expect(answer).toMatchObject({ claimId: 'l1', span: 'Lübeck Bridge' });
+  });
+
+  it('gives no answer when no claim holds a span of the kind asked, or too little of the question', async () => {
+    const asked = readQuestion('In what year was the Harbour Library built?', 'en');
+    const sources = [source('lib', 'Harbour Library'), source('x', 'Pancakes')];
+    expect(
+      (await findAnswer(asked, [claim('c1', 'lib', 'The Harbour Library holds maps of the coast.')], sources)).answer,
+    ).toBeNull();
+    expect(
+      (await findAnswer(asked, [claim('c2', 'x', 'Pancakes were first served in 1931.')], sources)).answer,
+    ).toBeNull();
+  });
+});
+
+const LIBRARY = {
+  question: 'Where was the architect of the Harbour Library born?',
+  language: 'en',
+  limit: 4,
+  searched: new Set<string>(),
+  sources: [
+    {
+      title: 'Harbour Library',
+      content:
+        'The Harbour Library was designed by the architect Ilse Marten with the engineer Paul Roder in 1931. ' +
+        'The Harbour Library holds maps of the Baltic coast. Visitors come from Denmark every summer.',
+    },
+  ],
+};
+
+describe('the names the next hop searches', () => {
+  let fake: FakeLlm;
+  beforeAll(async () => {
+    fake = await startFakeLlm();
+  });
+  afterAll(() => fake.close());
+
+  function llmContext() {
+    const config = loadConfig({ LLM_BASE_URL: fake.baseUrl, LOG_LEVEL: 'error' }).llm;
+    const llm = createLlmClient({
+      config,
+      metrics: createMetrics({ defaultMetrics: false }),
+      logger: createSilentLogger(),
+      retryBaseMs: 1,
+      maxAttempts: 1,
+    });
+    const ctx = {
+      usage: {} as Record<string, number>,
+      budget: DEPTH_BUDGETS.quick,
+      signal: new AbortController().signal,
+    };
+    return { llm, ctx };
+  }
+
+  it('asks the model, in one call, for what the question needs that the sentences name', async () => {
+    const { llm, ctx } = llmContext();
+    const sent = fake.requests.length;
+    const result = await planBridge(llm, ctx, LIBRARY);
+    expect(fake.requests.slice(sent).map((r) => r.schemaName)).toEqual(['bridge_queries']);
+    expect(result.mode).toBe('llm');
+    const names = result.queries.map((q) => q.name);
+    expect(names).toContain('Ilse Marten');
+    expect(names).not.toContainEqual(expect.stringMatching(/Harbour Library/));
+    expect(ctx.usage.llm_requests).toBe(1);
+  });
+
+  it('falls back to the names the pages give when the model fails, and says why', async () => {
+    const { llm, ctx } = llmContext();
+    fake.script.push({ kind: 'status', status: 500 });
+    const result = await planBridge(llm, ctx, LIBRARY);
+    expect(result.mode).toBe('extractive');
+    expect(result.queries.map((q) => q.name)).toEqual(['Ilse Marten', 'Paul Roder']);
+    expect(result.fallback).toBeDefined();
+  });
+
+  it('reads names from the pages that best match the question, two a page, nearest the question’s words first', async () => {
+    const names = await linkingNames({
+      ...LIBRARY,
+      pages: [
+        { title: 'Baltic coast', content: 'A library of the Baltic coast was designed by Karl Holm.' },
+        ...LIBRARY.sources,
+      ],
+    });
+    // The Harbour Library's page matches the question best: its names come first, weighted by its page's rank;
+    // the question's own names are not searched, and two a page at most.
+    expect(names.map((n) => n.name)).toEqual(['Ilse Marten', 'Paul Roder', 'Baltic', 'Karl Holm']);
+    expect(names[0]!.weight).toBeGreaterThan(names[2]!.weight);
+  });
+
+  it('leaves out the names searched before and the subjects of the pages the run holds', async () => {
+    const names = await linkingNames({
+      ...LIBRARY,
+      searched: new Set(['paul roder']),
+      pages: [...LIBRARY.sources, { title: 'Ilse Marten', content: 'Ilse Marten studied in Vienna.' }],
+    });
+    // Ilse Marten's page is read and Paul Roder was searched: the library page's next names come, one word or not.
+    expect(names.map((n) => n.name)).toEqual(['Baltic', 'Denmark']);
+  });
+});
