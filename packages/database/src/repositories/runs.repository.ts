@@ -189,7 +189,8 @@ export function refreshRunCounts(db: Db, id: string) {
   return db
     .updateTable('research_runs')
     .set({
-      search_count: sql<number>`(select count(*) from search_results where run_id = ${id})`,
+      // Pages the run's searches found: a page two queries found is one (every result list is stored).
+      search_count: sql<number>`(select count(distinct url) from search_results where run_id = ${id})`,
       source_count: sql<number>`(select count(*) from sources where run_id = ${id})`,
       claim_count: sql<number>`(select count(*) from claims where run_id = ${id})`,
     })

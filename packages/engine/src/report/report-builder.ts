@@ -4,7 +4,7 @@ import { claimStrength } from '../compare/evidence-scores';
 import type { Cluster, EvidenceGraph } from '../compare/evidence-graph';
 import { summarizeEvents, type ParsedNotes, type RunEvent } from '../notes';
 import type { Gaps } from '../rounds/gap-analysis';
-import { namedEntities } from '../text/names';
+import { nameKey, namedEntities, subjectKey } from '../text/names';
 import { contentTerms, jaccard, overlapCount, round2, termSet } from '../text/tokens';
 import { findAnswer, MIN_COVERAGE, type FoundAnswer } from '../answer/find-answer';
 import { readQuestion, type AskedQuestion } from '../answer/question';
@@ -147,21 +147,20 @@ function aboutWithSubject(
 interface Links {
   /** Their words the question does not hold (they add to a claim's relevance). */
   terms: Set<string>;
-  /** Each name's stemmed content terms in order (a page whose title begins with one is about it). */
-  names: string[][];
+  /** The closest claims' words (as nameKeys), their pages' subjects and their names (see linkOfPage). */
+  written: Array<{ text: string; own: string; names: Set<string> }>;
 }
 
 /**
- * The names that link the question to its answer: the names the claims about the question give that the
- * question does not (the film's director, the band's label), and the names the run's second hops searched.
- * A sentence on the second page of a two-step question shares few words with the question, but its page
+ * The names that link the question to its answer: the names the claims closest to the question give that the
+ * question does not (the film's director, the band's label). (Not every name a hop searched: most lead nowhere
+ * the question goes.) A sentence on the second page of a two-step question shares few words with the question, but its page
  * is about a name the first page gave. Without a claim about the question there is no first step, and no
  * link either.
  */
 function linksOf(
   claims: ReadonlyArray<{ text: string; terms: ReadonlySet<string>; sourceId: string }>,
   ask: Pick<Ask, 'queryTerms' | 'topic' | 'onTopic'>,
-  events: readonly RunEvent[],
   titleOf: (sourceId: string) => string,
 ): Links {
   const closest = claims
@@ -175,38 +174,32 @@ function linksOf(
     .filter((c) => c.about)
     .sort((a, b) => b.held - a.held || b.shared - a.shared)
     .slice(0, LINKING_CLAIMS);
-  const links: Links = { terms: new Set(), names: [] };
+  const links: Links = { terms: new Set(), written: [] };
   if (closest.length === 0) return links;
-  // The names of the claims closest to the question first: the lead finding comes from the page of the
-  // first. A page naming its own subject links nowhere.
-  const names = [
-    ...closest.flatMap((c) => {
-      const from = [...termSet(titleOf(c.sourceId), false)];
-      return namedEntities(c.text).map((name) => ({ name, from }));
-    }),
-    ...events.flatMap((e) => (e.kind === 'bridge' ? e.queries.map((name) => ({ name, from: [] })) : [])),
-  ];
-  for (const { name, from } of names) {
-    const terms = [...termSet(name, false)];
-    const own = terms.filter((t) => !ask.queryTerms.has(t));
-    if (own.length === 0 || titleBegins(from, terms)) continue;
-    links.names.push(terms);
-    for (const t of own) links.terms.add(t);
+  // The closest claims first: a page whose subject the first writes out is the strongest link.
+  for (const c of closest) {
+    const own = subjectKey(titleOf(c.sourceId));
+    links.written.push({ text: ` ${nameKey(c.text)} `, own, names: new Set(namedEntities(c.text).map(subjectKey)) });
+    for (const name of namedEntities(c.text)) {
+      if (subjectKey(name) === own) continue;
+      for (const t of termSet(name, false)) if (!ask.queryTerms.has(t)) links.terms.add(t);
+    }
   }
   return links;
 }
 
 /**
- * Which linking name a page is about (its title's terms begin with it: "Brown County, Kansas"), as the name's
- * place in `links.names`, or -1.
+ * Which of the closest claims leads to a page (as findAnswer's chains do: it writes out the page's subject, a
+ * name of several words or one of its names), as that claim's place in `links.written`, or -1. A page is no
+ * link of its own claims, nor the page of a name the question gives.
  */
-function linkOfPage(titleTerms: readonly string[], links: Links): number {
-  return links.names.findIndex((name) => titleBegins(titleTerms, name));
-}
-
-/** Whether a page title's terms begin with `name`'s. */
-function titleBegins(titleTerms: readonly string[], name: readonly string[]): boolean {
-  return name.length > 0 && name.every((t, i) => titleTerms[i] === t);
+function linkOfPage(pageTitle: string, links: Links, queryTerms: ReadonlySet<string>): number {
+  const key = subjectKey(pageTitle);
+  // The page of a name the question gives is the question's subject, not a link.
+  if (!key || [...termSet(key, false)].every((t) => queryTerms.has(t))) return -1;
+  return links.written.findIndex(
+    (w) => w.own !== key && (w.names.has(key) || (key.includes(' ') && w.text.includes(` ${key} `))),
+  );
 }
 
 interface Ask {
@@ -248,7 +241,8 @@ function weightedOverlap(terms: ReadonlySet<string>, weights: ReadonlyMap<string
  * the asked kind (twice). 0 for a claim that is not about the question: it holds neither one of its
  * subjects nor `ask.onTopic` of its concepts (aboutWithSubject: its page's subject helping), and it is not a
  * sentence sharing a word with the question or its links on a page about a linking name (the second step of
- * a two-step question: `link` is that name's place in `ask.links.names`, -1 for any other page).
+ * a two-step question: `link` is the place of the claim leading to the page in `ask.links.written`, -1 for any other
+ * page).
  */
 function relevanceOf(
   text: string,
@@ -262,7 +256,7 @@ function relevanceOf(
   const shared = overlapCount(terms, ask.queryTerms);
   const linked = overlapCount(withSubject, ask.links.terms);
   const told = weightedOverlap(terms, ask.weights);
-  const link = shared + linked > 0 ? linkOfPage([...subject], ask.links) : -1;
+  const link = shared + linked > 0 ? linkOfPage(pageTitle, ask.links, ask.queryTerms) : -1;
   if (link < 0 && !aboutQuestion(terms, ask) && !aboutWithSubject(terms, subject, withSubject, ask))
     return { relevance: 0, link };
   const fits = answerSpans(text, ask.asked.kind, ask.asked.terms).length > 0 ? 2 : 0;
@@ -302,7 +296,6 @@ export async function rankFindings(
     links: linksOf(
       graph.claims.map((c) => ({ text: c.claim_text, terms: termsOf.get(c.id)!, sourceId: c.source_id })),
       { queryTerms, topic, onTopic },
-      input.events ?? [],
       (id) => graph.sources.get(id)?.title ?? '',
     ),
     asked,

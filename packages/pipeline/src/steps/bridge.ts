@@ -18,7 +18,7 @@ export interface NamesSearched {
 export async function searchLinkingNames(
   ctx: StepContext,
   read: ReadonlyArray<Pick<SourceDraft, 'title' | 'content'>>,
-  options: { seen: ReadonlySet<string>; asked: ReadonlySet<string>; limit: number },
+  options: { seen: ReadonlySet<string>; found: Iterable<string>; asked: ReadonlySet<string>; limit: number },
 ): Promise<NamesSearched> {
   const remaining = ctx.budget.remaining('search_queries');
   if (options.limit < 1 || read.length === 0) return { names: [], hits: [] };
@@ -51,7 +51,7 @@ export async function searchLinkingNames(
   const hits = await sendQueries(
     ctx,
     names.map(({ query }) => ({ query, dimension: 'bridge' })),
-    { failWhenAllFail: false, seen: options.seen },
+    { failWhenAllFail: false, seen: options.seen, found: options.found },
   );
   ctx.record({ kind: 'bridge', round: ctx.round, queries: names.map((n) => n.query), hits: hits.length });
   return { names, hits };

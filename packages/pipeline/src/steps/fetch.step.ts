@@ -189,7 +189,7 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
     budgetNoted: false,
   };
   while (round.held.length < maxSources && (await readHop(snapshot, ctx, round, maxSources))) {
-    if (round.held.length < maxSources) await searchNextNames(ctx, round);
+    if (round.held.length < maxSources) await searchNextNames(snapshot, ctx, round);
   }
   ctx.record({ kind: 'fetch', round: ctx.round, candidates: round.candidates, accepted: round.sources.length });
   return { sources: round.sources, searchResults: round.found };
@@ -228,13 +228,14 @@ async function readHop(snapshot: RunSnapshot, ctx: StepContext, round: RoundRead
  * and what its own share did not need) spread over the hops to come; their hits join the round's. When the run's
  * budget is spent, searchLinkingNames says so once.
  */
-async function searchNextNames(ctx: StepContext, round: RoundReading): Promise<void> {
+async function searchNextNames(snapshot: RunSnapshot, ctx: StepContext, round: RoundReading): Promise<void> {
   const queriesLeft = ctx.budget.queryAllowance(ctx.round, ctx.rounds);
   const spent = ctx.budget.remaining('search_queries') < 1;
   if (queriesLeft < 1 || (spent && round.budgetNoted)) return;
   round.budgetNoted ||= spent;
   const next = await searchLinkingNames(ctx, round.held, {
     seen: new Set(round.held.map((s) => s.url)),
+    found: [...snapshot.searchResults, ...round.found].map((h) => h.url),
     asked: round.asked,
     limit: Math.ceil(queriesLeft / Math.max(1, HOPS_PER_ROUND - round.hopsDone)),
   });

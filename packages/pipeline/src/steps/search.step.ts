@@ -58,7 +58,8 @@ export async function searchStep(snapshot: RunSnapshot, ctx: StepContext): Promi
   const used = ctx.budget.usage.search_queries ?? 0;
   const queries = await roundQueries(snapshot, ctx);
   const seen = new Set(snapshot.sources.map((s) => s.url));
-  const fresh = queries.length ? await sendQueries(ctx, queries, { failWhenAllFail: true, seen }) : [];
+  const found = snapshot.searchResults.map((r) => r.url);
+  const fresh = queries.length ? await sendQueries(ctx, queries, { failWhenAllFail: true, seen, found }) : [];
   ctx.record({
     kind: 'search',
     round: ctx.round,

@@ -15,14 +15,14 @@ const HITS_PER_QUERY = 10;
  * holds across rounds and resumes), and records budgets that ran out and queries that failed. Returns every
  * result list's hits, each under its own query and rank (a page two queries found comes twice: the fetch step
  * fuses the lists itself), for URLs not in `options.seen` (the run's sources) that the run's source controls
- * keep (passed to the provider as its filter, and checked on each hit), counting the distinct new URLs as
- * discovered and the others as duplicates. When every query failed: throws with `failWhenAllFail` (the round
+ * keep (passed to the provider as its filter, and checked on each hit), counting the distinct URLs not among
+ * `options.found` (the run's hits so far) as discovered and the others as duplicates. When every query failed: throws with `failWhenAllFail` (the round
  * has nothing to read), else returns no hits.
  */
 export async function sendQueries(
   ctx: StepContext,
   queries: readonly PlannedQuery[],
-  options: { failWhenAllFail: boolean; seen: ReadonlySet<string> },
+  options: { failWhenAllFail: boolean; seen: ReadonlySet<string>; found?: Iterable<string> },
 ): Promise<SearchResultDraft[]> {
   const controls = controlsOf(ctx);
   const result = await runSearches({
@@ -67,7 +67,9 @@ export async function sendQueries(
   const seen = new Set([...options.seen].map((url) => hitUrlKey(url) ?? url));
   const unseen = result.hits.filter((d) => !seen.has(hitUrlKey(d.url) ?? d.url));
   const allowed = new Set(keepControlled(ctx, unseen).map((d) => hitUrlKey(d.url)));
-  ctx.metrics.sourcesDiscovered(allowed.size);
-  ctx.metrics.duplicateSources(result.hits.length - unseen.length);
+  const found = new Set([...(options.found ?? [])].map((url) => hitUrlKey(url) ?? url));
+  const discovered = [...allowed].filter((key) => !found.has(key!)).length;
+  ctx.metrics.sourcesDiscovered(discovered);
+  ctx.metrics.duplicateSources(result.hits.length - discovered);
   return result.listed.filter((d) => allowed.has(hitUrlKey(d.url)));
 }
