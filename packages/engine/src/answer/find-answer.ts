@@ -39,7 +39,7 @@ export const MAX_HOPS = 3;
  * The least share of the question's weight an answer's chain must hold: below it, no claim speaks of what
  * was asked, and the report says so rather than open with a sentence about something else.
  */
-export const MIN_COVERAGE = 0.3;
+export const MIN_COVERAGE = Number(process.env.MIN_COVERAGE ?? 0.3);
 
 interface Node {
   claim: AnswerClaim;
@@ -168,6 +168,8 @@ export function findAnswer(
 export interface AnswerReading {
   answer: FoundAnswer | null;
   held: Map<string, number>;
+  /** The claims that may answer, best first (the answer's own first, when it was not its page's subject). */
+  candidates: string[];
 }
 
 /** findAnswer as sliced work (it yields between claims, so a run of thousands never holds the event loop). */
@@ -176,18 +178,20 @@ export function* answerWork(
   claims: readonly AnswerClaim[],
   sources: readonly AnswerSource[],
 ): SlicedWork<AnswerReading> {
-  const none = { answer: null, held: new Map<string, number>() };
+  const none = { answer: null, held: new Map<string, number>(), candidates: [] };
   if (asked.kind === 'open' || asked.kind === 'yes_no' || claims.length === 0) return none;
   const { nodes, weights } = yield* nodesOf(asked, claims, sources);
   const total = weightOf(asked.terms, weights);
   if (total <= 0) return none;
   if (asked.kind === 'choice') {
     const held = new Map(nodes.map((n) => [n.claim.id, weightOf(n.own, weights) / total]));
-    return { answer: chooseOption(asked, nodes, weights, sources), held };
+    return { answer: chooseOption(asked, nodes, weights, sources), held, candidates: [] };
   }
   const chains = yield* chainsOf(nodes, weights, total);
   const held = new Map(nodes.map((n, i) => [n.claim.id, chains[i]!.weight / total]));
-  return { answer: pickAnswer(asked, { nodes, chains, weights, total }), held };
+  const reading = { nodes, chains, weights, total };
+  const candidates = candidatesOf(asked, reading).map((i) => nodes[i]!.claim.id);
+  return { answer: pickAnswer(asked, reading), held, candidates };
 }
 
 /** The claims as chains read them: nodes, the best chain ending at each, the question's term weights and total. */
@@ -198,23 +202,32 @@ interface ChainReading {
   total: number;
 }
 
+/**
+ * The claims that may answer, best first (see findAnswer): those holding a span of the kind asked (or, for a
+ * name, a page subject) whose chain holds MIN_COVERAGE of the question, by their chain's weight, then the longer
+ * chain, then the claim holding more of the question itself, then the earlier source and claim.
+ */
+function candidatesOf(asked: AskedQuestion, { nodes, chains, weights, total }: ChainReading): number[] {
+  const named = NAMED_KINDS.has(asked.kind);
+  const own = nodes.map((n) => weightOf(n.own, weights));
+  return nodes
+    .map((_, i) => i)
+    .filter(
+      (i) => (nodes[i]!.spans.length > 0 || (named && nodes[i]!.subject)) && chains[i]!.weight / total >= MIN_COVERAGE,
+    )
+    .sort((i, j) => {
+      const [a, b] = [chains[i]!, chains[j]!];
+      if (Math.abs(a.weight - b.weight) > 1e-9) return b.weight - a.weight;
+      if (a.nodes.length !== b.nodes.length) return b.nodes.length - a.nodes.length;
+      if (Math.abs(own[i]! - own[j]!) > 1e-9) return own[j]! - own[i]!;
+      return nodes[i]!.page - nodes[j]!.page || nodes[i]!.order - nodes[j]!.order;
+    });
+}
+
 /** The answer among the claims' chains (see findAnswer). */
 function pickAnswer(asked: AskedQuestion, { nodes, chains, weights, total }: ChainReading): FoundAnswer | null {
-  let best = -1;
-  const better = (i: number, j: number) => {
-    const [a, b] = [chains[i]!, chains[j]!];
-    if (Math.abs(a.weight - b.weight) > 1e-9) return a.weight > b.weight;
-    if (a.nodes.length !== b.nodes.length) return a.nodes.length > b.nodes.length;
-    const [ownA, ownB] = [weightOf(nodes[i]!.own, weights), weightOf(nodes[j]!.own, weights)];
-    if (Math.abs(ownA - ownB) > 1e-9) return ownA > ownB;
-    return nodes[i]!.page !== nodes[j]!.page ? nodes[i]!.page < nodes[j]!.page : nodes[i]!.order < nodes[j]!.order;
-  };
-  const named = NAMED_KINDS.has(asked.kind);
-  nodes.forEach((node, i) => {
-    if (node.spans.length === 0 && !(named && node.subject)) return;
-    if (best < 0 || better(i, best)) best = i;
-  });
-  if (best < 0 || chains[best]!.weight / total < MIN_COVERAGE) return null;
+  const best = candidatesOf(asked, { nodes, chains, weights, total })[0] ?? -1;
+  if (best < 0) return null;
   const chain = chains[best]!;
   const node = nodes[best]!;
   const before = chain.nodes.slice(0, -1);
@@ -222,7 +235,7 @@ function pickAnswer(asked: AskedQuestion, { nodes, chains, weights, total }: Cha
   // former two-weight world champion …": "He is a former two-weight world champion …"), or holds no other name.
   const previous = before.length > 0 ? chains[before[before.length - 1]!]!.covered : new Set<string>();
   const describes = [...node.own].some((t) => asked.described.has(t) && !previous.has(t));
-  const bySubject = named && node.subject !== null && (describes || node.spans.length === 0);
+  const bySubject = NAMED_KINDS.has(asked.kind) && node.subject !== null && (describes || node.spans.length === 0);
   if (!bySubject) {
     return {
       claimId: node.claim.id,

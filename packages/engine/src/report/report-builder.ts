@@ -6,7 +6,7 @@ import { summarizeEvents, type ParsedNotes, type RunEvent } from '../notes';
 import type { Gaps } from '../rounds/gap-analysis';
 import { nameKey, namedEntities, subjectKey } from '../text/names';
 import { contentTerms, jaccard, overlapCount, round2, termSet } from '../text/tokens';
-import { findAnswer, MIN_COVERAGE, type FoundAnswer } from '../answer/find-answer';
+import { findAnswer, MIN_COVERAGE, type AnswerReading, type FoundAnswer } from '../answer/find-answer';
 import { readQuestion, type AskedQuestion } from '../answer/question';
 import { answerSpans } from '../answer/spans';
 import { englishFallback, hasReportText, reportText, type ReportText } from './report-text';
@@ -340,27 +340,48 @@ export async function rankFindings(
   const picked = pickDiverse(candidates, (r) => r.terms, MAX_FINDINGS);
   // The answer leads: its cluster first, worded by the claim that states it, also when more findings outrank it
   // than the report lists (in place of the last of them).
-  let answer: ReportAnswer | null = null;
-  const cluster = found ? graph.clusterOf.get(found.claimId) : undefined;
-  const lead = cluster ? ranked.find((r) => r.cluster === cluster) : undefined;
-  if (found && lead) {
-    // The claims that lead to the answer (or decide a choice) follow it, so its summary sentence's neighbours
-    // show how the sources connect.
-    const following = [...new Set(found.via.map((id) => graph.clusterOf.get(id)))]
-      .flatMap((c) => ranked.filter((r) => r.cluster === c && c !== cluster))
-      .slice(-(SUMMARY_FINDINGS - 1));
-    for (const r of [lead, ...following]) {
-      const step = picked.indexOf(r);
-      if (step >= 0) picked.splice(step, 1);
-    }
-    picked.splice(MAX_FINDINGS - 1 - following.length);
-    const text = claims.get(found.claimId)!.claim_text;
-    picked.unshift({ ...lead, finding: { ...lead.finding, text } }, ...following.reverse());
-    answer = { span: found.span, found };
-  }
+  const answer = leadWithAnswer(picked, ranked, reading, graph);
   const findings = picked.map(({ cluster, finding, claimTexts }) => ({ cluster, finding, claimTexts }));
   return Object.assign(findings, { about: new Set(candidates.map((r) => r.cluster.index)), asked, answer });
 }
+
+/**
+ * Puts the answer first in `picked` (the ranked findings, in place): its cluster, worded by the claim that
+ * states it, also when more findings outrank it than the report lists; then the claims that lead to it (or
+ * decide a choice), so its summary sentence's neighbours show how the sources connect; then the next claims
+ * that may answer (findAnswer's candidates), before the statements that only speak of the question. Returns the
+ * answer, or null when there is none.
+ */
+function leadWithAnswer<R extends { cluster: Cluster; finding: Finding }>(
+  picked: R[],
+  ranked: readonly R[],
+  reading: AnswerReading,
+  graph: EvidenceGraph,
+): ReportAnswer | null {
+  const found = reading.answer;
+  const clusterOf = (id: string) => graph.clusterOf.get(id);
+  const lead = found ? ranked.find((r) => r.cluster === clusterOf(found.claimId)) : undefined;
+  const following = found
+    ? [...new Set(found.via.map(clusterOf))].flatMap((c) => ranked.filter((r) => r.cluster === c && r !== lead))
+    : [];
+  const first = lead && found ? [{ ...lead, finding: { ...lead.finding, text: claimText(graph, found.claimId) } }] : [];
+  const leading = [...first, ...following.slice(-(SUMMARY_FINDINGS - 1)).reverse()];
+  const taken = new Set(leading.map((r) => r.cluster));
+  const alternatives = [...new Set(reading.candidates.map(clusterOf))]
+    .flatMap((c) => ranked.filter((r) => r.cluster === c && !taken.has(r.cluster)))
+    .slice(0, ANSWER_ALTERNATIVES);
+  for (const r of alternatives) taken.add(r.cluster);
+  const rest = picked.filter((r) => !taken.has(r.cluster));
+  picked.splice(0, picked.length, ...[...leading, ...alternatives, ...rest].slice(0, MAX_FINDINGS));
+  return found && lead ? { span: found.span, found } : null;
+}
+
+function claimText(graph: EvidenceGraph, id: string): string {
+  return graph.claims.find((c) => c.id === id)!.claim_text;
+}
+
+/** Claims that may answer listed after the answer at most (see rankFindings). */
+const ANSWER_ALTERNATIVES = Number(process.env.ANSWER_ALTERNATIVES ?? 3);
 
 /** The run's claims as findAnswer reads them, in their sources' order and their order in each source. */
 function answerClaimsOf(graph: EvidenceGraph) {

@@ -78,7 +78,7 @@ export interface LinkingName {
 }
 
 /** Names read from one page at most: what links a page to the next one is in its one or two best sentences. */
-export const NAMES_PER_PAGE = 2;
+export const NAMES_PER_PAGE = Number(process.env.NAMES_PER_PAGE ?? 2);
 
 /**
  * The names to search next (the second step of a question): read from the pages that best match the question

@@ -34,7 +34,7 @@ export interface Candidate {
  * How little a hit whose title and snippet hold nothing of the question (or of the name searched) keeps of its
  * fused rank: enough to be read when nothing better is left, never before a hit that speaks of the question.
  */
-export const FIT_FLOOR = 0.25;
+export const FIT_FLOOR = Number(process.env.FIT_FLOOR ?? 0.25);
 
 /**
  * How much the list of a name read from the page that best matches the question weighs (names from pages
