@@ -235,7 +235,10 @@ function pickAnswer(asked: AskedQuestion, { nodes, chains, weights, total }: Cha
   // former two-weight world champion …": "He is a former two-weight world champion …"), or holds no other name.
   const previous = before.length > 0 ? chains[before[before.length - 1]!]!.covered : new Set<string>();
   const describes = [...node.own].some((t) => asked.described.has(t) && !previous.has(t));
-  const bySubject = NAMED_KINDS.has(asked.kind) && node.subject !== null && (describes || node.spans.length === 0);
+  // …unless a span of the claim is itself what the question says ("What county …": "Oakland County").
+  const named = node.spans.some((span) => [...termSet(span.text)].some((t) => asked.described.has(t)));
+  const bySubject =
+    NAMED_KINDS.has(asked.kind) && node.subject !== null && !named && (describes || node.spans.length === 0);
   if (!bySubject) {
     return {
       claimId: node.claim.id,

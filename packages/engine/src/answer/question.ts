@@ -63,9 +63,9 @@ const NUMBER_MOST =
 const NUMBER_LEAST =
   /\b(fewer|fewest|less|least|smaller|smallest|shorter|shortest|lower|lowest|lighter|lightest|narrower|weniger|kleiner|niedriger|kürzer|moins|menos|menor|meno|minore)\b/i;
 
-// "…, A or B?", "…: A or B?", "between A and B?"; and "A or B, which …?".
+// "…, A or B?", "…: A or B?", "Between A and B, which …?"; and "A or B, which …?".
 const OPTIONS_AFTER = /(?:,|:)\s*([^,:?]+?)\s+(?:or|oder|ou|o)\s+([^?]+?)\s*[?？]?\s*$/iu;
-const BETWEEN = /\b(?:between|zwischen|entre|tra)\s+([^,:?]+?)\s+(?:and|und|et|y|e)\s+([^,?]+?)\s*[,?？]/iu;
+const BETWEEN = /^\s*(?:between|zwischen|entre|tra)\s+([^,:?]+?)\s+(?:and|und|et|y|e)\s+([^,?]+?)\s*,/iu;
 const OPTIONS_BEFORE =
   /^\s*([^,?]+?)\s+(?:or|oder|ou|o)\s+([^,?]+?)\s*,\s*(?:which|who|what|welche[rsmn]?|wer|quel(?:le)?|cuál|quién|quale|chi)\b/iu;
 const OR = /\s(?:or|oder|ou|o)\s/giu;
@@ -103,13 +103,30 @@ function englishKind(question: string): AnswerKind | null {
     /^(do|happen|change|mean)$/i.test(tokens.slice(at + 2).find((t) => /^(do|happen|change|mean)$/i.test(t)) ?? '')
   )
     return 'open';
-  // "what year", "which American film director", "what is the name of the city": the first kind noun within
-  // a few words of the question word.
-  for (const noun of tokens.slice(at + 1, at + 7)) {
+  // "what year", "which American film director", "what is the name of the city": a kind noun among the words
+  // that describe the answer, up to their verb ("Which division did people …" asks for a division).
+  for (const noun of describingWords(tokens, at)) {
     const kind = kindOfNoun(noun);
     if (kind) return kind;
   }
   return 'name';
+}
+
+/** The words after the question word at `at` that describe the answer: up to a verb, past "is the name of the". */
+function describingWords(tokens: readonly string[], at: number): string[] {
+  let from = at + 1;
+  const lead = tokens
+    .slice(from, from + 5)
+    .join(' ')
+    .toLowerCase();
+  const naming = /^(?:is|was|are|were) (?:the )?(?:name|title)s? of (?:the |a |an )?/u.exec(`${lead} `);
+  if (naming) from += naming[0].trim().split(' ').length;
+  const words: string[] = [];
+  for (const token of tokens.slice(from)) {
+    if (DESCRIPTION_END.test(token)) break;
+    words.push(token);
+  }
+  return words;
 }
 
 /**
@@ -164,13 +181,7 @@ const DESCRIPTION_END =
 function describedTerms(question: string): Set<string> {
   const tokens = question.match(/[\p{L}\p{N}'’-]+/gu) ?? [];
   const at = tokens.findIndex((t) => /^(what|which)$/i.test(t));
-  if (at < 0) return new Set();
-  const words: string[] = [];
-  for (const token of tokens.slice(at + 1)) {
-    if (DESCRIPTION_END.test(token)) break;
-    words.push(token);
-  }
-  return termSet(words.join(' '));
+  return at < 0 ? new Set() : termSet(describingWords(tokens, at).join(' '));
 }
 
 /** What a question asks for (see AskedQuestion). */

@@ -171,15 +171,18 @@ export function byNearness(
   });
   if (anchors.length === 0) return [...spans];
   const wordsBetween = (from: number, to: number) => text.slice(from, to).match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+  // A span holding a word of what the question says the answer is ("Oakland County" for "what county") is it.
   const distance = (span: AnswerSpan) =>
-    Math.min(
-      ...anchors
-        .filter((a) => a.end <= span.at || a.at >= span.at + span.text.length)
-        .map(
-          (a) =>
-            (a.end <= span.at ? wordsBetween(a.end, span.at) : wordsBetween(span.at + span.text.length, a.at)) /
-            a.weight,
-        ),
-    );
+    [...termSet(span.text)].some((t) => described.has(t))
+      ? -1
+      : Math.min(
+          ...anchors
+            .filter((a) => a.end <= span.at || a.at >= span.at + span.text.length)
+            .map(
+              (a) =>
+                (a.end <= span.at ? wordsBetween(a.end, span.at) : wordsBetween(span.at + span.text.length, a.at)) /
+                a.weight,
+            ),
+        );
   return [...spans].sort((a, b) => distance(a) - distance(b) || a.at - b.at);
 }
