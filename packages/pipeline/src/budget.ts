@@ -45,7 +45,7 @@ export interface RunBudget extends Readonly<Budget> {
  * The share of a round's queries kept for the names its pages give: the question and the names it holds need a
  * few queries; a question of two or more steps needs as many again for the names that lead to its answer.
  */
-export const LINK_SHARE = Number(process.env.LINK_SHARE ?? 0.5);
+export const LINK_SHARE = 0.5;
 
 function readLimits(stored: unknown, depth: Depth): Budget {
   const budget: Budget = { ...DEPTH_BUDGETS[depth] };

@@ -39,7 +39,7 @@ export const MAX_HOPS = 3;
  * The least share of the question's weight an answer's chain must hold: below it, no claim speaks of what
  * was asked, and the report says so rather than open with a sentence about something else.
  */
-export const MIN_COVERAGE = Number(process.env.MIN_COVERAGE ?? 0.3);
+export const MIN_COVERAGE = 0.3;
 
 interface Node {
   claim: AnswerClaim;

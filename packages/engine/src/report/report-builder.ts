@@ -358,8 +358,8 @@ function leadWithAnswer<R extends { cluster: Cluster; finding: Finding }>(
   reading: AnswerReading,
   graph: EvidenceGraph,
 ): ReportAnswer | null {
-  const found = reading.answer;
   const clusterOf = (id: string) => graph.clusterOf.get(id);
+  const found = reading.answer;
   const lead = found ? ranked.find((r) => r.cluster === clusterOf(found.claimId)) : undefined;
   const following = found
     ? [...new Set(found.via.map(clusterOf))].flatMap((c) => ranked.filter((r) => r.cluster === c && r !== lead))
@@ -380,8 +380,11 @@ function claimText(graph: EvidenceGraph, id: string): string {
   return graph.claims.find((c) => c.id === id)!.claim_text;
 }
 
-/** Claims that may answer listed after the answer at most (see rankFindings). */
-const ANSWER_ALTERNATIVES = Number(process.env.ANSWER_ALTERNATIVES ?? 3);
+/**
+ * Claims that may answer listed after the answer at most (see rankFindings): a few, so that the statements that
+ * speak of the question keep most of the report's MAX_FINDINGS.
+ */
+const ANSWER_ALTERNATIVES = 3;
 
 /** The run's claims as findAnswer reads them, in their sources' order and their order in each source. */
 function answerClaimsOf(graph: EvidenceGraph) {
@@ -556,6 +559,8 @@ function uncertaintiesOf(input: ReportInput, ranked: RankedFinding[], notes: Par
     out.push(t.unansweredField(f.startsWith('about:') ? f.slice(6) : (t.fieldNames[f] ?? f)));
   for (const q of input.gaps?.unsupportedSubQuestions ?? []) out.push(t.unsupportedSubQuestion(q));
   if (graph.contradictions.length > 0) out.push(t.contradictions(graph.contradictions.length));
+  const analyzed = notes.engines.filter((e) => e.step === 'analyze');
+  if (analyzed.length > 0 && analyzed.every((e) => e.mode === 'extractive')) out.push(t.disagreementsNeedModel);
   out.push(...eventUncertainties(notes, t));
   const after = input.sourceControls?.published_after;
   if (after && notes.undated > 0) out.push(t.undated(notes.undated, after));

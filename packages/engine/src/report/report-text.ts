@@ -7,6 +7,8 @@ export interface ReportText {
   notAnswered: (sources: number) => string;
   /** The summary's first sentence when the question asks for a fact that no statement read gives. */
   answerNotFound: string;
+  /** An uncertainty of every report whose claims no language model read: disagreements need one. */
+  disagreementsNeedModel: string;
   disagreementSentence: (topics: string, cites: string) => string;
   singleSource: (n: number) => string;
   unansweredField: (field: string) => string;
@@ -58,6 +60,8 @@ export interface ReportText {
 
 const EN: ReportText = {
   noFindings: 'No sourced statements on this question were found.',
+  disagreementsNeedModel:
+    'No language model read the sources: disagreements are found only where sources contradict each other in so many words (a negation, opposite words, other figures); a model that judges each statement’s stance finds more (set LLM_BASE_URL).',
   answerNotFound: 'None of the statements read states what the question asks for; the closest ones follow.',
   notAnswered: (n) =>
     `The ${n} source(s) read do not answer this question: none of their statements is about it, so the report lists no findings.`,
@@ -135,6 +139,8 @@ const EN: ReportText = {
 
 const DE: ReportText = {
   noFindings: 'Zu dieser Frage wurden keine belegten Aussagen gefunden.',
+  disagreementsNeedModel:
+    'Kein Sprachmodell hat die Quellen gelesen: Widersprüche werden nur gefunden, wo Quellen einander ausdrücklich widersprechen (eine Verneinung, gegensätzliche Wörter, andere Zahlen); ein Modell, das die Haltung jeder Aussage beurteilt, findet mehr (LLM_BASE_URL setzen).',
   answerNotFound: 'Keine der gelesenen Aussagen nennt, wonach die Frage fragt; die nächstliegenden folgen.',
   notAnswered: (n) =>
     `Die ${n} gelesenen Quellen beantworten diese Frage nicht: Keine ihrer Aussagen handelt davon, daher nennt der Bericht keine Befunde.`,
@@ -212,6 +218,8 @@ const DE: ReportText = {
 
 const FR: ReportText = {
   noFindings: "Aucune affirmation sourcée n'a été trouvée sur cette question.",
+  disagreementsNeedModel:
+    "Aucun modèle de langue n'a lu les sources : les désaccords ne sont trouvés que là où les sources se contredisent en toutes lettres (une négation, des mots opposés, d'autres chiffres) ; un modèle qui juge la position de chaque affirmation en trouve davantage (définir LLM_BASE_URL).",
   answerNotFound: 'Aucune des affirmations lues ne donne ce que demande la question ; les plus proches suivent.',
   notAnswered: (n) =>
     `Les ${n} source(s) lues ne répondent pas à cette question : aucune de leurs affirmations ne la traite, le rapport ne présente donc aucun constat.`,
@@ -291,6 +299,8 @@ const FR: ReportText = {
 
 const ES: ReportText = {
   noFindings: 'No se encontraron afirmaciones con fuentes sobre esta pregunta.',
+  disagreementsNeedModel:
+    'Ningún modelo de lenguaje leyó las fuentes: los desacuerdos solo se encuentran donde las fuentes se contradicen de forma explícita (una negación, palabras opuestas, otras cifras); un modelo que juzgue la postura de cada afirmación encuentra más (definir LLM_BASE_URL).',
   answerNotFound:
     'Ninguna de las afirmaciones leídas indica lo que pide la pregunta; a continuación, las más cercanas.',
   notAnswered: (n) =>
@@ -370,6 +380,8 @@ const ES: ReportText = {
 
 const IT: ReportText = {
   noFindings: 'Non sono state trovate affermazioni documentate su questa domanda.',
+  disagreementsNeedModel:
+    'Nessun modello linguistico ha letto le fonti: i disaccordi si trovano solo dove le fonti si contraddicono esplicitamente (una negazione, parole opposte, altre cifre); un modello che giudichi la posizione di ogni affermazione ne trova di più (impostare LLM_BASE_URL).',
   answerNotFound: 'Nessuna delle affermazioni lette indica ciò che la domanda chiede; seguono le più vicine.',
   notAnswered: (n) =>
     `Le ${n} fonti consultate non rispondono a questa domanda: nessuna delle loro affermazioni la riguarda, quindi il rapporto non riporta risultati.`,

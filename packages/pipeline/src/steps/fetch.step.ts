@@ -145,9 +145,10 @@ async function readHits(
  * Hops a round reads in: the first reads the pool's best pages (the question's own, the pages of the names it
  * gives), each later one the pages of the names those pages gave. A round's sources are spread evenly over its
  * hops: a site's few pages (max_pages_per_domain) and the round's room are spent on pages the pool ranked knowing
- * more.
+ * more. Swept on the tune sets (150 HotpotQA, 100 2Wiki, 61 MuSiQue questions; all gold pages fetched): 2 hops
+ * 76.7/67.0/45.9 %, 3 hops 81.3/74.0/50.8 %, 4 hops 81.3/72.0/47.5 %.
  */
-export const HOPS_PER_ROUND = Number(process.env.HOPS_PER_ROUND ?? 3);
+export const HOPS_PER_ROUND = 3;
 
 /** What a round has read and searched so far, hop after hop. */
 interface RoundReading {
