@@ -1,7 +1,7 @@
 import type { LlmCallContext, LlmClient, ReportBody } from '@research/core';
 import * as reportPrompt from '../prompts/report.v2';
-import { dateSpans, nameSpans, numberSpans } from '../answer/spans';
-import { nameKey } from '../text/names';
+import { dateSpans, numberSpans } from '../answer/spans';
+import { nameKey, questionNames } from '../text/names';
 import { overlapCount, termSet } from '../text/tokens';
 import type { RankedFinding } from './report-builder';
 
@@ -81,6 +81,7 @@ export async function llmReport(
   });
   const summary = backedSummary(answer.summary, {
     question: params.query,
+    language: params.language,
     findings,
     engineSummary: base.summary,
     answerSpan: params.answerSpan,
@@ -98,17 +99,26 @@ function backedSummary(
   summary: string,
   {
     question,
+    language,
     findings,
     engineSummary,
     answerSpan,
-  }: { question: string; findings: ReadonlyArray<{ text: string }>; engineSummary: string; answerSpan: string | null },
+  }: {
+    question: string;
+    language: string;
+    findings: ReadonlyArray<{ text: string }>;
+    engineSummary: string;
+    answerSpan: string | null;
+  },
 ): string {
   const words = (text: string) => ` ${nameKey(text)} `;
   const backed = summarySentences(summary).filter((sentence) => {
     const cited = [...sentence.matchAll(/\[(\d+)\]/g)].map((m) => findings[Number(m[1]) - 1]?.text ?? '');
     const source = words([question, ...cited].join(' '));
-    const stated = [...nameSpans(sentence), ...numberSpans(sentence), ...dateSpans(sentence)];
-    return stated.every((span) => source.includes(words(span.text)));
+    // Names as the language writes them (in German, whose nouns are all capitalised, names of several words).
+    const said = sentence.replace(/\[\d+\]/gu, ' ');
+    const stated = [...questionNames(said, language), ...[...numberSpans(said), ...dateSpans(said)].map((s) => s.text)];
+    return stated.every((text) => source.includes(words(text)));
   });
   const first = backed[0] ?? '';
   const states = answerSpan === null || words(first).includes(words(answerSpan));
