@@ -205,6 +205,24 @@ describe('LLM paths of the planner, claims and synthesis routes (fake OpenAI-com
       expect(v1.body.summary).toBe(written);
     });
 
+    it("keeps only the model's sentences whose names and figures the findings they cite state", async () => {
+      const runId = await runWithEvidence();
+      const plausible = plausibleResponder();
+      llm.responder = (req) => {
+        const reply = plausible(req);
+        if (req.schemaName === 'report' && reply.kind === 'json') {
+          const content = reply.content as { summary: string };
+          // A figure and a name no finding gives: the model's own knowledge, or an invention.
+          content.summary = `Laut Erika Berger stieg die Produktivität um 40 Prozent [1]. ${content.summary}`;
+        }
+        return reply;
+      };
+      const res = await post(`/research/${runId}/synthesis`).expect(200);
+      expect(res.body.engine).toBe('llm');
+      expect(res.body.summary).not.toMatch(/Erika Berger|40 Prozent/);
+      expect(res.body.summary).toMatch(/13 Prozent stieg \[1\]\./);
+    });
+
     it('falls back to the extractive report when the model answers 500, and says so', async () => {
       const runId = await runWithEvidence();
       llm.responder = server500;
