@@ -92,6 +92,9 @@ describe('claim extraction with the stance of each claim', () => {
   it('leaves the stance unset when the model answers without one', async () => {
     llm.script.push({ kind: 'json', content: { claims: [v1Claim] } });
     const result = await extract();
-    expect(result.claims).toEqual([expect.objectContaining({ evidence_span: SUPPORTING, stance: null })]);
+    expect(result.claims[0]).toEqual(expect.objectContaining({ evidence_span: SUPPORTING, stance: null }));
+    // The sentence the model left out is the engine's claim, with no stance either.
+    expect(result.claims.slice(1)).toEqual([expect.objectContaining({ evidence_span: REFUTING })]);
+    expect(result.claims[1]!.stance ?? null).toBeNull();
   });
 });

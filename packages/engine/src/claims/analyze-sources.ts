@@ -102,9 +102,8 @@ export async function analyzeSources(
       const wholeSource = chunks[0] ? prepareGrounding(chunks[0].source.content, language, pause) : null;
       const results = await Promise.all(
         chunks.map(async ({ source, text, chunks: count, useLlm }): Promise<ClaimDraft[]> => {
-          const extractive = () => {
-            extractiveChunks++;
-            return extractClaims(
+          const sentences = () =>
+            extractClaims(
               {
                 runId,
                 sourceId: source.id,
@@ -115,6 +114,9 @@ export async function analyzeSources(
               },
               pause,
             );
+          const extractive = () => {
+            extractiveChunks++;
+            return sentences();
           };
           if (!useLlm) {
             if (chunkChars < 200) addFallback('context');
@@ -161,6 +163,12 @@ export async function analyzeSources(
                 stance: c.stance ?? null,
               });
             }
+            // The model adds to what the engine reads, never takes from it: the passage's sentences the engine
+            // would keep and the model left out are claims too (a model may skip the sentence that answers a
+            // question of two steps, which shares no word with it).
+            const quoted = drafts.map((d) => d.evidence_span);
+            for (const c of await sentences())
+              if (!quoted.some((q) => q.includes(c.evidence_span) || c.evidence_span.includes(q))) drafts.push(c);
             return drafts;
           } catch (error) {
             if (ctx.signal.aborted || !(error instanceof LlmFailure)) throw error;

@@ -30,8 +30,9 @@ export interface BridgeResult {
 /**
  * The next hop's queries, read from the pages the run read: with an LLM, the model reads their sentences closest
  * to the question (questionSentences) and names what the question needs but does not name (one call); its
- * queries are kept only when they add a word to the question, each weighted by its place (1, 1/2, …). Without
- * one, or when the call fails, linkingNames. Aborts and non-LLM errors propagate.
+ * queries are kept only when they add a word to the question, each weighted by its place (1, 1/2, …), and the
+ * room it leaves goes to linkingNames' names. Without one, or when the call fails, linkingNames. Aborts and
+ * non-LLM errors propagate.
  */
 export async function planBridge(
   llm: LlmClient | null,
@@ -64,7 +65,12 @@ export async function planBridge(
       .filter((q) => [...termSet(q, false)].some((t) => !questionTerms.has(t)))
       .slice(0, input.limit)
       .map((name, i) => ({ name, weight: 1 / (1 + i), query: name }));
-    return { queries, mode: 'llm' };
+    // The model adds to the names the pages give, never takes from them: the room it leaves goes to the engine's.
+    const proposed = new Set(queries.map((q) => q.name.toLowerCase()));
+    const engine = (await linkingNames({ ...input, pages: input.sources, pause })).filter(
+      (n) => !proposed.has(n.name.toLowerCase()),
+    );
+    return { queries: [...queries, ...engine].slice(0, input.limit), mode: 'llm' };
   } catch (error) {
     if (ctx.signal.aborted || !(error instanceof LlmFailure)) throw error;
     return { ...(await extractive()), fallback: error.kind, fallbackReason: error.message };
