@@ -5,6 +5,7 @@ import {
   findAnswer,
   linkingNames,
   planBridge,
+  planResearch,
   readQuestion,
   type AnswerClaim,
   type AnswerSource,
@@ -154,16 +155,25 @@ describe('the names the next hop searches', () => {
     return { llm, ctx };
   }
 
-  it('asks the model, in one call, for what the question needs that the sentences name', async () => {
+  it('asks the model, in one call, for what the question needs beyond the names the pages give', async () => {
     const { llm, ctx } = llmContext();
     const sent = fake.requests.length;
+    fake.script.push({ kind: 'json', content: { queries: ['Harbour Library', 'Paul Roder', 'Marten family'] } });
     const result = await planBridge(llm, ctx, LIBRARY);
     expect(fake.requests.slice(sent).map((r) => r.schemaName)).toEqual(['bridge_queries']);
     expect(result.mode).toBe('llm');
-    const names = result.queries.map((q) => q.name);
-    expect(names).toContain('Ilse Marten');
-    expect(names).not.toContainEqual(expect.stringMatching(/Harbour Library/));
+    // The pages' names keep their places; the model's fill the room they leave, without the question's own words
+    // or a name given already.
+    expect(result.queries.map((q) => q.name)).toEqual(['Ilse Marten', 'Paul Roder', 'Marten family']);
     expect(ctx.usage.llm_requests).toBe(1);
+  });
+
+  it('asks no model when the names the pages give fill the hop', async () => {
+    const { llm, ctx } = llmContext();
+    const sent = fake.requests.length;
+    const result = await planBridge(llm, ctx, { ...LIBRARY, limit: 2 });
+    expect(fake.requests.length).toBe(sent);
+    expect(result.queries.map((q) => q.name)).toEqual(['Ilse Marten', 'Paul Roder']);
   });
 
   it('falls back to the names the pages give when the model fails, and says why', async () => {
@@ -197,5 +207,36 @@ describe('the names the next hop searches', () => {
     });
     // Ilse Marten's page is read and Paul Roder was searched: the library page's next names come, one word or not.
     expect(names.map((n) => n.name)).toEqual(['Baltic', 'Denmark']);
+  });
+
+  it("keeps of a model's plan for a question after a fact only the queries that add to the question", async () => {
+    const { llm, ctx } = llmContext();
+    const modelPlan = (query: string) => ({
+      query_categories: ['general'],
+      sub_questions: [query],
+      search_queries: [
+        { query, dimension: 'core' },
+        { query: 'architect harbour library', dimension: 'key_terms' },
+        { query: 'Ilse Marten birthplace', dimension: 'entity' },
+      ],
+      counter_evidence_queries: ['harbour library criticism'],
+      required_fields: ['key_facts'],
+      search_dimensions: ['core'],
+      time_sensitivity: 'none',
+      confidence: 0.8,
+    });
+    const input = { language: 'en', extraQueries: [], referenceDate: new Date('2025-06-01T00:00:00Z') };
+    const fact = LIBRARY.question;
+    fake.script.push({ kind: 'json', content: modelPlan(fact) });
+    const { plan } = await planResearch(llm, ctx, { ...input, query: fact });
+    // Its rewording of the question's own words and its criticism would only spend the question's searches.
+    expect(plan.search_queries.map((q) => q.query)).toEqual([fact, 'Ilse Marten birthplace']);
+    expect(plan.counter_evidence_queries).toEqual([]);
+    // A question of causes has sides: the model's plan is kept whole.
+    const why = 'Why did the Harbour Library close?';
+    fake.script.push({ kind: 'json', content: modelPlan(why) });
+    const open = await planResearch(llm, ctx, { ...input, query: why });
+    expect(open.plan.search_queries).toHaveLength(3);
+    expect(open.plan.counter_evidence_queries).toEqual(['harbour library criticism']);
   });
 });

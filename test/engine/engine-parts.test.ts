@@ -88,7 +88,7 @@ describe('extractive planner', () => {
     expect(why.counter_evidence_queries.some((q) => q.includes('criticism'))).toBe(true);
   });
 
-  it("searches the question and the names it holds whatever the plan's queries are, the user's queries before them", () => {
+  it("searches the question, the user's queries and the names the question holds before whatever the plan's queries are", () => {
     const plan = {
       ...extractivePlan({
         query: 'Who wrote Silver Spoon for Weekly Shōnen Sunday?',
@@ -101,10 +101,10 @@ describe('extractive planner', () => {
     };
     expect(firstRoundQueries(plan, ['spoon history']).map((q) => [q.query, q.dimension])).toEqual([
       ['Who wrote Silver Spoon for Weekly Shōnen Sunday?', 'question'],
-      ['easy pancake recipe', 'general'],
       ['spoon history', 'user'],
       ['Silver Spoon', 'entity'],
       ['Weekly Shōnen Sunday', 'entity'],
+      ['easy pancake recipe', 'general'],
       ['weather forecast', 'counter_evidence'],
     ]);
     // A plan that searched the names already searches them once; in German only names of several words count.

@@ -228,6 +228,14 @@ function searchQueriesOf(q: ReadQuery, extraQueries: readonly string[]): Array<{
   );
 }
 
+/**
+ * Whether the query asks for a fact (who, when, which): such a question has an answer, not sides, and its
+ * searches are its own words and the names it holds; criticism and key-term queries would only spend its budget.
+ */
+export function asksForFact(input: PlannerInput): boolean {
+  return isFactoid(readQuery(input));
+}
+
 /** A question asking for a fact: it ends in a question mark and asks neither why nor how to. */
 function isFactoid({ query, categories }: ReadQuery): boolean {
   return /[?？]\s*$/u.test(query) && !categories.includes('causal') && !categories.includes('procedural');

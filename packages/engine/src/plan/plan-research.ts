@@ -7,7 +7,8 @@ import {
   type Plan,
 } from '@research/core';
 import * as planPrompt from '../prompts/plan.v1';
-import { extractivePlan } from './extractive-planner';
+import { termSet } from '../text/tokens';
+import { asksForFact, extractivePlan } from './extractive-planner';
 import { dedupeQueries } from './queries';
 
 export interface PlanResearchInput {
@@ -39,13 +40,13 @@ export async function planResearch(
   ctx: LlmCallContext,
   input: PlanResearchInput,
 ): Promise<PlanResearchResult> {
-  const fallback = () =>
-    extractivePlan({
-      query: input.query,
-      language: input.language,
-      extraQueries: [...input.extraQueries],
-      referenceDate: input.referenceDate,
-    });
+  const planner = {
+    query: input.query,
+    language: input.language,
+    extraQueries: [...input.extraQueries],
+    referenceDate: input.referenceDate,
+  };
+  const fallback = () => extractivePlan(planner);
   if (!llm) return { plan: fallback(), mode: 'extractive' };
   try {
     const answer = await llm.complete(ctx, {
@@ -55,8 +56,16 @@ export async function planResearch(
       schema: planPrompt.schema,
       maxTokens: 1500,
     });
+    // For a question after a fact, the model's plan keeps the extractive plan's rule (see asksForFact): its
+    // queries that add no word to the question's (but the question itself) and its counter-evidence queries
+    // are not sent.
+    const fact = asksForFact(planner);
+    const question = termSet(input.query);
+    const adds = (query: string) =>
+      query.trim().toLowerCase() === input.query.trim().toLowerCase() ||
+      [...termSet(query)].some((t) => !question.has(t));
     const searchQueries = dedupeQueries([
-      ...answer.search_queries,
+      ...answer.search_queries.filter((q) => !fact || adds(q.query)),
       ...input.extraQueries.map((q) => ({ query: q.trim().slice(0, 300), dimension: 'user' })),
     ]);
     const plan = planSchema.parse({
@@ -64,6 +73,7 @@ export async function planResearch(
       language: input.language,
       ...answer,
       search_queries: searchQueries,
+      counter_evidence_queries: fact ? [] : answer.counter_evidence_queries,
       search_dimensions: [...new Set([...answer.search_dimensions, ...searchQueries.map((q) => q.dimension)])],
     });
     return { plan, mode: 'llm' };

@@ -61,16 +61,16 @@ export function fusionWeight(query: PlannedQuery, question: string): number {
 }
 
 /**
- * Round 1's queries: the question verbatim, the plan's queries, the user's extra queries, the names the
- * question holds (a plan may leave them out: a model that plans badly searches nothing of the question)
- * and the plan's counter-evidence queries.
+ * Round 1's queries: the question verbatim, the user's extra queries, the names the question holds (before any
+ * plan's queries: a model's plan adds to them, never takes their slots, and a model that plans badly searches
+ * nothing of the question), the plan's queries and the plan's counter-evidence queries.
  */
 export function firstRoundQueries(plan: Plan, extra: readonly string[]): PlannedQuery[] {
   return dedupeQueries([
     { query: plan.query.trim().slice(0, MAX_QUERY_CHARS), dimension: QUESTION_DIMENSION },
-    ...plan.search_queries.map((q) => ({ query: q.query.trim(), dimension: q.dimension })),
     ...extra.map((q) => ({ query: q.trim().slice(0, MAX_QUERY_CHARS), dimension: 'user' })),
     ...questionNames(plan.query, plan.language).map((name) => ({ query: name, dimension: 'entity' })),
+    ...plan.search_queries.map((q) => ({ query: q.query.trim(), dimension: q.dimension })),
     ...plan.counter_evidence_queries.map((q) => ({ query: q.trim(), dimension: 'counter_evidence' })),
   ]);
 }

@@ -28,10 +28,11 @@ export interface BridgeResult {
 }
 
 /**
- * The next hop's queries, read from the pages the run read: with an LLM, the model reads their sentences closest
- * to the question (questionSentences) and names what the question needs but does not name (one call); its
- * queries are kept only when they add a word to the question, each weighted by its place (1, 1/2, …), and the
- * room it leaves goes to linkingNames' names. Without one, or when the call fails, linkingNames. Aborts and
+ * The next hop's queries, read from the pages the run read: linkingNames' names first; with an LLM, when they
+ * leave room under the limit, the model reads the pages' sentences closest to the question (questionSentences)
+ * and names what the question needs but does not name (one call), and its names the engine did not give fill
+ * that room (a model adds to what the pages give, never takes from it), each kept only when it adds a word to
+ * the question and weighted by its place (1, 1/2, …). When the call fails, linkingNames' alone. Aborts and
  * non-LLM errors propagate.
  */
 export async function planBridge(
@@ -40,18 +41,17 @@ export async function planBridge(
   input: BridgeInput,
 ): Promise<BridgeResult> {
   const pause = createPause();
-  const extractive = async (): Promise<BridgeResult> => ({
-    queries: await linkingNames({ ...input, pages: input.sources, pause }),
-    mode: 'extractive',
-  });
-  if (!llm || input.limit < 1 || input.sources.length === 0) return extractive();
+  const engine = await linkingNames({ ...input, pages: input.sources, pause });
+  if (!llm || engine.length >= input.limit || input.sources.length === 0)
+    return { queries: engine, mode: 'extractive' };
   const sentences = (await questionSentences(input.question, input.language, input.sources, pause))
     .slice(0, LLM_SENTENCES)
     .map((s) => s.text);
-  if (sentences.length === 0) return extractive();
+  if (sentences.length === 0) return { queries: engine, mode: 'extractive' };
   let chars = 0;
   const shown = sentences.filter((s) => (chars += s.length) <= LLM_SENTENCE_CHARS);
   const questionTerms = termSet(input.question);
+  const given = new Set(engine.map((n) => n.name.toLowerCase()));
   try {
     const answer = await llm.complete(ctx, {
       name: bridgePrompt.name,
@@ -60,19 +60,13 @@ export async function planBridge(
       schema: bridgePrompt.schema,
       maxTokens: 300,
     });
-    const queries = answer.queries
+    const added = answer.queries
       .map((q) => q.trim())
-      .filter((q) => [...termSet(q, false)].some((t) => !questionTerms.has(t)))
-      .slice(0, input.limit)
+      .filter((q) => [...termSet(q, false)].some((t) => !questionTerms.has(t)) && !given.has(q.toLowerCase()))
       .map((name, i) => ({ name, weight: 1 / (1 + i), query: name }));
-    // The model adds to the names the pages give, never takes from them: the room it leaves goes to the engine's.
-    const proposed = new Set(queries.map((q) => q.name.toLowerCase()));
-    const engine = (await linkingNames({ ...input, pages: input.sources, pause })).filter(
-      (n) => !proposed.has(n.name.toLowerCase()),
-    );
-    return { queries: [...queries, ...engine].slice(0, input.limit), mode: 'llm' };
+    return { queries: [...engine, ...added].slice(0, input.limit), mode: 'llm' };
   } catch (error) {
     if (ctx.signal.aborted || !(error instanceof LlmFailure)) throw error;
-    return { ...(await extractive()), fallback: error.kind, fallbackReason: error.message };
+    return { queries: engine, mode: 'extractive', fallback: error.kind, fallbackReason: error.message };
   }
 }
