@@ -97,4 +97,14 @@ describe('claim extraction with the stance of each claim', () => {
     expect(result.claims.slice(1)).toEqual([expect.objectContaining({ evidence_span: REFUTING })]);
     expect(result.claims[1]!.stance ?? null).toBeNull();
   });
+
+  it('keeps the whole sentence beside the part of it the model quoted', async () => {
+    const part = 'coffee drinkers and abstainers died at the same rate';
+    llm.script.push({
+      kind: 'json',
+      content: { claims: [v1Claim, { claim_text: part, evidence_span: part, claim_type: 'fact', confidence: 0.8 }] },
+    });
+    const result = await extract();
+    expect(result.claims.map((c) => c.evidence_span)).toEqual([SUPPORTING, part, REFUTING]);
+  });
 });

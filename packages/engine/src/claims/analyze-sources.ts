@@ -164,11 +164,10 @@ export async function analyzeSources(
               });
             }
             // The model adds to what the engine reads, never takes from it: the passage's sentences the engine
-            // would keep and the model left out are claims too (a model may skip the sentence that answers a
-            // question of two steps, which shares no word with it).
+            // would keep and the model did not quote whole are claims too (a model may skip the sentence that
+            // answers a question of two steps, which shares no word with it, or quote only a part of it).
             const quoted = drafts.map((d) => d.evidence_span);
-            for (const c of await sentences())
-              if (!quoted.some((q) => q.includes(c.evidence_span) || c.evidence_span.includes(q))) drafts.push(c);
+            for (const c of await sentences()) if (!quoted.some((q) => q.includes(c.evidence_span))) drafts.push(c);
             return drafts;
           } catch (error) {
             if (ctx.signal.aborted || !(error instanceof LlmFailure)) throw error;
