@@ -39,6 +39,10 @@ export const MAX_HOPS = 3;
  * The least share of the question's weight an answer's chain must hold: below it, no claim speaks of what
  * was asked, and the report says so rather than open with a sentence about something else.
  */
+// Swept on the tune sets (first 300 of each; answer in report, HotpotQA / 2Wiki / MuSiQue) and on the local
+// evaluation's 30 unanswered questions (reports with no findings): 0.1: 80.6 / 67.2 / 34.4 %, 0/30; 0.2: 80.3 /
+// 67.2 / 34.4 %, 0/30; 0.3: 78.5 / 67.2 / 29.5 %, 2/30; 0.4: 74.7 / 65.1 / 22.9 %. Below 0.3 every unanswerable
+// question gets an answer; above it answers are lost.
 export const MIN_COVERAGE = 0.3;
 
 interface Node {
