@@ -384,6 +384,8 @@ function claimText(graph: EvidenceGraph, id: string): string {
  * Claims that may answer listed after the answer at most (see rankFindings): a few, so that the statements that
  * speak of the question keep most of the report's MAX_FINDINGS.
  */
+// Swept on the tune sets (first 300 of each; answer in report, HotpotQA / 2Wiki / MuSiQue): 1: 78.5 / 63.1 / 31.1 %,
+// 3: 78.5 / 67.2 / 29.5 %, 5: 77.5 / 69.2 / 29.5 %.
 const ANSWER_ALTERNATIVES = 3;
 
 /** The run's claims as findAnswer reads them, in their sources' order and their order in each source. */
