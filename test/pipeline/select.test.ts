@@ -55,6 +55,15 @@ describe('the candidate pool', () => {
     expect(order(hits, names)).toEqual(['https://b.example/marten', 'https://a.example/marten-list']);
   });
 
+  it("lets a page that only bears a name searched within a longer title (another thing named so) wait behind the question's", () => {
+    const names = new Map([['marten', { name: 'Marten', weight: 1 }]]);
+    const hits = [
+      hit('Marten', 1, 'https://a.example/ferries', 'Marten Bay Ferries', 'Ferries across the bay.'),
+      hit(QUESTION, 1, 'https://b.example/point', 'Cape Point', 'The cape.'),
+    ];
+    expect(order(hits, names)).toEqual(['https://b.example/point', 'https://a.example/ferries']);
+  });
+
   it("weighs the question's own list most: its tenth hit holding the question outranks a plan query's first", () => {
     const other = 'lighthouses of the world';
     const hits = [

@@ -18,8 +18,8 @@ export interface HitJudge {
  * A judge of the hits `pool` for `question`: a hit holds the question's terms its title and snippet hold, each
  * weighed by how few hits of the pool hold it (termWeights: a word every hit shares says nothing of which
  * page answers). A hit a name's search found fits that name fully when it is the name's page (its title's
- * subject is the name: "Kiss and Tell", "Kiss and Tell (1945 film)", "The Kiss and Tell"), and by the share of
- * the name's words its title holds otherwise; it fits by the larger of the two.
+ * subject is the name: "Kiss and Tell", "Kiss and Tell (1945 film)", "The Kiss and Tell"), and by the words the
+ * name and its title share otherwise (nameFit); it fits by the larger of the two.
  */
 export function hitJudge(question: string, pool: readonly ShownHit[]): HitJudge {
   const asked = termSet(question);
@@ -41,12 +41,20 @@ export function hitJudge(question: string, pool: readonly ShownHit[]): HitJudge 
   };
 }
 
-/** 1 when `title` is the page of `name`, else the share of the name's words the title holds, halved. */
+/**
+ * 1 when `title` is the page of `name`, else the share of the words of both that both hold (Jaccard), halved: a
+ * title that holds the name and more names something else ("American Bulldog" for "American", "John F.
+ * Fitzgerald" for "John"), and fits the name's search the less the more it adds.
+ */
+// Swept on the tune sets (first 300 of each; every gold page read, HotpotQA / 2Wiki / MuSiQue): the share of the
+// name's words alone 83.0 / 72.0 / 50.8 %, Jaccard 84.3 / 73.0 / 50.8 %, Dice 85.0 / 73.3 / 47.5 %, Dice halved
+// again 85.0 / 72.7 / 49.2 %, nothing but the name's own page 84.0 / 71.0 / 52.5 %.
 export function nameFit(title: string, name: string): number {
   const subject = subjectKey(title);
   if (subject && (subject === subjectKey(name) || subject === nameKey(name))) return 1;
   const wanted = termSet(name);
   if (wanted.size === 0) return 0;
   const titled = termSet(title);
-  return [...wanted].filter((t) => titled.has(t)).length / wanted.size / 2;
+  const shared = [...wanted].filter((t) => titled.has(t)).length;
+  return shared / (wanted.size + titled.size - shared) / 2;
 }
