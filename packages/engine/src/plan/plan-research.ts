@@ -7,9 +7,8 @@ import {
   type Plan,
 } from '@research/core';
 import * as planPrompt from '../prompts/plan.v1';
-import { termSet } from '../text/tokens';
 import { asksForFact, extractivePlan } from './extractive-planner';
-import { dedupeQueries } from './queries';
+import { dedupeQueries, novelShare } from './queries';
 
 export interface PlanResearchInput {
   query: string;
@@ -60,10 +59,8 @@ export async function planResearch(
     // queries that add no word to the question's (but the question itself) and its counter-evidence queries
     // are not sent.
     const fact = asksForFact(planner);
-    const question = termSet(input.query);
     const adds = (query: string) =>
-      query.trim().toLowerCase() === input.query.trim().toLowerCase() ||
-      [...termSet(query)].some((t) => !question.has(t));
+      query.trim().toLowerCase() === input.query.trim().toLowerCase() || novelShare(query, input.query) > 0;
     const searchQueries = dedupeQueries([
       ...answer.search_queries.filter((q) => !fact || adds(q.query)),
       ...input.extraQueries.map((q) => ({ query: q.trim().slice(0, 300), dimension: 'user' })),

@@ -54,10 +54,14 @@ const LEAST_NOVELTY = 0.25;
 export function fusionWeight(query: PlannedQuery, question: string): number {
   const weight = queryWeight(query.dimension);
   if (query.dimension === QUESTION_DIMENSION) return weight;
+  return weight * Math.max(LEAST_NOVELTY, novelShare(query.query, question));
+}
+
+/** The share of a query's words the question does not hold (0 for a query of none but the question's words). */
+export function novelShare(query: string, question: string): number {
   const own = termSet(question);
-  const terms = [...termSet(query.query)];
-  const novel = terms.length === 0 ? 0 : terms.filter((t) => !own.has(t)).length / terms.length;
-  return weight * Math.max(LEAST_NOVELTY, novel);
+  const terms = [...termSet(query)];
+  return terms.length === 0 ? 0 : terms.filter((t) => !own.has(t)).length / terms.length;
 }
 
 /**
