@@ -9,6 +9,7 @@ import {
   planTerms,
   scoreEvidence,
   sentences,
+  termSet,
   type ClaimInput,
   type SourceInput,
 } from '@research/engine';
@@ -121,6 +122,26 @@ describe('extractive planner', () => {
   it('gives the same plan for the same query, language and reference date', () => {
     const input = { query: 'Why is the sky blue?', language: 'en', extraQueries: [], referenceDate: reference };
     expect(extractivePlan(input)).toEqual(extractivePlan(input));
+  });
+});
+
+describe('the terms of a text', () => {
+  it("keeps a word another language's stopwords hold where the text's own language uses it, and drops it in a phrase of that language", () => {
+    // English questions: "die", "son", "war" are words of English, not the German article or the French possessive.
+    expect([...termSet('Where did the director of film The Road To Denver die?')]).toContain('die');
+    expect([...termSet('Who is the son of the composer?')]).toContain('son');
+    expect([...termSet('In which war did he serve?')]).toContain('war');
+    // A German title in an English sentence: capitalised, or beside another German stopword.
+    const titled = termSet(
+      'His final film as a director was "Die Jagd nach dem Glück" (in German Die Ausnahme und die Regel).',
+    );
+    for (const word of ['die', 'nach', 'dem', 'und']) expect([...titled]).not.toContain(word);
+    expect([...titled]).toEqual(expect.arrayContaining(['final', 'film', 'jagd', 'glück', 'regel']));
+    // A German sentence drops its own stopwords, "die" among them.
+    const german = termSet('Die Stadt liegt an der Elbe und hat die meisten Einwohner.');
+    expect([...german]).not.toContain('die');
+    expect([...german]).not.toContain('der');
+    expect([...german]).toContain('elbe');
   });
 });
 

@@ -197,10 +197,26 @@ export function languageProfile(language: string | null | undefined): LanguagePr
 }
 
 /**
- * Stopwords used when comparing texts across languages: sources may be written in another language than
- * the run, so term sets are always built with every known stopword removed.
+ * Every known language's stopwords: a word that is one in any of them (a capitalised "Die" opening a sentence is
+ * no name's first word). Term sets use textStopwords instead, which keep another language's stopwords that are
+ * words of the text's own ("die", "war", "son" in English).
  */
 export const STOPWORDS: ReadonlySet<string> = ALL_STOPWORDS;
+
+const STOP_LISTS = [EN, DE, FR, ES, IT].map((p) => p.stopwords);
+
+/**
+ * The stopwords of the language a text's words are in, read from which language's stopwords they use most (the
+ * way stopword language identification reads it); a text using none of any (a title, a name) or as many of
+ * English's as of another's gets English's. Sources may be written in another language than the run, so each
+ * text is read on its own.
+ */
+export function textStopwords(words: readonly string[]): ReadonlySet<string> {
+  const hits = STOP_LISTS.map((list) => words.reduce((n, w) => n + (list.has(w) ? 1 : 0), 0));
+  let best = 0;
+  for (const [i, n] of hits.entries()) if (n > hits[best]!) best = i;
+  return STOP_LISTS[best]!;
+}
 
 /**
  * Pairs of opposite verdicts (either order). A pair of claims about the same subject where one holds a

@@ -1,4 +1,4 @@
-import { STOPWORDS } from './language';
+import { STOPWORDS, textStopwords } from './language';
 
 /** Lower-cased word tokens (letters and digits of any script; apostrophes split words). */
 export function words(text: string): string[] {
@@ -7,12 +7,22 @@ export function words(text: string): string[] {
 
 const NUMERIC = /^\p{N}+$/u;
 
-/** Content words in first-seen order: no stopwords, no one- or two-letter words (numbers stay). */
+/**
+ * Content words in first-seen order: no stopwords, no one- or two-letter words (numbers stay). The stopwords are
+ * those of the text's language (textStopwords); another language's are left out too where they are of a phrase in
+ * that language, capitalised or beside another of them ("Die Jagd nach dem Glück", "und die Regel" in an English
+ * sentence), and kept elsewhere, where they are words of the text's own ("where did he die", "his son").
+ */
 export function contentTerms(text: string): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const w of words(text)) {
-    if (STOPWORDS.has(w) || (w.length < 3 && !NUMERIC.test(w)) || seen.has(w)) continue;
+  const written = text.match(/[\p{L}\p{N}]+/gu) ?? [];
+  const all = written.map((w) => w.toLowerCase());
+  const stopwords = textStopwords(all);
+  const otherStop = (i: number) => STOPWORDS.has(all[i] ?? '') && !stopwords.has(all[i]!);
+  for (const [i, w] of all.entries()) {
+    const foreign = otherStop(i) && (written[i] !== w || otherStop(i - 1) || otherStop(i + 1));
+    if (stopwords.has(w) || foreign || (w.length < 3 && !NUMERIC.test(w)) || seen.has(w)) continue;
     seen.add(w);
     out.push(w);
   }
