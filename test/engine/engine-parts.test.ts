@@ -143,6 +143,16 @@ describe('the terms of a text', () => {
     expect([...german]).not.toContain('der');
     expect([...german]).toContain('elbe');
   });
+
+  it('reads a doer as the deed, "-or" as "-er", where the rest is a word of four letters or more', () => {
+    const question = termSet('Who is the director of the film?');
+    expect([...termSet('The film was directed by Guido Brignone.')].filter((t) => question.has(t)).sort()).toEqual([
+      'direct',
+      'film',
+    ]);
+    expect([...termSet('the editors')]).toEqual([...termSet('edited')]);
+    for (const word of ['actor', 'color', 'major', 'door', 'floor']) expect([...termSet(word)]).toEqual([word]);
+  });
 });
 
 describe('sentences, chunks and grounding', () => {

@@ -8,6 +8,15 @@ export function words(text: string): string[] {
 const NUMERIC = /^\p{N}+$/u;
 
 /**
+ * An agent noun's "-or" ("director", "editors"), taken off where four letters or more stay: shorter words ending
+ * so are words of their own ("color", "major", "actor"). Swept on the tune sets (first 300 of each; every gold page
+ * / answer in report / first sentence, HotpotQA; 2Wiki): not taken off 84.0 / 78.9 / 43.7, 73.0 / 68.7 / 45.0 %;
+ * where three, four or five letters stay alike, 84.0 / 78.9 / 43.3, 78.7 / 71.2 / 46.5 % (MuSiQue 50.8 / 27.9 /
+ * 14.8 % in every case): four keeps those short words.
+ */
+const AGENT_OR = /(?<=\p{L}{4})ors?$/u;
+
+/**
  * Content words in first-seen order: no stopwords, no one- or two-letter words (numbers stay). The stopwords are
  * those of the text's language (textStopwords); another language's are left out too where they are of a phrase in
  * that language, capitalised or beside another of them ("Die Jagd nach dem Glück", "und die Regel" in an English
@@ -31,12 +40,14 @@ export function contentTerms(text: string): string[] {
 
 /**
  * A light suffix stripper shared by all languages, so that plural and inflected forms meet
- * ("plants"/"plant", "Quellen"/"Quelle"). Precision matters less than recall here: it only decides
- * which claims look alike, never what a claim says.
+ * ("plants"/"plant", "Quellen"/"Quelle"), and a doer meets the deed, "-er" and "-or" alike ("performer"/
+ * "performed", "director"/"directed"). Precision matters less than recall here: it only decides which claims
+ * look alike, never what a claim says.
  */
 export function stem(word: string): string {
   if (word.length <= 4 || NUMERIC.test(word)) return word;
   const stemmed = word
+    .replace(AGENT_OR, '')
     .replace(/(ations?|ungen|ung|ments?|ness|ities|ity|ismus|ions?)$/u, '')
     .replace(/(ies|ied)$/u, 'y')
     .replace(/(ing|ed|es|en|er|ern|em|s|e|n)$/u, '');
