@@ -93,6 +93,18 @@ describe('the answer of a run', () => {
     expect(answer).toMatchObject({ claimId: 'c2', span: 'Flensburg', via: ['c1'] });
   });
 
+  it('answers "where" with a place the page names, not with the page itself or an attribute of its subject', async () => {
+    const asked = readQuestion('Where was the director of film Harbour Lights born?', 'en');
+    const sources = [source('film', 'Harbour Lights'), source('ilse', 'Ilse Marten')];
+    const claims = [
+      claim('c1', 'film', 'Harbour Lights is a 1931 film directed by Ilse Marten.'),
+      claim('c2', 'ilse', 'Ilse Marten (born 4 May 1902) is a German film director and architect.'),
+      claim('c3', 'ilse', 'Born in Flensburg, Marten studied painting in Vienna.'),
+    ];
+    const { answer } = await findAnswer(asked, claims, sources);
+    expect(answer).toMatchObject({ claimId: 'c3', span: 'Flensburg', via: ['c1'] });
+  });
+
   it('decides a choice by the dates the options’ claims give', async () => {
     const asked = readQuestion('Which bridge opened first, the Kiel Bridge or the Lübeck Bridge?', 'en');
     const sources = [source('k', 'Kiel Bridge'), source('l', 'Lübeck Bridge')];

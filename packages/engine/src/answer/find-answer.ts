@@ -153,7 +153,8 @@ function extendTo(
  * The claim that answers the question, read from the claims of the run without a model: of the claims that
  * hold a span of the kind asked that the question does not give (a date for "when", a number for "how many",
  * a name for "who", "where" and "which"), the one whose chain (see chainsOf) holds most of the question's
- * weight (termWeights), then the longer chain, then the claim holding more of the question itself, then the
+ * weight (termWeights), then the longer chain, then the claim holding such a span rather than only its page's
+ * subject, then the claim holding more of the question itself, then the
  * earlier source and claim. A choice ("which came first, A or B?") is decided between the claims about each
  * option (see chooseOption). No answer when nothing qualifies or the best chain holds less than MIN_COVERAGE of
  * the question: the report then says that the sources do not state it. Beside it, the share of the question each
@@ -209,7 +210,8 @@ interface ChainReading {
 /**
  * The claims that may answer, best first (see findAnswer): those holding a span of the kind asked (or, for a
  * name, a page subject) whose chain holds MIN_COVERAGE of the question, by their chain's weight, then the longer
- * chain, then the claim holding more of the question itself, then the earlier source and claim.
+ * chain, then the claim holding a span, then the claim holding more of the question itself, then the earlier
+ * source and claim.
  */
 function candidatesOf(asked: AskedQuestion, { nodes, chains, weights, total }: ChainReading): number[] {
   const named = NAMED_KINDS.has(asked.kind);
@@ -223,6 +225,10 @@ function candidatesOf(asked: AskedQuestion, { nodes, chains, weights, total }: C
       const [a, b] = [chains[i]!, chains[j]!];
       if (Math.abs(a.weight - b.weight) > 1e-9) return b.weight - a.weight;
       if (a.nodes.length !== b.nodes.length) return b.nodes.length - a.nodes.length;
+      // A claim stating a span of the kind asked ("Born in Salsomaggiore Terme, …") before one that may answer only
+      // by its page's subject ("Camillo Bazzoni (born 1934) is an Italian film director").
+      const [si, sj] = [nodes[i]!.spans.length > 0 ? 1 : 0, nodes[j]!.spans.length > 0 ? 1 : 0];
+      if (si !== sj) return sj - si;
       if (Math.abs(own[i]! - own[j]!) > 1e-9) return own[j]! - own[i]!;
       return nodes[i]!.page - nodes[j]!.page || nodes[i]!.order - nodes[j]!.order;
     });

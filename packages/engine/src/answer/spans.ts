@@ -1,3 +1,4 @@
+import { STOPWORDS } from '../text/language';
 import { namedEntities } from '../text/names';
 import { termSet } from '../text/tokens';
 import type { AnswerKind } from './question';
@@ -138,7 +139,10 @@ export function givenByQuestion(span: AnswerSpan, questionTerms: ReadonlySet<str
   return terms.size === 0 || [...terms].every((t) => questionTerms.has(t));
 }
 
-/** The spans of a sentence that answer a question of `kind` and that the question does not give. */
+/**
+ * The spans of a sentence that answer a question of `kind` and that the question does not give; for a place, not
+ * a name that describes the noun after it (see qualifies).
+ */
 export function answerSpans(sentence: string, kind: AnswerKind, questionTerms: ReadonlySet<string>): AnswerSpan[] {
   const spans =
     kind === 'date'
@@ -148,7 +152,16 @@ export function answerSpans(sentence: string, kind: AnswerKind, questionTerms: R
         : kind === 'person' || kind === 'place' || kind === 'name'
           ? nameSpans(sentence)
           : [];
-  return spans.filter((s) => !givenByQuestion(s, questionTerms));
+  return spans.filter((s) => !givenByQuestion(s, questionTerms) && !(kind === 'place' && qualifies(sentence, s)));
+}
+
+/**
+ * Whether a name stands before a noun it describes ("an Italian cinematographer", "the American film"): an
+ * attribute, not a place, which a sentence names after a word such as "in" or "at".
+ */
+function qualifies(sentence: string, span: AnswerSpan): boolean {
+  const next = /^[\s-]+([\p{L}]+)/u.exec(sentence.slice(span.at + span.text.length))?.[1];
+  return next !== undefined && /^\p{Ll}/u.test(next) && !STOPWORDS.has(next);
 }
 
 /**
