@@ -154,11 +154,10 @@ function extendTo(
  * hold a span of the kind asked that the question does not give (a date for "when", a number for "how many",
  * a name for "who", "where" and "which"), the one whose chain (see chainsOf) holds most of the question's
  * weight (termWeights), then the longer chain, then the claim holding such a span rather than only its page's
- * subject, then the claim holding more of the question itself, then the
- * earlier source and claim. A choice ("which came first, A or B?") is decided between the claims about each
- * option (see chooseOption). No answer when nothing qualifies or the best chain holds less than MIN_COVERAGE of
- * the question: the report then says that the sources do not state it. Beside it, the share of the question each
- * claim's chain holds.
+ * subject, then the claim holding more of the question itself, then the earlier source and claim. A choice
+ * ("which came first, A or B?") is decided between the claims about each option (see chooseOption). No answer
+ * when nothing qualifies or the best chain holds less than MIN_COVERAGE of the question: the report then says
+ * that the sources do not state it. Beside it, the share of the question each claim's chain holds.
  */
 export function findAnswer(
   asked: AskedQuestion,

@@ -1,6 +1,6 @@
 import { nameKey, subjectKey } from '../text/names';
 import { termWeights, weightOf } from '../text/term-weights';
-import { termSet } from '../text/tokens';
+import { jaccard, termSet } from '../text/tokens';
 
 /** A search hit as its result list shows it, before its page is read. */
 export interface ShownHit {
@@ -54,7 +54,5 @@ export function nameFit(title: string, name: string): number {
   if (subject && (subject === subjectKey(name) || subject === nameKey(name))) return 1;
   const wanted = termSet(name);
   if (wanted.size === 0) return 0;
-  const titled = termSet(title);
-  const shared = [...wanted].filter((t) => titled.has(t)).length;
-  return shared / (wanted.size + titled.size - shared) / 2;
+  return jaccard(wanted, termSet(title)) / 2;
 }

@@ -1,8 +1,13 @@
 import { STOPWORDS, textStopwords } from './language';
 
-/** Lower-cased word tokens (letters and digits of any script; apostrophes split words). */
+/** The word tokens of a text as written (letters and digits of any script; apostrophes split words). */
+function writtenWords(text: string): string[] {
+  return text.match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Lower-cased word tokens (see writtenWords). */
 export function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return writtenWords(text.toLowerCase());
 }
 
 const NUMERIC = /^\p{N}+$/u;
@@ -25,7 +30,7 @@ const AGENT_OR = /(?<=\p{L}{4})ors?$/u;
 export function contentTerms(text: string): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  const written = text.match(/[\p{L}\p{N}]+/gu) ?? [];
+  const written = writtenWords(text);
   const all = written.map((w) => w.toLowerCase());
   const stopwords = textStopwords(all);
   const otherStop = (i: number) => STOPWORDS.has(all[i] ?? '') && !stopwords.has(all[i]!);
