@@ -204,6 +204,9 @@ export function languageProfile(language: string | null | undefined): LanguagePr
 export const STOPWORDS: ReadonlySet<string> = ALL_STOPWORDS;
 
 const STOP_LISTS = [EN, DE, FR, ES, IT].map((p) => p.stopwords);
+/** Each stopword's languages as bits of STOP_LISTS' indexes: one lookup a word tells every list that holds it. */
+const STOP_BITS = new Map<string, number>();
+STOP_LISTS.forEach((list, i) => list.forEach((w) => STOP_BITS.set(w, (STOP_BITS.get(w) ?? 0) | (1 << i))));
 
 /**
  * The stopwords of the language a text's words are in, read from which language's stopwords they use most (the
@@ -212,7 +215,11 @@ const STOP_LISTS = [EN, DE, FR, ES, IT].map((p) => p.stopwords);
  * text is read on its own.
  */
 export function textStopwords(words: readonly string[]): ReadonlySet<string> {
-  const hits = STOP_LISTS.map((list) => words.reduce((n, w) => n + (list.has(w) ? 1 : 0), 0));
+  const hits = STOP_LISTS.map(() => 0);
+  for (const w of words) {
+    const bits = STOP_BITS.get(w);
+    if (bits) for (let i = 0; i < hits.length; i++) if (bits & (1 << i)) hits[i]!++;
+  }
   let best = 0;
   for (const [i, n] of hits.entries()) if (n > hits[best]!) best = i;
   return STOP_LISTS[best]!;

@@ -1,13 +1,11 @@
 import { STOPWORDS, textStopwords } from './language';
 
-/** The word tokens of a text as written (letters and digits of any script; apostrophes split words). */
-function writtenWords(text: string): string[] {
-  return text.match(/[\p{L}\p{N}]+/gu) ?? [];
-}
+/** A word: letters and digits of any script (apostrophes split words). */
+const WORD = /[\p{L}\p{N}]+/gu;
 
-/** Lower-cased word tokens (see writtenWords). */
+/** Lower-cased word tokens (see WORD). */
 export function words(text: string): string[] {
-  return writtenWords(text.toLowerCase());
+  return text.toLowerCase().match(WORD) ?? [];
 }
 
 const NUMERIC = /^\p{N}+$/u;
@@ -30,13 +28,23 @@ const AGENT_OR = /(?<=\p{L}{4})ors?$/u;
 export function contentTerms(text: string): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  const written = writtenWords(text);
-  const all = written.map((w) => w.toLowerCase());
+  const lower = text.toLowerCase();
+  const all: string[] = [];
+  const at: number[] = [];
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(lower); m; m = WORD.exec(lower)) {
+    all.push(m[0]);
+    at.push(m.index);
+  }
   const stopwords = textStopwords(all);
   const otherStop = (i: number) => STOPWORDS.has(all[i] ?? '') && !stopwords.has(all[i]!);
-  for (const [i, w] of all.entries()) {
-    const foreign = otherStop(i) && (written[i] !== w || otherStop(i - 1) || otherStop(i + 1));
-    if (stopwords.has(w) || foreign || (w.length < 3 && !NUMERIC.test(w)) || seen.has(w)) continue;
+  // Written with a capital: its first letter is not the lower-cased text's.
+  const capitalised = (i: number) => text[at[i]!] !== lower[at[i]!];
+  for (let i = 0; i < all.length; i++) {
+    const w = all[i]!;
+    if (stopwords.has(w) || (w.length < 3 && !NUMERIC.test(w)) || seen.has(w)) continue;
+    // Not the text's own stopword: another language's where it stands in a phrase of that language.
+    if (STOPWORDS.has(w) && (capitalised(i) || otherStop(i - 1) || otherStop(i + 1))) continue;
     seen.add(w);
     out.push(w);
   }
