@@ -116,6 +116,27 @@ describe('the answer of a run', () => {
     expect(answer).toMatchObject({ claimId: 'l1', span: 'Lübeck Bridge' });
   });
 
+  it('compares births by the lives the options’ pages lead to, not by the years of the films', async () => {
+    const asked = readQuestion('Which film has the director born first, Harbour Lights or Night Ferry?', 'en');
+    const sources = [
+      source('hl', 'Harbour Lights'),
+      source('nf', 'Night Ferry'),
+      source('ilse', 'Ilse Marten'),
+      source('paul', 'Paul Roder'),
+      source('anna', 'Anna Lund'),
+    ];
+    const claims = [
+      claim('h1', 'hl', 'Harbour Lights is a 1931 film directed by Ilse Marten.'),
+      claim('n1', 'nf', 'Night Ferry is a 1948 film directed by Paul Roder.'),
+      claim('i1', 'ilse', 'Ilse Marten (born 4 May 1902) is a German film director.'),
+      claim('p1', 'paul', 'Paul Roder (2 March 1889 – 5 July 1960) was a Danish film director.'),
+      // A life on a page that only holds an option's words is not the option's.
+      claim('a1', 'anna', 'Anna Lund (born 1 January 1880), a film director, was the first to sing of Harbour Lights.'),
+    ];
+    const { answer } = await findAnswer(asked, claims, sources);
+    expect(answer).toMatchObject({ claimId: 'n1', span: 'Night Ferry', via: ['p1'] });
+  });
+
   it('gives no answer when no claim holds a span of the kind asked, or too little of the question', async () => {
     const asked = readQuestion('In what year was the Harbour Library built?', 'en');
     const sources = [source('lib', 'Harbour Library'), source('x', 'Pancakes')];

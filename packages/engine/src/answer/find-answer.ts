@@ -318,8 +318,9 @@ function chooseOption(
   const onPage = new Map<number, Node[]>();
   for (const n of nodes) onPage.set(n.page, [...(onPage.get(n.page) ?? []), n]);
   const value = (n: Node) => valueOf(n.claim.text, asked);
-  const picks = asked.options.map((option, o) => {
-    const key = subjectKey(option);
+  const life = (n: Node) => (LIFE_STATED.test(n.claim.text) ? 1 : 0);
+  const pick = (o: number, lives: boolean) => {
+    const key = subjectKey(asked.options[o]!);
     const about = nodes.filter((n) => aboutOption(n, optionTerms[o]!, key, titleKeyOf));
     const reached = [
       ...about.map((n) => ({ n, from: n, covered: n.own })),
@@ -329,20 +330,29 @@ function chooseOption(
         ),
       ),
     ];
+    // Comparing lives, the option's own page's claims (not one that merely holds its words) stating a life first.
+    const home = (r: { from: Node }) => (titleKeyOf(r.from.page) === key ? 1 : 0);
     const scored = reached
       .filter((r) => !asked.comparison || value(r.n) !== null)
       .map((r) => ({ ...r, weight: weightOf(r.covered, rest) }))
-      .sort((a, b) => b.weight - a.weight || a.n.page - b.n.page || a.n.order - b.n.order);
+      .sort(
+        (a, b) =>
+          (lives ? home(b) - home(a) || life(b.n) - life(a.n) : 0) ||
+          b.weight - a.weight ||
+          a.n.page - b.n.page ||
+          a.n.order - b.n.order,
+      );
     return scored[0] ? { ...scored[0], value: value(scored[0].n) } : null;
-  });
-  const [a, b] = picks;
-  let chosen: (typeof picks)[number];
-  if (!a || !b) chosen = null;
-  else if (asked.comparison && a.value !== null && b.value !== null && a.value !== b.value) {
-    const least = a.value < b.value ? a : b;
-    chosen = asked.comparison.pick === 'least' ? least : least === a ? b : a;
-  } else if (!asked.comparison && Math.abs(a.weight - b.weight) > 1e-9) chosen = a.weight > b.weight ? a : b;
-  else chosen = null;
+  };
+  // Births and deaths are compared by the dates of lives ("(born 5 December 1931)", "(1907 – 1993)"), not by the
+  // year of a film the option's page gives, when each option has such a claim; otherwise by any date it gives.
+  const byLives =
+    asked.comparison?.attribute === 'date' && LIFE_ASKED.test(asked.text)
+      ? asked.options.map((_, o) => pick(o, true))
+      : [];
+  const picks =
+    byLives.length > 0 && byLives.every((p) => p && life(p.n)) ? byLives : asked.options.map((_, o) => pick(o, false));
+  const chosen = decide(asked, picks[0] ?? null, picks[1] ?? null);
   if (!chosen) return null;
   const option = asked.options[picks.indexOf(chosen)]!;
   return {
@@ -353,8 +363,28 @@ function chooseOption(
   };
 }
 
+/**
+ * Of two options' picks, the one whose value is the least or most the comparison asks for, or without a comparison
+ * the one holding more of the question; none on a tie or when one has nothing.
+ */
+function decide<P extends { value: number | null; weight: number }>(asked: AskedQuestion, a: P | null, b: P | null) {
+  if (!a || !b) return null;
+  if (asked.comparison) {
+    if (a.value === null || b.value === null || a.value === b.value) return null;
+    const least = a.value < b.value ? a : b;
+    return asked.comparison.pick === 'least' ? least : least === a ? b : a;
+  }
+  return Math.abs(a.weight - b.weight) > 1e-9 ? (a.weight > b.weight ? a : b) : null;
+}
+
 // A life's span written "(1887 – 1980)" or "(March 11, 1887 – December 31, 1980)": the first date is the birth.
 const DEATH = /\b(die[ds]?|death|dead|deceased|passed away|starb|gestorben|mort|murió|morto)\b/i;
+
+// What a comparison of lives asks: who was born or died first, who is older.
+const LIFE_ASKED = /\b(born|birth|birthday|die[ds]?|death|older|oldest|younger|youngest|lived)\b/i;
+
+// A claim stating a life's dates: "(born 5 December 1931)", "(1907 – 1993)", "born in 1950", "died in 1966".
+const LIFE_STATED = /\b(born|died|death|birth)\b|\([^()]*\d{3,4}[^()]*[–—-][^()]*\d{3,4}[^()]*\)/i;
 
 /** The date (or number) a claim gives for a comparison: the first, or for a question about death the second. */
 function valueOf(text: string, asked: AskedQuestion): number | null {
