@@ -30,6 +30,13 @@ describe('what a question asks for', () => {
     expect(readQuestion('Are both bridges made of steel?', 'en').kind).toBe('yes_no');
   });
 
+  it('reads what "What is the …" asks for from the noun after it', () => {
+    expect(readQuestion('What is the date of birth of the director of film Harbour Lights?', 'en').kind).toBe('date');
+    expect(readQuestion('What is the place of birth of the director of film Harbour Lights?', 'en').kind).toBe('place');
+    expect(readQuestion('What was the population of Kiel in 1900?', 'en').kind).toBe('number');
+    expect(readQuestion('What is the name of the bridge over the canal?', 'en').kind).toBe('name');
+  });
+
   it('takes the last question word when the first is a relative pronoun', () => {
     expect(readQuestion('The actor who appeared on the show was born in what year?', 'en').kind).toBe('date');
   });

@@ -112,14 +112,17 @@ function englishKind(question: string): AnswerKind | null {
   return 'name';
 }
 
-/** The words after the question word at `at` that describe the answer: up to a verb, past "is the name of the". */
+/**
+ * The words after the question word at `at` that describe the answer: up to a verb, past "is the name of the" and
+ * past "is the" ("What is the date of birth of …" asks for a date, "What was the capital of …" for a place).
+ */
 function describingWords(tokens: readonly string[], at: number): string[] {
   let from = at + 1;
   const lead = tokens
     .slice(from, from + 5)
     .join(' ')
     .toLowerCase();
-  const naming = /^(?:is|was|are|were) (?:the )?(?:name|title)s? of (?:the |a |an )?/u.exec(`${lead} `);
+  const naming = /^(?:is|was|are|were) (?:(?:the )?(?:name|title)s? of (?:the |a |an )?|the )/u.exec(`${lead} `);
   if (naming) from += naming[0].trim().split(' ').length;
   const words: string[] = [];
   for (const token of tokens.slice(from)) {
