@@ -61,6 +61,13 @@ describe('contradiction detector', () => {
         'During the last glaciation the global sea level was about 120 metres lower.',
       ),
     ).toBeNull();
+    // Numbers of different periods (or scenarios, or places) of one subject: the sentences say different things.
+    expect(
+      detectContradiction(
+        'Between 1900 and 2016, the sea level rose by 16–21 cm (6.3–8.3 in).',
+        'Since the last glacial maximum about 20,000 years ago, the sea level has risen by more than 125 metres.',
+      ),
+    ).toBeNull();
   });
 
   it('finds negation and opposite verdicts, and leaves agreeing or unrelated statements alone', () => {
