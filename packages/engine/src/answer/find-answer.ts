@@ -310,17 +310,17 @@ function chooseOption(
   weights: ReadonlyMap<string, number>,
   sources: readonly AnswerSource[],
 ): FoundAnswer | null {
-  const titleKeyOf = (page: number) => subjectKey(sources[page]?.title ?? '');
+  const titleKeys = sources.map((s) => subjectKey(s.title ?? ''));
+  const titleKeyOf = (page: number) => titleKeys[page] ?? '';
   const optionTerms = asked.options.map((o) => termSet(o));
   const shared = new Set(optionTerms.flatMap((o) => [...o]));
   const rest = new Map([...weights].filter(([t]) => !shared.has(t)));
   const restTotal = weightOf(new Set(rest.keys()), rest);
   const onPage = new Map<number, Node[]>();
   for (const n of nodes) onPage.set(n.page, [...(onPage.get(n.page) ?? []), n]);
-  const value = (n: Node) => valueOf(n.claim.text, asked);
-  const life = (n: Node) => (LIFE_STATED.test(n.claim.text) ? 1 : 0);
-  const pick = (o: number, lives: boolean) => {
-    const key = subjectKey(asked.options[o]!);
+  // Each option's claims and the claims they lead to, with the value each gives, best first.
+  const ranked = asked.options.map((option, o) => {
+    const key = subjectKey(option);
     const about = nodes.filter((n) => aboutOption(n, optionTerms[o]!, key, titleKeyOf));
     const reached = [
       ...about.map((n) => ({ n, from: n, covered: n.own })),
@@ -330,28 +330,22 @@ function chooseOption(
         ),
       ),
     ];
-    // Comparing lives, the option's own page's claims (not one that merely holds its words) stating a life first.
-    const home = (r: { from: Node }) => (titleKeyOf(r.from.page) === key ? 1 : 0);
-    const scored = reached
-      .filter((r) => !asked.comparison || value(r.n) !== null)
-      .map((r) => ({ ...r, weight: weightOf(r.covered, rest) }))
-      .sort(
-        (a, b) =>
-          (lives ? home(b) - home(a) || life(b.n) - life(a.n) : 0) ||
-          b.weight - a.weight ||
-          a.n.page - b.n.page ||
-          a.n.order - b.n.order,
-      );
-    return scored[0] ? { ...scored[0], value: value(scored[0].n) } : null;
-  };
+    return reached
+      .map((r) => ({ ...r, value: valueOf(r.n.claim.text, asked), weight: weightOf(r.covered, rest), key }))
+      .filter((r) => !asked.comparison || r.value !== null)
+      .sort((a, b) => b.weight - a.weight || a.n.page - b.n.page || a.n.order - b.n.order);
+  });
+  const life = (n: Node) => (LIFE_STATED.test(n.claim.text) ? 1 : 0);
   // Births and deaths are compared by the dates of lives ("(born 5 December 1931)", "(1907 – 1993)"), not by the
-  // year of a film the option's page gives, when each option has such a claim; otherwise by any date it gives.
+  // year of a film the option's page gives, when each option has such a claim; otherwise by any date it gives. A
+  // life is taken from the option's own page's claims (not one that merely holds its words) first.
+  const home = (r: (typeof ranked)[number][number]) => (titleKeyOf(r.from.page) === r.key ? 1 : 0);
   const byLives =
     asked.comparison?.attribute === 'date' && LIFE_ASKED.test(asked.text)
-      ? asked.options.map((_, o) => pick(o, true))
+      ? ranked.map((list) => [...list].sort((a, b) => home(b) - home(a) || life(b.n) - life(a.n))[0] ?? null)
       : [];
   const picks =
-    byLives.length > 0 && byLives.every((p) => p && life(p.n)) ? byLives : asked.options.map((_, o) => pick(o, false));
+    byLives.length > 0 && byLives.every((p) => p && life(p.n)) ? byLives : ranked.map((list) => list[0] ?? null);
   const chosen = decide(asked, picks[0] ?? null, picks[1] ?? null);
   if (!chosen) return null;
   const option = asked.options[picks.indexOf(chosen)]!;
