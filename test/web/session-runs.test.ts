@@ -123,15 +123,15 @@ describeWithBrowser('the web page: sign in, runs, admin', () => {
       await expectAccessible(page, 'the runs list');
 
       await page.getByRole('button', { name: 'Next page' }).click();
-      await table.getByRole('link', { name: PROTECTED }).waitFor();
+      await table.getByRole('link', { name: PROTECTED, exact: true }).waitFor();
       expect(hashOf(page)).toBe('#/runs?page=2');
       expect(await page.getByText(/^Page \d+ of \d+$/).innerText()).toBe('Page 2 of 2');
       expect(await table.locator('tbody tr').count()).toBe(2);
       expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
-      const row = table.locator('tbody tr').filter({ has: page.getByRole('link', { name: PROTECTED }) });
+      const row = table.locator('tbody tr').filter({ has: page.getByRole('link', { name: PROTECTED, exact: true }) });
       expect(await row.innerText()).toMatch(/\byes\b/);
 
-      await table.getByRole('link', { name: PROTECTED }).click();
+      await table.getByRole('link', { name: PROTECTED, exact: true }).click();
       expect(hashOf(page)).toBe(`#/runs/${protectedId}`);
       await expectHeading(page, PROTECTED);
       await context.close();
