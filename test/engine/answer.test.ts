@@ -112,6 +112,21 @@ describe('the answer of a run', () => {
     expect(answer).toMatchObject({ claimId: 'c3', span: 'Flensburg', via: ['c1'] });
   });
 
+  it('reads "place of death" and "date of death" in a claim that tells the death in its own words', async () => {
+    const sources = [source('film', 'Harbour Lights'), source('ilse', 'Ilse Marten')];
+    const claims = [
+      claim('c1', 'film', 'Harbour Lights is a 1931 film directed by Ilse Marten.'),
+      claim('c2', 'ilse', 'Ilse Marten (4 May 1902 – 9 June 1977) was a German film director born in Flensburg.'),
+      claim('c3', 'ilse', 'She died in Lisbon, where she had lived since the war.'),
+    ];
+    const place = readQuestion('Where was the place of death of the director of film Harbour Lights?', 'en');
+    expect((await findAnswer(place, claims, sources)).answer).toMatchObject({ claimId: 'c3', span: 'Lisbon' });
+    // A life's span gives the death's date after its dash, the birth's before it.
+    const died = readQuestion('What is the date of death of the director of film Harbour Lights?', 'en');
+    expect((await findAnswer(died, claims, sources)).answer).toMatchObject({ claimId: 'c2', span: '9 June 1977' });
+    const born = readQuestion('When is the director of film Harbour Lights’s birthday?', 'en');
+    expect((await findAnswer(born, claims, sources)).answer).toMatchObject({ claimId: 'c2', span: '4 May 1902' });
+  });
   it('decides a choice by the dates the options’ claims give', async () => {
     const asked = readQuestion('Which bridge opened first, the Kiel Bridge or the Lübeck Bridge?', 'en');
     const sources = [source('k', 'Kiel Bridge'), source('l', 'Lübeck Bridge')];

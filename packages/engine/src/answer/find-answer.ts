@@ -2,7 +2,7 @@ import { createPause, finishInSlices, type Pause, type SlicedWork } from '@resea
 import { nameKey, subjectKey } from '../text/names';
 import { termWeights, weightOf } from '../text/term-weights';
 import { termSet } from '../text/tokens';
-import type { AskedQuestion } from './question';
+import { LIFE_WORDS, type AskedQuestion } from './question';
 import { answerSpans, byNearness, dateSpans, numberSpans, type AnswerSpan } from './spans';
 
 /** A claim the answer may be read from: a sentence of a source, quoted as it stands. */
@@ -85,6 +85,10 @@ function* nodesOf(
     const withTitle = new Set([...terms, ...titleTerms[page]!]);
     seen.push(withTitle);
     const own = new Set([...asked.terms].filter((t) => withTitle.has(t)));
+    // A claim telling the life event asked after holds the question's words for it ("He died in Los Angeles" the
+    // "place of death"); a choice weighs lives its own way (see chooseOption).
+    if (asked.life && asked.kind !== 'choice' && tellsLife(claim.text, asked))
+      for (const t of asked.life.terms) own.add(t);
     // A claim leads to every other page whose subject it writes out ("… in the 1970 Asian Games" to the page
     // "1970 Asian Games").
     const written = ` ${nameKey(claim.text)} `;
@@ -251,7 +255,7 @@ function pickAnswer(asked: AskedQuestion, { nodes, chains, weights, total }: Cha
   if (!bySubject) {
     return {
       claimId: node.claim.id,
-      span: byNearness(node.claim.text, node.spans, asked.terms, asked.described)[0]?.text ?? null,
+      span: spansOf(node, asked)[0]?.text ?? null,
       via: before.map((i) => nodes[i]!.claim.id),
       coverage: chain.weight / total,
     };
@@ -371,14 +375,38 @@ function decide<P extends { value: number | null; weight: number }>(asked: Asked
   return Math.abs(a.weight - b.weight) > 1e-9 ? (a.weight > b.weight ? a : b) : null;
 }
 
-// A life's span written "(1887 – 1980)" or "(March 11, 1887 – December 31, 1980)": the first date is the birth.
-const DEATH = /\b(die[ds]?|death|dead|deceased|passed away|starb|gestorben|mort|murió|morto)\b/i;
+// A life's span written "(1887 – 1980)" or "(March 11, 1887 – December 31, 1980)": the dates of a birth and a death.
+const LIFE_SPAN = /\([^()]*\d{3,4}[^()]*[–—-][^()]*\d{3,4}[^()]*\)/u;
+/** Whether a claim tells the life event the question asks after: in words, or for a date by a life's span. */
+function tellsLife(text: string, asked: AskedQuestion): boolean {
+  if (!asked.life) return false;
+  return LIFE_WORDS[asked.life.event].test(text) || (asked.kind === 'date' && LIFE_SPAN.test(text));
+}
+
+/**
+ * A claim's spans, the likeliest answer first: nearest the question's words (byNearness), its words for a life's
+ * event counting as the question's ("died" for "death"); and for the date of a birth or a death, the date a life's
+ * span "(1887 – 1980)" gives for it (before its dash for a birth, after it for a death) before the rest.
+ */
+function spansOf(node: Node, asked: AskedQuestion): AnswerSpan[] {
+  const text = node.claim.text;
+  const told = asked.life && asked.kind !== 'choice' ? LIFE_WORDS[asked.life.event].exec(text) : null;
+  const anchors = told ? new Set([...asked.terms, ...termSet(told[0])]) : asked.terms;
+  const near = byNearness(text, node.spans, anchors, asked.described);
+  const life = asked.life && asked.kind === 'date' ? LIFE_SPAN.exec(text) : null;
+  if (!life || !asked.life) return near;
+  const dash = life.index + /[–—-](?=[^–—-]*\d{3,4}[^–—-]*\)$)/u.exec(life[0])!.index;
+  const birth = asked.life.event === 'birth';
+  const tells = (span: AnswerSpan) =>
+    span.at > life.index && span.at < life.index + life[0].length && (birth ? span.at < dash : span.at > dash);
+  return [...near.filter(tells), ...near.filter((span) => !tells(span))];
+}
 
 // What a comparison of lives asks: who was born or died first, who is older.
 const LIFE_ASKED = /\b(born|birth|birthday|die[ds]?|death|older|oldest|younger|youngest|lived)\b/i;
 
 // A claim stating a life's dates: "(born 5 December 1931)", "(1907 – 1993)", "born in 1950", "died in 1966".
-const LIFE_STATED = /\b(born|died|death|birth)\b|\([^()]*\d{3,4}[^()]*[–—-][^()]*\d{3,4}[^()]*\)/i;
+const LIFE_STATED = new RegExp(`\\b(born|died|death|birth)\\b|${LIFE_SPAN.source}`, 'iu');
 
 /** The date (or number) a claim gives for a comparison: the first, or for a question about death the second. */
 function valueOf(text: string, asked: AskedQuestion): number | null {
@@ -389,5 +417,5 @@ function valueOf(text: string, asked: AskedQuestion): number | null {
   }
   const dates = dateSpans(text);
   if (dates.length === 0) return null;
-  return (DEATH.test(asked.text) && dates.length > 1 ? dates[1] : dates[0])!.value ?? null;
+  return (asked.life?.event === 'death' && dates.length > 1 ? dates[1] : dates[0])!.value ?? null;
 }

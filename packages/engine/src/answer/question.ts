@@ -30,7 +30,15 @@ export interface AskedQuestion {
    * Danish eurodance group …"): a claim holding them speaks of the answer itself, as its page's subject.
    */
   described: Set<string>;
+  /**
+   * The event of a life the question asks after ("where did he die", "date of birth", "birthday"), with the terms
+   * of the question's words for it: a claim telling that event in words of its own ("He died in …") holds them.
+   */
+  life: { event: LifeEvent; terms: Set<string> } | null;
 }
+
+/** A life's events a question may ask the date, place or cause of. */
+export type LifeEvent = 'birth' | 'death';
 
 // The question words and the nouns after them, per kind of answer. English is read closely (the nouns after
 // "what" and "which" tell a person from a place); the service's other languages by their question words.
@@ -52,6 +60,24 @@ const NUMBER_ASKED =
 const PLACE_ASKED = /\b(where|place of (?:birth|death)|birthplace|wo|woher|wohin|où|dónde|dove)\b/i;
 const PERSON_ASKED = /\b(who|whom|wer|wen|wem|qui|quién|quiénes|chi)\b/i;
 const NAME_ASKED = /\b(what|which|whose|welche[rsmn]?|was für|quel(?:le)?s?|cuál(?:es)?|qué|quale|quali)\b/i;
+
+/**
+ * The words telling a life's death or birth, in the service's languages, as whole words (\b knows only ASCII
+ * letters: "murió", "né"). A question asks after the death first: "Where did the man born in Padua die?".
+ */
+export const LIFE_WORDS: Record<LifeEvent, RegExp> = {
+  death: /(?<!\p{L})(die[ds]?|death|dead|deceased|passed away|starb|gestorben|mort|murió|morto)(?!\p{L})/iu,
+  birth: /(?<!\p{L})(born|birth|birthplace|birthday|birthdate|geboren|né|née|nacido|nacida|nato|nata)(?!\p{L})/iu,
+};
+
+/** The life event a question asks after, if any (see AskedQuestion.life). */
+function lifeAsked(question: string): AskedQuestion['life'] {
+  for (const event of ['death', 'birth'] as const) {
+    const said = question.match(new RegExp(LIFE_WORDS[event].source, 'giu'));
+    if (said) return { event, terms: termSet(said.join(' ')) };
+  }
+  return null;
+}
 
 // The words that say how a choice is decided.
 const DATE_LEAST =
@@ -192,7 +218,7 @@ export function readQuestion(question: string, language: string): AskedQuestion 
   const text = question.trim();
   const terms = termSet(text);
   const options = optionsOf(text);
-  const base = { text, terms, described: describedTerms(text) };
+  const base = { text, terms, described: describedTerms(text), life: lifeAsked(text) };
   const yesNo = YES_NO_START.test(text);
   // "Who was born first, A or B?" and "Is A or B older?" choose; "Are A and B both American?" does not.
   if (options.length === 2) {
