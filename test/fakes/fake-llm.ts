@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sentences } from '@research/engine';
 import { answerDelay } from '../support/loopback';
 
 /** One scripted answer of the fake server. */
@@ -78,9 +79,11 @@ interface FakeClaim {
 }
 
 /**
- * The claims a plausible model extracts from the passage of a claims request: up to six of its sentences
- * that share a word with the question, each quoted exactly (or with typography changed when `mangleQuotes`),
- * plus an invented one when `inventSpan`.
+ * The claims a plausible model extracts from the passage of a claims request: the six of its sentences that
+ * share most words with the question (of those sharing one at all, in the passage's order), each quoted
+ * exactly (or with typography changed when `mangleQuotes`), plus an invented one when `inventSpan`. A model
+ * reads whole sentences ("Mr. Smith" does not end one: the product's own sentence splitter stands for that
+ * reading) and quotes what bears most on the question, not the first sentences that merely mention a word of it.
  */
 function plausibleClaims(
   request: FakeLlmRequest,
@@ -88,12 +91,14 @@ function plausibleClaims(
 ): FakeClaim[] {
   const wanted = terms(line(request.messages, 'Question:'));
   const passage = passageOf(request.messages);
-  const sentences = passage
-    .split('\n')
-    .flatMap((l) => l.split(/(?<=[.!?])\s+(?=[A-Z0-9"“])/u))
-    .map((s) => s.trim())
-    .filter((s) => s.length > 30);
-  const picked = sentences.filter((s) => [...terms(s)].some((w) => wanted.has(w))).slice(0, 6);
+  const shared = (s: string) => [...terms(s)].filter((w) => wanted.has(w)).length;
+  const picked = sentences(passage, 'en', { min: 31 })
+    .map((s, at) => ({ text: s.text, at, shared: shared(s.text) }))
+    .filter((s) => s.shared > 0)
+    .sort((a, b) => b.shared - a.shared || a.at - b.at)
+    .slice(0, 6)
+    .sort((a, b) => a.at - b.at)
+    .map((s) => s.text);
   const claims: FakeClaim[] = picked.map((s) => ({
     claim_text: s,
     evidence_span: options.mangleQuotes ? s.replace(/"/g, '“').replace(/'/g, '’').toUpperCase() : s,
