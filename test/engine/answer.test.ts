@@ -254,6 +254,24 @@ describe('the names the next hop searches', () => {
     expect(names[0]!.weight).toBeGreaterThan(names[2]!.weight);
   });
 
+  it('reads names from the pages of the names the question gives first, however much another page holds', async () => {
+    const names = await linkingNames({
+      question: 'What nationality is the performer of the song Madan?',
+      language: 'en',
+      limit: 2,
+      searched: new Set<string>(),
+      pages: [
+        {
+          title: 'Jack Guthrie',
+          content: 'Jack Guthrie was a songwriter and performer whose version of the song Oklahoma Hills was a hit.',
+        },
+        { title: 'Madan (song)', content: 'Madan is a song created by Salif Keita and the producer Martin Solveig.' },
+      ],
+    });
+    // Jack Guthrie's sentence holds more of the question ("performer", "song"), but the chain starts at the song.
+    expect(names.map((n) => n.name)).toEqual(['Salif Keita', 'Martin Solveig']);
+  });
+
   it('leaves out the names searched before and the subjects of the pages the run holds', async () => {
     const names = await linkingNames({
       ...LIBRARY,

@@ -1,7 +1,7 @@
 import { createPause, type Pause } from '@research/core';
 import { languageCode } from '../text/language';
 import { byNearness, nameSpans } from '../answer/spans';
-import { subjectKey } from '../text/names';
+import { questionNames, subjectKey } from '../text/names';
 import { sentencesSliced } from '../text/sentences';
 import { termWeights, weightOf } from '../text/term-weights';
 import { termSet } from '../text/tokens';
@@ -82,8 +82,9 @@ export interface LinkingName {
 export const NAMES_PER_PAGE = 2;
 
 /**
- * The names to search next (the second step of a question): read from the pages that best match the question
- * (their best sentence's share of it, see questionSentences), at most NAMES_PER_PAGE a page, from that page's
+ * The names to search next (the second step of a question): read from the pages of the names the question gives,
+ * then from the pages that best match the question (their best sentence's share of it, see questionSentences),
+ * at most NAMES_PER_PAGE a page, from that page's
  * sentences in order of fit and in a sentence nearest the question's words first (byNearness), each weighted by
  * its page's rank among them (1, 1/2, 1/3 …). A name counts when
  * the question does not give all its words, it is not the subject of a page the run holds (its own page is
@@ -103,8 +104,14 @@ export async function linkingNames(input: {
   const held = new Set(input.pages.map((p) => subjectKey(p.title ?? '')).filter(Boolean));
   const german = languageCode(input.language) === 'de';
   const sentences = await questionSentences(input.question, input.language, input.pages, input.pause);
-  // Pages by their best sentence: the order questionSentences gives them in.
+  // Pages by their best sentence (the order questionSentences gives them in), the pages of the names the question
+  // gives first: a chain starts at what the question names ("the performer of song Madan": the song's page names
+  // its performer), however much of the question's other words another page's sentence holds ("a songwriter and
+  // performer").
+  const named = new Set(questionNames(input.question, input.language).map(subjectKey));
+  const isNamed = (page: number) => named.has(subjectKey(input.pages[page]!.title ?? ''));
   const pageOrder: number[] = [];
+  for (const s of sentences) if (isNamed(s.page) && !pageOrder.includes(s.page)) pageOrder.push(s.page);
   for (const s of sentences) if (!pageOrder.includes(s.page)) pageOrder.push(s.page);
   const taken = new Set<string>();
   const out: LinkingName[] = [];
