@@ -37,6 +37,15 @@ describe('what a question asks for', () => {
     expect(readQuestion('What is the name of the bridge over the canal?', 'en').kind).toBe('name');
   });
 
+  it('reads the birth or death a question asks after, in any words, and nothing else as one', () => {
+    expect(readQuestion('Where was the place of death of the architect?', 'en').life?.event).toBe('death');
+    expect(readQuestion('Where did the painter born in Padua die?', 'en').life?.event).toBe('death');
+    expect(readQuestion('When is the director’s birthday?', 'en').life?.event).toBe('birth');
+    expect(readQuestion('¿Dónde murió la pintora?', 'es').life?.event).toBe('death');
+    expect(readQuestion('When did Portugal join NATO?', 'en').life).toBeNull();
+    expect(readQuestion('Which mortal sin did Dante place lowest?', 'en').life).toBeNull();
+  });
+
   it('takes the last question word when the first is a relative pronoun', () => {
     expect(readQuestion('The actor who appeared on the show was born in what year?', 'en').kind).toBe('date');
   });

@@ -64,10 +64,11 @@ const NAME_ASKED = /\b(what|which|whose|welche[rsmn]?|was für|quel(?:le)?s?|cu�
 /**
  * The words telling a life's death or birth, in the service's languages, as whole words (\b knows only ASCII
  * letters: "murió", "né"). A question asks after the death first: "Where did the man born in Padua die?".
+ * Italian "nato" is left out: read without case, it is NATO.
  */
 export const LIFE_WORDS: Record<LifeEvent, RegExp> = {
   death: /(?<!\p{L})(die[ds]?|death|dead|deceased|passed away|starb|gestorben|mort|murió|morto)(?!\p{L})/iu,
-  birth: /(?<!\p{L})(born|birth|birthplace|birthday|birthdate|geboren|né|née|nacido|nacida|nato|nata)(?!\p{L})/iu,
+  birth: /(?<!\p{L})(born|birth|birthplace|birthday|birthdate|geboren|né|née|nacido|nacida)(?!\p{L})/iu,
 };
 
 /** The life event a question asks after, if any (see AskedQuestion.life). */
