@@ -384,13 +384,13 @@ function tellsLife(text: string, asked: AskedQuestion): boolean {
 }
 
 /**
- * A claim's spans, the likeliest answer first: nearest the question's words (byNearness), its words for a life's
+ * A claim's spans (not a choice's: see chooseOption), the likeliest answer first: nearest the question's words (byNearness), its words for a life's
  * event counting as the question's ("died" for "death"); and for the date of a birth or a death, the date a life's
  * span "(1887 – 1980)" gives for it (before its dash for a birth, after it for a death) before the rest.
  */
 function spansOf(node: Node, asked: AskedQuestion): AnswerSpan[] {
   const text = node.claim.text;
-  const told = asked.life && asked.kind !== 'choice' ? LIFE_WORDS[asked.life.event].exec(text) : null;
+  const told = asked.life ? LIFE_WORDS[asked.life.event].exec(text) : null;
   const anchors = told ? new Set([...asked.terms, ...termSet(told[0])]) : asked.terms;
   const near = byNearness(text, node.spans, anchors, asked.described);
   const life = asked.life && asked.kind === 'date' ? LIFE_SPAN.exec(text) : null;

@@ -101,7 +101,8 @@ export async function linkingNames(input: {
 }): Promise<LinkingName[]> {
   if (input.limit < 1 || input.pages.length === 0) return [];
   const asked = termSet(input.question);
-  const held = new Set(input.pages.map((p) => subjectKey(p.title ?? '')).filter(Boolean));
+  const subjects = input.pages.map((p) => subjectKey(p.title ?? ''));
+  const held = new Set(subjects.filter(Boolean));
   const german = languageCode(input.language) === 'de';
   const sentences = await questionSentences(input.question, input.language, input.pages, input.pause);
   // Pages by their best sentence (the order questionSentences gives them in), the pages of the names the question
@@ -109,7 +110,7 @@ export async function linkingNames(input: {
   // its performer), however much of the question's other words another page's sentence holds ("a songwriter and
   // performer").
   const named = new Set(questionNames(input.question, input.language).map(subjectKey));
-  const isNamed = (page: number) => named.has(subjectKey(input.pages[page]!.title ?? ''));
+  const isNamed = (page: number) => named.has(subjects[page]!);
   const pageOrder: number[] = [];
   for (const s of sentences) if (isNamed(s.page) && !pageOrder.includes(s.page)) pageOrder.push(s.page);
   for (const s of sentences) if (!pageOrder.includes(s.page)) pageOrder.push(s.page);
