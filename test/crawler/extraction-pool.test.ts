@@ -20,20 +20,20 @@ describe('closing the extraction pool', () => {
   // the test checks what prevents it: a thread that has started is never stopped before its modules are loaded.
   it('waits for threads that are still loading their modules, however early it is asked', () => {
     const marks = path.join(dir, 'marks.log');
-    // Preloaded in every thread of the child: notes when a pool thread starts and when its entry has loaded.
+    // Preloaded in every thread of the child: notes when a pool thread starts and when its entry, its modules
+    // loaded, says so to the pool (noted before the message leaves: a mark written after the entry's require()
+    // returned could be cut off by a close that the message itself let go on).
     const hook = path.join(dir, 'hook.js');
     fs.writeFileSync(
       hook,
       `const fs = require('node:fs');
-       const { isMainThread, threadId } = require('node:worker_threads');
+       const { isMainThread, parentPort, threadId } = require('node:worker_threads');
        if (!isMainThread) {
          fs.appendFileSync(${JSON.stringify(marks)}, 'started ' + threadId + '\\n');
-         const Module = require('node:module');
-         const require_ = Module.prototype.require;
-         Module.prototype.require = function (id) {
-           const loaded = require_.apply(this, arguments);
-           if (id.endsWith('extraction-worker.js')) fs.appendFileSync(${JSON.stringify(marks)}, 'loaded ' + threadId + '\\n');
-           return loaded;
+         const post = parentPort.postMessage.bind(parentPort);
+         parentPort.postMessage = function (message, ...rest) {
+           if (message && message.extractionThreadLoaded !== undefined) fs.appendFileSync(${JSON.stringify(marks)}, 'loaded ' + threadId + '\\n');
+           return post(message, ...rest);
          };
        }`,
     );
