@@ -16,6 +16,9 @@ import { startFakeSearxng, type FakeSearxng } from '../fakes/fake-searxng';
 describe('the fetch step', () => {
   let server: http.Server;
   let origin: string;
+  // A second site: the same pages on another loopback address.
+  let otherServer: http.Server;
+  let otherOrigin: string;
   let crawler: Crawler;
   const config = loadConfig({
     CRAWLER_ALLOW_PRIVATE_NETWORKS: 'true',
@@ -50,7 +53,7 @@ describe('the fetch step', () => {
   let searxng: FakeSearxng;
 
   beforeAll(async () => {
-    server = http.createServer((req, res) => {
+    const serve: http.RequestListener = (req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
       const page = PAGES[req.url ?? ''];
       res.end(
@@ -59,9 +62,13 @@ describe('the fetch step', () => {
           : `<html><head><title>${req.url}</title></head><body><article><h1>Page ${req.url}</h1>
         <p>${paragraph.repeat(40)}</p></article></body></html>`,
       );
-    });
+    };
+    server = http.createServer(serve);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    otherServer = http.createServer(serve);
+    await new Promise<void>((resolve) => otherServer.listen(0, '127.0.0.2', resolve));
+    otherOrigin = `http://127.0.0.2:${(otherServer.address() as AddressInfo).port}`;
     searxng = await startFakeSearxng({
       documents: Object.entries(PAGES).map(([path, page]) => ({ url: `${origin}${path}`, ...page })),
     });
@@ -75,6 +82,7 @@ describe('the fetch step', () => {
     await searxng.close();
     await crawler.close();
     await new Promise((resolve) => server.close(resolve));
+    await new Promise((resolve) => otherServer.close(resolve));
   });
 
   function context(
@@ -218,6 +226,31 @@ describe('the fetch step', () => {
     }));
     const read = await fetchStep(snapshot(titled, []), ctx);
     expect(read.sources.map((s) => new URL(s.url).pathname)).toEqual(['/big-stone-gap', '/adriana-trigiani']);
+  });
+
+  it("keeps a page of each site for the round's last hop, where the names the first pages gave lead", async () => {
+    const query = 'Where does the director of Big Stone Gap live?';
+    // The film's two pages and its director's are on one site, which may give two; two more pages on another.
+    // Six sources in three hops of two: the first hop reads one page of each site (the film's, the critics'), not
+    // both of the film's, so that the director's page, which the film's page names, still has room.
+    const ctx = context({ max_pages_per_domain: 2, max_sources: 6 }, { query, queriesUsed: 7 });
+    const found = [
+      [origin, '/big-stone-gap'],
+      [origin, '/big-stone-gap-soundtrack'],
+      [otherOrigin, '/critics'],
+      [otherOrigin, '/wise-county'],
+    ].map(([site, page], i) => ({
+      ...hits([page!])[0]!,
+      url: `${site}${page}`,
+      rank: i + 1,
+      query,
+      title: PAGES[page!]!.title,
+    }));
+    const read = await fetchStep(snapshot(found, []), ctx);
+    const paths = read.sources.map((s) => new URL(s.url).pathname);
+    expect(paths.slice(0, 2)).toEqual(['/big-stone-gap', '/critics']);
+    expect(paths).toContain('/adriana-trigiani');
+    expect(paths).not.toContain('/big-stone-gap-soundtrack');
   });
 
   it("spreads the round's sources over its hops, each read after the names the pages before it gave were searched", async () => {
