@@ -136,6 +136,23 @@ describe('the answer of a run', () => {
     const born = readQuestion('When is the director of film Harbour Lights’s birthday?', 'en');
     expect((await findAnswer(born, claims, sources)).answer).toMatchObject({ claimId: 'c2', span: '4 May 1902' });
   });
+  it('follows a name to the page its words and the question’s make: "the Diocese of the birthplace"', async () => {
+    const asked = readQuestion('Of what church is the Diocese of the birthplace of Ilse Marten?', 'en');
+    const sources = [
+      source('ilse', 'Ilse Marten'),
+      source('dio', 'Diocese of Flensburg'),
+      source('other', 'Diocese of Kiel'),
+    ];
+    const claims = [
+      claim('c1', 'ilse', 'Ilse Marten (born 1902 in Flensburg, Schleswig) was a German architect.'),
+      claim('c2', 'dio', 'It is a diocese of the Northern Province of the Lutheran Church of Denmark.'),
+      claim('c3', 'other', 'The Diocese of Kiel belongs to the Old Catholic Church.'),
+    ];
+    const { answer } = await findAnswer(asked, claims, sources);
+    // "Flensburg" and the question's "Diocese" make the page "Diocese of Flensburg"; Kiel's diocese is no step of the chain.
+    expect(answer).toMatchObject({ claimId: 'c2', span: 'Lutheran Church of Denmark', via: ['c1'] });
+  });
+
   it('decides a choice by the dates the options’ claims give', async () => {
     const asked = readQuestion('Which bridge opened first, the Kiel Bridge or the Lübeck Bridge?', 'en');
     const sources = [source('k', 'Kiel Bridge'), source('l', 'Lübeck Bridge')];

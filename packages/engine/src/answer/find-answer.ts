@@ -51,7 +51,7 @@ interface Node {
   page: number;
   /** The question's terms the claim holds, its page's title counting as its own words (its "she", "it"). */
   own: Set<string>;
-  /** The other pages of the run whose subject the claim writes out. */
+  /** The other pages of the run whose subject the claim writes out, or its names and the question's words make. */
   links: number[];
   spans: AnswerSpan[];
   /** Its page's subject (the title without what parentheses add), when the question does not give it. */
@@ -75,6 +75,7 @@ function* nodesOf(
   const pageIndex = new Map(sources.map((s, i) => [s.id, i]));
   const titleTerms = sources.map((s) => termSet(s.title ?? ''));
   const subjects = sources.map((s) => subjectKey(s.title ?? ''));
+  const subjectWords = subjects.map((key) => [...termSet(key)]);
   const seen: Array<Set<string>> = [];
   const nodes: Node[] = [];
   for (const [order, claim] of claims.entries()) {
@@ -90,11 +91,22 @@ function* nodesOf(
     if (asked.life && asked.kind !== 'choice' && tellsLife(claim.text, asked))
       for (const t of asked.life.terms) own.add(t);
     // A claim leads to every other page whose subject it writes out ("… in the 1970 Asian Games" to the page
-    // "1970 Asian Games").
+    // "1970 Asian Games"), and to a page whose subject is its names' words completed by the question's ("born in
+    // Fredericton" to "Diocese of Fredericton", for "the Diocese of the birthplace of …").
     const written = ` ${nameKey(claim.text)} `;
-    const names = new Set(answerSpans(claim.text, 'name', new Set()).map((n) => subjectKey(n.text)));
+    const spansNamed = answerSpans(claim.text, 'name', new Set());
+    const names = new Set(spansNamed.map((n) => subjectKey(n.text)));
+    const nameWords = new Set(spansNamed.flatMap((n) => [...termSet(n.text)]).filter((t) => !asked.terms.has(t)));
+    const completed = (words: readonly string[]) =>
+      words.length > 1 &&
+      words.some((t) => nameWords.has(t)) &&
+      words.every((t) => nameWords.has(t) || asked.terms.has(t));
     const links = subjects.flatMap((key, p) =>
-      p !== page && key && (names.has(key) || (key.includes(' ') && written.includes(` ${key} `))) ? [p] : [],
+      p !== page &&
+      key &&
+      (names.has(key) || (key.includes(' ') && written.includes(` ${key} `)) || completed(subjectWords[p]!))
+        ? [p]
+        : [],
     );
     const bare = (sources[page]!.title ?? '').replace(/\s*\([^)]*\)\s*/gu, ' ').trim();
     // A claim's own page's subject is no span of it: it is the answer only as the subject (see pickAnswer).

@@ -189,9 +189,9 @@ function linksOf(
 }
 
 /**
- * Which of the closest claims leads to a page (as findAnswer's chains do: it writes out the page's subject, a
- * name of several words or one of its names), as that claim's place in `links.written`, or -1. A page is no
- * link of its own claims, nor the page of a name the question gives.
+ * Which of the closest claims leads to a page (as findAnswer's chains do, but for a subject the question's words
+ * complete: it writes out the page's subject, a name of several words or one of its names), as that claim's place
+ * in `links.written`, or -1. A page is no link of its own claims, nor the page of a name the question gives.
  */
 function linkOfPage(pageTitle: string, links: Links, queryTerms: ReadonlySet<string>): number {
   const key = subjectKey(pageTitle);
