@@ -396,9 +396,10 @@ function tellsLife(text: string, asked: AskedQuestion): boolean {
 }
 
 /**
- * A claim's spans (not a choice's: see chooseOption), the likeliest answer first: nearest the question's words (byNearness), its words for a life's
- * event counting as the question's ("died" for "death"); and for the date of a birth or a death, the date a life's
- * span "(1887 – 1980)" gives for it (before its dash for a birth, after it for a death) before the rest.
+ * A claim's spans (not a choice's: see chooseOption), the likeliest answer first: nearest the question's words
+ * (byNearness), its words for a life's event counting as the question's ("died" for "death"); and for the date of a
+ * birth or a death, the date a life's span "(1887 – 1980)" gives for it (before its dash for a birth, after it for
+ * a death) before the rest.
  */
 function spansOf(node: Node, asked: AskedQuestion): AnswerSpan[] {
   const text = node.claim.text;
