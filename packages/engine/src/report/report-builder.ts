@@ -1,4 +1,11 @@
-import type { EvidenceDraft, Finding, Plan, ReportBody, SourceControls } from '@research/core';
+import {
+  createPause,
+  type EvidenceDraft,
+  type Finding,
+  type Plan,
+  type ReportBody,
+  type SourceControls,
+} from '@research/core';
 import { NEGATION_FIRST } from '../compare/contradiction';
 import { claimStrength } from '../compare/evidence-scores';
 import type { Cluster, EvidenceGraph } from '../compare/evidence-graph';
@@ -277,6 +284,8 @@ export async function rankFindings(
     language?: string;
   },
 ): Promise<RankedFindings> {
+  // Thousands of claims take tens of milliseconds to read: the work gives the event loop a turn between clusters.
+  const pause = createPause();
   const { graph } = input;
   const evidence = new Map(input.evidence.map((e) => [e.claim_id, e]));
   const claims = new Map(graph.claims.map((c) => [c.id, c]));
@@ -301,7 +310,7 @@ export async function rankFindings(
     asked,
     weights,
   };
-  const ranked = graph.clusters.map((cluster) => {
+  const rankCluster = (cluster: Cluster) => {
     const members = cluster.claimIds.map((id) => {
       const claim = claims.get(id)!;
       const e = evidence.get(id);
@@ -327,7 +336,12 @@ export async function rankFindings(
       finding: { text: best.claim.claim_text, confidence, source_ids: [...cluster.sourceIds] },
       claimTexts: members.map((m) => m.claim.claim_text),
     };
-  });
+  };
+  const ranked: Array<ReturnType<typeof rankCluster>> = [];
+  for (const cluster of graph.clusters) {
+    await pause();
+    ranked.push(rankCluster(cluster));
+  }
   const reading = await findAnswer(asked, answerClaimsOf(graph), [...graph.sources.values()]);
   const found = reading.answer;
   // A question after a fact of which no statement (with the statements leading to it) holds as much as an answer

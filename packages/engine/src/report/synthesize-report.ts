@@ -1,4 +1,5 @@
 import {
+  createPause,
   evidenceScoresOf,
   LlmFailure,
   type EvidenceDraft,
@@ -62,7 +63,10 @@ export async function synthesizeReport(
   input: SynthesizeReportInput,
 ): Promise<SynthesizedReport> {
   const { graph, round } = input;
+  const pause = createPause();
   const gaps = input.plan ? findGaps(input.plan, input.query, graph) : null;
+  // Reading the gaps of thousands of claims takes tens of milliseconds: the event loop gets a turn before ranking.
+  await pause();
   const base = {
     query: input.query,
     language: input.language,
