@@ -268,7 +268,7 @@ async function searchNextNames(snapshot: RunSnapshot, ctx: StepContext, round: R
  * last hop and those after it, max_pages_per_domain; in the hops before, SITE_PAGES_KEPT_FOR_LAST_HOP fewer, never
  * less than one.
  */
-export function sitePagesForHop(maxPagesPerDomain: number, hopsDone: number): number {
+function sitePagesForHop(maxPagesPerDomain: number, hopsDone: number): number {
   if (hopsDone >= HOPS_PER_ROUND - 1) return maxPagesPerDomain;
   return Math.max(1, maxPagesPerDomain - SITE_PAGES_KEPT_FOR_LAST_HOP);
 }
