@@ -153,6 +153,19 @@ describe('the answer of a run', () => {
     expect(answer).toMatchObject({ claimId: 'c2', span: 'Lutheran Church of Denmark', via: ['c1'] });
   });
 
+  it('states an answer that is a page’s subject by that page’s sentence writing the name out in full', async () => {
+    const asked = readQuestion('The Frozen Road is a memoir written by which English explorer of Greenland?', 'en');
+    const sources = [source('memoir', 'The Frozen Road'), source('edwin', 'Edwin Marlowe')];
+    const claims = [
+      claim('m1', 'memoir', 'The Frozen Road was written in 1922 by a member of the expedition, Edwin Marlowe.'),
+      claim('e1', 'edwin', 'Edwin George Tobias Marlowe (1886 – 1959) was an English explorer of Greenland.'),
+      claim('e2', 'edwin', 'Robert "Rob" Marlowe, his brother, kept the ship.'),
+    ];
+    const { answer } = await findAnswer(asked, claims, sources);
+    // The explorer's own page says who he is, with his given names: it states the answer, not the memoir's mention.
+    expect(answer).toMatchObject({ claimId: 'e1', span: 'Edwin Marlowe', via: ['m1'] });
+  });
+
   it('decides a choice by the dates the options’ claims give', async () => {
     const asked = readQuestion('Which bridge opened first, the Kiel Bridge or the Lübeck Bridge?', 'en');
     const sources = [source('k', 'Kiel Bridge'), source('l', 'Lübeck Bridge')];

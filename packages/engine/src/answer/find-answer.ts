@@ -56,7 +56,7 @@ interface Node {
   spans: AnswerSpan[];
   /** Its page's subject (the title without what parentheses add), when the question does not give it. */
   subject: string | null;
-  /** Whether the claim writes its page's subject out (rather than "he", "it" or a short name). */
+  /** Whether the claim writes its page's subject out, as the title does or in full (see writesOut), not "he" or "it". */
   namesSubject: boolean;
 }
 
@@ -117,7 +117,10 @@ function* nodesOf(
     const subjectTerms = termSet(bare);
     const subject =
       isName(bare) && subjectTerms.size > 0 && [...subjectTerms].some((t) => !asked.terms.has(t)) ? bare : null;
-    const namesSubject = subject !== null && ` ${nameKey(claim.text)} `.includes(` ${nameKey(subject)} `);
+    const namesSubject =
+      subject !== null &&
+      (` ${nameKey(claim.text)} `.includes(` ${nameKey(subject)} `) ||
+        spansNamed.some((span) => writesOut(span.text, subject)));
     nodes.push({ claim, order, page, own, links, spans, subject, namesSubject });
   }
   return { nodes, weights: termWeights(asked.terms, seen) };
@@ -287,6 +290,20 @@ function pickAnswer(asked: AskedQuestion, { nodes, chains, weights, total }: Cha
       .map((i) => nodes[i]!.claim.id),
     coverage: chain.weight / total,
   };
+}
+
+/**
+ * Whether a name a claim writes is a page's subject written out in full: the subject's words in order, with
+ * given names or a nickname between them ("Edwin George Tobias Marlowe", "Robert "Rob" Hale" for the pages
+ * "Edwin Marlowe", "Rob Hale"), ending with the same word.
+ */
+function writesOut(name: string, subject: string): boolean {
+  const written = nameKey(name).split(' ');
+  const wanted = nameKey(subject).split(' ');
+  if (wanted.length < 2 || written[written.length - 1] !== wanted[wanted.length - 1]) return false;
+  let at = 0;
+  for (const word of written) if (word === wanted[at]) at++;
+  return at === wanted.length;
 }
 
 /** Words a page title may hold to name its subject (a headline or a sentence says more). */
