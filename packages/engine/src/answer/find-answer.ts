@@ -119,8 +119,7 @@ function* nodesOf(
       isName(bare) && subjectTerms.size > 0 && [...subjectTerms].some((t) => !asked.terms.has(t)) ? bare : null;
     const namesSubject =
       subject !== null &&
-      (` ${nameKey(claim.text)} `.includes(` ${nameKey(subject)} `) ||
-        spansNamed.some((span) => writesOut(span.text, subject)));
+      (written.includes(` ${nameKey(subject)} `) || spansNamed.some((span) => writesOut(span.text, subject)));
     nodes.push({ claim, order, page, own, links, spans, subject, namesSubject });
   }
   return { nodes, weights: termWeights(asked.terms, seen) };
