@@ -97,6 +97,20 @@ describe('the candidate pool', () => {
     expect(roles.get('harbour architecture')?.kind).toBe('other');
     expect(roles.get('Kiel libraries')?.kind).toBe('other');
   });
+
+  it('knows the question and its names in the queries sent, which the search step sent with their spaces collapsed', () => {
+    // A pasted question: a double space, a line break. Its own list still weighs most (not as a plan's query).
+    const question = '  Who designed the  Harbour   Library\nin Kiel?';
+    const sent = 'Who designed the Harbour Library in Kiel?';
+    const roles = queryRoles(
+      run(question, ['harbour  architecture']),
+      [sent, 'Harbour Library', 'harbour architecture'],
+      new Map(),
+    );
+    expect(roles.get(sent)).toMatchObject({ kind: 'question', weight: 3 });
+    expect(roles.get('Harbour Library')).toMatchObject({ kind: 'name', weight: 1 });
+    expect(roles.get('harbour architecture')?.kind).toBe('other');
+  });
 });
 
 describe('the next candidates of a hop', () => {

@@ -14,6 +14,14 @@ export function normalizeWhitespace(value: string): string {
   return value.replace(WHITESPACE_TO_COLLAPSE, ' ').trim();
 }
 
+/**
+ * What tells two search queries apart: their words, case and whitespace aside ("Kiel  bridge" is "kiel bridge").
+ * The search step sends queries with their whitespace collapsed; every comparison with a sent query uses this key.
+ */
+export function queryKey(query: string): string {
+  return normalizeWhitespace(query).toLowerCase();
+}
+
 /** Characters of a long text that mapInBlocks hands its function at once. */
 const TEXT_BLOCK = 256 * 1024;
 

@@ -5,6 +5,7 @@ export {
   userQueries,
   MAX_QUERY_CHARS,
   QUESTION_DIMENSION,
+  sentQuery,
   type PlannedQuery,
 } from './plan/queries';
 export { extractivePlan, type PlannerInput } from './plan/extractive-planner';

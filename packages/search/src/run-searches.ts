@@ -1,4 +1,4 @@
-import type { SearchResultDraft } from '@research/core';
+import { normalizeWhitespace, queryKey, type SearchResultDraft } from '@research/core';
 import type { Metrics } from '@research/observability';
 import { hitUrlKey } from './hit-url-key';
 import { fuseRankings } from './rank-fusion';
@@ -131,8 +131,8 @@ function distinctQueries(
 ): Array<{ query: string; weight: number }> {
   const distinct = new Map<string, { query: string; weight: number }>();
   queries.forEach((raw, i) => {
-    const query = raw.replace(/\s+/g, ' ').trim();
-    const key = query.toLowerCase();
+    const query = normalizeWhitespace(raw);
+    const key = queryKey(query);
     if (query !== '' && !distinct.has(key)) distinct.set(key, { query, weight: weights?.[i] ?? 1 });
   });
   return [...distinct.values()];

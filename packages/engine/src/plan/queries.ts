@@ -1,4 +1,4 @@
-import type { Plan } from '@research/core';
+import { queryKey, type Plan } from '@research/core';
 import { questionNames } from '../text/names';
 import { termSet } from '../text/tokens';
 
@@ -8,11 +8,11 @@ export interface PlannedQuery {
   dimension: string;
 }
 
-/** The queries without blank ones and without repeats (compared trimmed, case-insensitively), in order. */
+/** The queries without blank ones and without repeats (compared by queryKey), in order. */
 export function dedupeQueries<T extends PlannedQuery>(queries: readonly T[]): T[] {
   const seen = new Set<string>();
   return queries.filter((q) => {
-    const key = q.query.trim().toLowerCase();
+    const key = queryKey(q.query);
     if (!key || seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -29,6 +29,11 @@ export const QUESTION_DIMENSION = 'question';
 
 /** Longest query sent to a search provider (the question is cut here, as the user's extra queries are). */
 export const MAX_QUERY_CHARS = 300;
+
+/** A query of the question or the user as the run sends it: trimmed and cut at MAX_QUERY_CHARS. */
+export function sentQuery(question: string): string {
+  return question.trim().slice(0, MAX_QUERY_CHARS);
+}
 
 /**
  * How much a query's hits count when the round's result lists are fused: the question's own words three
@@ -71,8 +76,8 @@ export function novelShare(query: string, question: string): number {
  */
 export function firstRoundQueries(plan: Plan, extra: readonly string[]): PlannedQuery[] {
   return dedupeQueries([
-    { query: plan.query.trim().slice(0, MAX_QUERY_CHARS), dimension: QUESTION_DIMENSION },
-    ...extra.map((q) => ({ query: q.trim().slice(0, MAX_QUERY_CHARS), dimension: 'user' })),
+    { query: sentQuery(plan.query), dimension: QUESTION_DIMENSION },
+    ...extra.map((q) => ({ query: sentQuery(q), dimension: 'user' })),
     ...questionNames(plan.query, plan.language).map((name) => ({ query: name, dimension: 'entity' })),
     ...plan.search_queries.map((q) => ({ query: q.query.trim(), dimension: q.dimension })),
     ...plan.counter_evidence_queries.map((q) => ({ query: q.trim(), dimension: 'counter_evidence' })),

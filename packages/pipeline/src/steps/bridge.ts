@@ -1,4 +1,4 @@
-import type { SearchResultDraft, SourceDraft } from '@research/core';
+import { queryKey, type SearchResultDraft, type SourceDraft } from '@research/core';
 import { planBridge, subjectKey } from '@research/engine';
 import type { StepContext } from '../steps';
 import { sendQueries } from './send-queries';
@@ -45,7 +45,7 @@ export async function searchLinkingNames(
     ctx.record({ kind: 'fallback', step: 'bridge', round: ctx.round, reason: chosen.fallback, count: 1 });
   }
   const names = chosen.queries
-    .filter((q) => !options.asked.has(q.query.toLowerCase()))
+    .filter((q) => !options.asked.has(queryKey(q.query)))
     .map((q) => ({ name: q.name, query: q.query, weight: q.weight }));
   if (names.length === 0) return { names: [], hits: [] };
   const hits = await sendQueries(

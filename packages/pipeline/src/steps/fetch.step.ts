@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { SearchResultDraft, SourceDraft } from '@research/core';
+import { queryKey, type SearchResultDraft, type SourceDraft } from '@research/core';
 import type { SearchResultRow, SourceRow } from '@research/database';
 import { hitUrlKey, isLocalUrl, readLocalDocument } from '@research/search';
 import type { RunSnapshot, StepContext } from '../steps';
@@ -170,9 +170,9 @@ interface RoundReading {
   found: SearchResultDraft[];
   /** Pages read or tried (by hitUrlKey): they leave the pool. */
   tried: Set<string>;
-  /** Queries the run sent (lower case), and the names searched. */
+  /** Queries the run sent, and the names searched (by queryKey). */
   asked: Set<string>;
-  /** The hops' name queries (lower case) with their names and weights. */
+  /** The hops' name queries (by queryKey) with their names and weights. */
   names: Map<string, { name: string; weight: number }>;
   /** Pages read or refused (the fetch event's candidates). */
   candidates: number;
@@ -195,7 +195,7 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
     sources: [],
     found: [],
     tried: new Set(known.map((s) => hitUrlKey(s.url) ?? s.url)),
-    asked: new Set(snapshot.searchResults.map((r) => r.query.toLowerCase())),
+    asked: new Set(snapshot.searchResults.map((r) => queryKey(r.query))),
     names: new Map(),
     candidates: 0,
     hopsDone: 0,
@@ -256,9 +256,9 @@ async function searchNextNames(snapshot: RunSnapshot, ctx: StepContext, round: R
     limit: Math.ceil(queriesLeft / Math.max(1, HOPS_PER_ROUND - round.hopsDone)),
   });
   for (const { name, query, weight } of next.names) {
-    round.names.set(query.toLowerCase(), { name, weight });
-    round.asked.add(query.toLowerCase());
-    round.asked.add(name.toLowerCase());
+    round.names.set(queryKey(query), { name, weight });
+    round.asked.add(queryKey(query));
+    round.asked.add(queryKey(name));
   }
   round.found.push(...next.hits);
 }

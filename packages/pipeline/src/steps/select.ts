@@ -1,12 +1,5 @@
-import { registrableDomain, type SearchResultDraft } from '@research/core';
-import {
-  fusionWeight,
-  hitJudge,
-  MAX_QUERY_CHARS,
-  QUESTION_DIMENSION,
-  questionNames,
-  userQueries,
-} from '@research/engine';
+import { queryKey, registrableDomain, type SearchResultDraft } from '@research/core';
+import { fusionWeight, hitJudge, QUESTION_DIMENSION, questionNames, sentQuery, userQueries } from '@research/engine';
 import { fuseRankings, hitUrlKey, isLocalUrl } from '@research/search';
 import type { StepContext } from '../steps';
 
@@ -49,20 +42,21 @@ export const LINK_WEIGHT = 3;
 
 /**
  * The role of each query the run sent: the question (weighing most, queryWeight), the names the question holds
- * and those `names` a hop searched (with their weights), and the others (a planner's, the user's) by the
- * share of words they add to the question (fusionWeight).
+ * and those `names` a hop searched (with their weights, keyed by queryKey), and the others (a planner's, the
+ * user's) by the share of words they add to the question (fusionWeight). Queries are matched by queryKey: the
+ * search step sent them with their whitespace collapsed.
  */
 export function queryRoles(
   ctx: Pick<StepContext, 'run'>,
   queries: Iterable<string>,
   names: ReadonlyMap<string, { name: string; weight: number }>,
 ): Map<string, QueryRole> {
-  const question = ctx.run.query.trim().slice(0, MAX_QUERY_CHARS).trim().toLowerCase();
-  const own = new Set(questionNames(ctx.run.query, ctx.run.language).map((n) => n.toLowerCase()));
-  const user = new Set(userQueries(ctx.run.extra_queries).map((q) => q.trim().toLowerCase()));
+  const question = queryKey(sentQuery(ctx.run.query));
+  const own = new Set(questionNames(ctx.run.query, ctx.run.language).map(queryKey));
+  const user = new Set(userQueries(ctx.run.extra_queries).map(queryKey));
   const roles = new Map<string, QueryRole>();
   for (const query of queries) {
-    const key = query.trim().toLowerCase();
+    const key = queryKey(query);
     if (roles.has(query)) continue;
     if (key === question)
       roles.set(query, {
