@@ -64,6 +64,23 @@ describe('the candidate pool', () => {
     expect(order(hits, names)).toEqual(['https://b.example/point', 'https://a.example/ferries']);
   });
 
+  it("counts a name's hits other than its own page for less: the question's eighth page comes before them", () => {
+    const names = new Map([['hollywood', { name: 'Hollywood', weight: 1 }]]);
+    const own = Array.from({ length: 7 }, (_, i) =>
+      hit(QUESTION, i + 1, `https://q${i}.example/cape`, `Cape lighthouse ${i + 1}`, 'The cape lighthouse was built.'),
+    );
+    const hits = [
+      hit('Hollywood', 1, 'https://a.example/hollywood', 'Hollywood', 'A district of Los Angeles.'),
+      hit('Hollywood', 2, 'https://b.example/trabbi', 'Trabbi Goes to Hollywood', 'A 1991 comedy film.'),
+      ...own,
+      hit(QUESTION, 8, 'https://c.example/keepers', 'Lighthouse keepers', 'Keepers of the light.'),
+    ];
+    const ranked = order(hits, names);
+    // The name's own page still comes first: it is what the name was searched for.
+    expect(ranked[0]).toBe('https://a.example/hollywood');
+    expect(ranked.indexOf('https://c.example/keepers')).toBeLessThan(ranked.indexOf('https://b.example/trabbi'));
+  });
+
   it("weighs the question's own list most: its tenth hit holding the question outranks a plan query's first", () => {
     const other = 'lighthouses of the world';
     const hits = [

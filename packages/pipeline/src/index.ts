@@ -15,6 +15,7 @@ export { claimGraphRows, type ClaimGraphRows } from './steps/compare.step';
 export {
   FIT_FLOOR,
   LINK_WEIGHT,
+  NAME_OTHER_HITS,
   nextCandidates,
   queryRoles,
   rankPool,

@@ -1,14 +1,17 @@
 /**
- * Weighted reciprocal rank fusion: each list gives an item `weight / (k + rank)`, an item's score is the sum
- * over the lists that hold it, and the fused list is ordered by score (ties: the earlier list, then the better
- * rank). An item found by several queries rises above one found by a single query at the same ranks; a list
- * of weight 2 counts as two lists. `k` damps the difference between ranks (a small k favours top ranks).
- * Items are matched by `key`; items whose key is null are left out.
+ * Weighted reciprocal rank fusion: each list gives an item `weight / (k + rank)` (times the item's own share,
+ * `itemWeight`, when the list gives one), an item's score is the sum over the lists that hold it, and the fused
+ * list is ordered by score (ties: the earlier list, then the better rank). An item found by several queries rises
+ * above one found by a single query at the same ranks; a list of weight 2 counts as two lists. `k` damps the
+ * difference between ranks (a small k favours top ranks). Items are matched by `key`; items whose key is null
+ * are left out.
  */
 export interface RankedList<T> {
   readonly weight: number;
   /** In rank order, best first. */
   readonly items: readonly T[];
+  /** The share of the list's weight an item gets (1 without): a list may count some of its items less. */
+  readonly itemWeight?: (item: T) => number;
 }
 
 export interface FusedItem<T> {
@@ -40,7 +43,7 @@ export function fuseRankings<T>(
     list.items.forEach((item, index) => {
       const id = key(item);
       if (id === null) return;
-      const contribution = list.weight / (k + index + 1);
+      const contribution = (list.weight * (list.itemWeight?.(item) ?? 1)) / (k + index + 1);
       const entry = entries.get(id);
       if (!entry) {
         entries.set(id, { item, key: id, score: contribution, best: contribution, order: order++ });

@@ -1,5 +1,13 @@
 import { queryKey, registrableDomain, type SearchResultDraft } from '@research/core';
-import { fusionWeight, hitJudge, QUESTION_DIMENSION, questionNames, sentQuery, userQueries } from '@research/engine';
+import {
+  fusionWeight,
+  hitJudge,
+  nameFit,
+  QUESTION_DIMENSION,
+  questionNames,
+  sentQuery,
+  userQueries,
+} from '@research/engine';
 import { fuseRankings, hitUrlKey, isLocalUrl } from '@research/search';
 import type { StepContext } from '../steps';
 
@@ -41,6 +49,17 @@ export const FIT_FLOOR = 0.25;
 export const LINK_WEIGHT = 3;
 
 /**
+ * The share of a name's list weight its hits other than the name's own page get (nameFit below 1: a page that
+ * mentions the name, another thing of that name): a name is searched for its page, and its stray hits ("Trabbi
+ * Goes to Hollywood" for "Hollywood") took the sites' slots of the question's own pages; they still count, for a
+ * page naming the name may be the next step. Swept on the tune sets (first 300 of each, quick, no model; every gold
+ * page read / answer in report, HotpotQA, 2Wiki, MuSiQue): 1: 261/237, 265/163, 37/26; 0.75: 264/237, 269/165,
+ * 38/26; 0.5: 266/239, 269/165, 36/23; 0.25: 265/239, 267/164, 34/21. Below 0.75, MuSiQue's three- and four-step
+ * questions lose the pages only a name's other hits lead to.
+ */
+export const NAME_OTHER_HITS = 0.75;
+
+/**
  * The role of each query the run sent: the question (weighing most, queryWeight), the names the question holds
  * and those `names` a hop searched (with their weights, keyed by queryKey), and the others (a planner's, the
  * user's) by the share of words they add to the question (fusionWeight). Queries are matched by queryKey: the
@@ -78,7 +97,8 @@ export function queryRoles(
 
 /**
  * Every hit of every query the run sent as one pool, best first: the queries' result lists fused by weighted
- * reciprocal rank (fuseRankings; the question's list weighs most, see queryRoles), each page's fused score
+ * reciprocal rank (fuseRankings; the question's list weighs most, see queryRoles; a name's hits other than its
+ * own page count NAME_OTHER_HITS of its list), each page's fused score
  * multiplied by how well its title and snippet fit the question or the name that found it (hitJudge: FIT_FLOOR
  * for nothing, up to 1 + FIT_FLOOR for all of it). Pages in `exclude` (read, or tried and failed) are left out.
  */
@@ -94,11 +114,16 @@ export function rankPool(
     if (!hitUrlKey(hit.url)) continue;
     byQuery.set(hit.query, [...(byQuery.get(hit.query) ?? []), hit]);
   }
-  const lists = [...byQuery].map(([query, items]) => ({
-    query,
-    weight: roles.get(query)?.weight ?? 1,
-    items: [...items].sort((a, b) => a.rank - b.rank),
-  }));
+  const lists = [...byQuery].map(([query, items]) => {
+    const role = roles.get(query);
+    const name = role?.kind === 'name' ? role.name : undefined;
+    return {
+      query,
+      weight: role?.weight ?? 1,
+      items: [...items].sort((a, b) => a.rank - b.rank),
+      itemWeight: name ? (hit: PoolHit) => (nameFit(hit.title ?? '', name) >= 1 ? 1 : NAME_OTHER_HITS) : undefined,
+    };
+  });
   const judge = hitJudge(ctx.run.query, hits);
   // A page's fit: the best over the lists that hold it (a name's search counts its name).
   const fit = new Map<string, number>();
