@@ -31,8 +31,8 @@ export const QUESTION_DIMENSION = 'question';
 export const MAX_QUERY_CHARS = 300;
 
 /** A query of the question or the user as the run sends it: trimmed and cut at MAX_QUERY_CHARS. */
-export function sentQuery(question: string): string {
-  return question.trim().slice(0, MAX_QUERY_CHARS);
+export function sentQuery(query: string): string {
+  return query.trim().slice(0, MAX_QUERY_CHARS);
 }
 
 /**
