@@ -123,7 +123,6 @@ export async function inPool<T, R>(items: readonly T[], concurrency: number, wor
   return results;
 }
 
-/** Writes one run's results, stored texts and judgement to `<saveDir>/<name>.json` when --save asked for it. */
 /** How one evaluation turns its items into runs: the question asked, the judgement, the saved name, the printed line. */
 export interface RunEach<I, J> {
   question(item: I): string;
@@ -164,6 +163,7 @@ export async function researchEach<I, J>(
   return { outcomes, judgements };
 }
 
+/** Writes one run's results, stored texts and judgement to `<saveDir>/<name>.json` when --save asked for it. */
 export function saveRun(
   settings: EvalSettings,
   name: string,
