@@ -198,6 +198,19 @@ describe('the answer of a run', () => {
     expect(answer).toMatchObject({ claimId: 'n1', span: 'Night Ferry', via: ['p1'] });
   });
 
+  it('prefers a chain through a page naming what the question names to one that only shares its other words', async () => {
+    const asked = readQuestion('Where did the director of film Harbour Lights study?', 'en');
+    const sources = [source('film', 'Harbour Lights'), source('ilse', 'Ilse Marten'), source('ola', 'Ola Berg')];
+    const claims = [
+      claim('c1', 'film', 'Harbour Lights is a 1931 film made by Ilse Marten.'),
+      claim('c2', 'ilse', 'Marten graduated from the Vienna Academy in 1925.'),
+      // A page that never names Harbour Lights whole, holding more of the question's words ("lights" among them).
+      claim('c3', 'ola', 'Ola Berg is a film director who studied stage lights at the Bergen Theatre School.'),
+    ];
+    const { answer } = await findAnswer(asked, claims, sources);
+    expect(answer).toMatchObject({ claimId: 'c2', span: 'Vienna Academy', via: ['c1'] });
+  });
+
   it('gives no answer when no claim holds a span of the kind asked, or too little of the question', async () => {
     const asked = readQuestion('In what year was the Harbour Library built?', 'en');
     const sources = [source('lib', 'Harbour Library'), source('x', 'Pancakes')];

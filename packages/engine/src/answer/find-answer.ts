@@ -64,6 +64,8 @@ interface Chain {
   covered: Set<string>;
   weight: number;
   nodes: number[];
+  /** Whether a page of the chain writes out a name the question gives (see namingPages). */
+  anchored: boolean;
 }
 
 /** The claims as nodes of the chains: their question terms, the pages their names lead to, their answer spans. */
@@ -131,8 +133,18 @@ function* nodesOf(
  * the longer: a sentence naming a page the run read leads to that page, where what the question asks about
  * the name is told. A chain that holds the whole question is not extended.
  */
-function* chainsOf(nodes: readonly Node[], weights: ReadonlyMap<string, number>, total: number): SlicedWork<Chain[]> {
-  let chains: Chain[] = nodes.map((n, i) => ({ covered: n.own, weight: weightOf(n.own, weights), nodes: [i] }));
+function* chainsOf(
+  nodes: readonly Node[],
+  weights: ReadonlyMap<string, number>,
+  total: number,
+  naming: ReadonlySet<number>,
+): SlicedWork<Chain[]> {
+  let chains: Chain[] = nodes.map((n, i) => ({
+    covered: n.own,
+    weight: weightOf(n.own, weights),
+    nodes: [i],
+    anchored: naming.has(n.page),
+  }));
   const onPage = new Map<number, number[]>();
   nodes.forEach((n, i) => onPage.set(n.page, [...(onPage.get(n.page) ?? []), i]));
   for (let hop = 1; hop < MAX_HOPS; hop++) {
@@ -146,7 +158,7 @@ function* chainsOf(nodes: readonly Node[], weights: ReadonlyMap<string, number>,
       const reached = nodes[b]!.links.filter((page) => !pagesOnChain.has(page)).flatMap(
         (page) => onPage.get(page) ?? [],
       );
-      for (const c of reached) extendTo(next, c, from, { nodes, weights });
+      for (const c of reached) extendTo(next, c, from, { nodes, weights, naming });
     }
     chains = next;
   }
@@ -158,20 +170,21 @@ function extendTo(
   chains: Chain[],
   c: number,
   from: Chain,
-  { nodes, weights }: Pick<ChainReading, 'nodes' | 'weights'>,
+  { nodes, weights, naming }: Pick<ChainReading, 'nodes' | 'weights'> & { naming: ReadonlySet<number> },
 ) {
   const covered = new Set([...from.covered, ...nodes[c]!.own]);
   const weight = weightOf(covered, weights);
+  const anchored = from.anchored || naming.has(nodes[c]!.page);
   const best = chains[c]!;
   if (weight > best.weight + 1e-9 || (weight > best.weight - 1e-9 && from.nodes.length + 1 > best.nodes.length))
-    chains[c] = { covered, weight, nodes: [...from.nodes, c] };
+    chains[c] = { covered, weight, nodes: [...from.nodes, c], anchored };
 }
 
 /**
  * The claim that answers the question, read from the claims of the run without a model: of the claims that
  * hold a span of the kind asked that the question does not give (a date for "when", a number for "how many",
- * a name for "who", "where" and "which"), the one whose chain (see chainsOf) holds most of the question's
- * weight (termWeights), then the longer chain, then the claim holding such a span rather than only its page's
+ * a name for "who", "where" and "which"), the one whose chain (see chainsOf) passes a page naming what the
+ * question names (namingPages), then holds most of the question's weight (termWeights), then the longer chain, then the claim holding such a span rather than only its page's
  * subject, then the claim holding more of the question itself, then the earlier source and claim. A choice
  * ("which came first, A or B?") is decided between the claims about each option (see chooseOption). No answer
  * when nothing qualifies or the best chain holds less than MIN_COVERAGE of the question: the report then says
@@ -209,7 +222,7 @@ export function* answerWork(
     const held = new Map(nodes.map((n) => [n.claim.id, weightOf(n.own, weights) / total]));
     return { answer: chooseOption(asked, nodes, weights, sources), held, candidates: [] };
   }
-  const chains = yield* chainsOf(nodes, weights, total);
+  const chains = yield* chainsOf(nodes, weights, total, namingPages(asked, nodes));
   const held = new Map(nodes.map((n, i) => [n.claim.id, chains[i]!.weight / total]));
   const reading = { nodes, chains, weights, total };
   const candidates = candidatesOf(asked, reading).map((i) => nodes[i]!.claim.id);
@@ -226,8 +239,8 @@ interface ChainReading {
 
 /**
  * The claims that may answer, best first (see findAnswer): those holding a span of the kind asked (or, for a
- * name, a page subject) whose chain holds MIN_COVERAGE of the question, by their chain's weight, then the longer
- * chain, then the claim holding a span, then the claim holding more of the question itself, then the earlier
+ * name, a page subject) whose chain holds MIN_COVERAGE of the question: those whose chain passes a page naming
+ * what the question names first (namingPages), then by their chain's weight, then the longer chain, then the claim holding a span, then the claim holding more of the question itself, then the earlier
  * source and claim.
  */
 function candidatesOf(asked: AskedQuestion, { nodes, chains, weights, total }: ChainReading): number[] {
@@ -240,6 +253,7 @@ function candidatesOf(asked: AskedQuestion, { nodes, chains, weights, total }: C
     )
     .sort((i, j) => {
       const [a, b] = [chains[i]!, chains[j]!];
+      if (a.anchored !== b.anchored) return a.anchored ? -1 : 1;
       if (Math.abs(a.weight - b.weight) > 1e-9) return b.weight - a.weight;
       if (a.nodes.length !== b.nodes.length) return b.nodes.length - a.nodes.length;
       // A claim stating a span of the kind asked ("Born in Salsomaggiore Terme, …") before one that may answer only
@@ -249,6 +263,21 @@ function candidatesOf(asked: AskedQuestion, { nodes, chains, weights, total }: C
       if (Math.abs(own[i]! - own[j]!) > 1e-9) return own[j]! - own[i]!;
       return nodes[i]!.page - nodes[j]!.page || nodes[i]!.order - nodes[j]!.order;
     });
+}
+
+/**
+ * The pages that write out a name the question gives, whole ("South Sudan", not "Sudan"; in a claim of the page or
+ * its title). A question that names things asks about them: a chain through one of these pages goes before one
+ * through none, which holds the question's other words about something else ("What is the capital of South
+ * Sudan?": "Osama bin Laden lived in Khartoum, the capital, …" on a page about Sudan). Without names in the
+ * question, every page.
+ */
+function namingPages(asked: AskedQuestion, nodes: readonly Node[]): Set<number> {
+  const heldOnPage = new Map<number, Set<string>>();
+  for (const n of nodes) heldOnPage.set(n.page, new Set([...(heldOnPage.get(n.page) ?? []), ...n.own]));
+  const names = (held: ReadonlySet<string>) =>
+    asked.names.length === 0 || asked.names.some((name) => [...name].every((t) => held.has(t)));
+  return new Set([...heldOnPage].filter(([, held]) => names(held)).map(([page]) => page));
 }
 
 /** The answer among the claims' chains (see findAnswer). */

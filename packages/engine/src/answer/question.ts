@@ -1,5 +1,5 @@
 import { languageCode } from '../text/language';
-import { namedEntities } from '../text/names';
+import { namedEntities, questionNames } from '../text/names';
 import { termSet } from '../text/tokens';
 
 /**
@@ -35,6 +35,8 @@ export interface AskedQuestion {
    * of the question's words for it: a claim telling that event in words of its own ("He died in …") holds them.
    */
   life: { event: LifeEvent; terms: Set<string> } | null;
+  /** The terms of each name the question gives ("South Sudan", "Node.js"; questionNames), as a whole. */
+  names: Array<Set<string>>;
 }
 
 /** A life's events a question may ask the date, place or cause of. */
@@ -219,7 +221,10 @@ export function readQuestion(question: string, language: string): AskedQuestion 
   const text = question.trim();
   const terms = termSet(text);
   const options = optionsOf(text);
-  const base = { text, terms, described: describedTerms(text), life: lifeAsked(text) };
+  const names = questionNames(text, language)
+    .map((name) => termSet(name))
+    .filter((t) => t.size > 0);
+  const base = { text, terms, described: describedTerms(text), life: lifeAsked(text), names };
   const yesNo = YES_NO_START.test(text);
   // "Who was born first, A or B?" and "Is A or B older?" choose; "Are A and B both American?" does not.
   if (options.length === 2) {
