@@ -64,8 +64,6 @@ interface Chain {
   covered: Set<string>;
   weight: number;
   nodes: number[];
-  /** Whether a page of the chain writes out a name the question gives (see namingPages). */
-  anchored: boolean;
 }
 
 /** The claims as nodes of the chains: their question terms, the pages their names lead to, their answer spans. */
@@ -133,18 +131,8 @@ function* nodesOf(
  * the longer: a sentence naming a page the run read leads to that page, where what the question asks about
  * the name is told. A chain that holds the whole question is not extended.
  */
-function* chainsOf(
-  nodes: readonly Node[],
-  weights: ReadonlyMap<string, number>,
-  total: number,
-  naming: ReadonlySet<number>,
-): SlicedWork<Chain[]> {
-  let chains: Chain[] = nodes.map((n, i) => ({
-    covered: n.own,
-    weight: weightOf(n.own, weights),
-    nodes: [i],
-    anchored: naming.has(n.page),
-  }));
+function* chainsOf(nodes: readonly Node[], weights: ReadonlyMap<string, number>, total: number): SlicedWork<Chain[]> {
+  let chains: Chain[] = nodes.map((n, i) => ({ covered: n.own, weight: weightOf(n.own, weights), nodes: [i] }));
   const onPage = new Map<number, number[]>();
   nodes.forEach((n, i) => onPage.set(n.page, [...(onPage.get(n.page) ?? []), i]));
   for (let hop = 1; hop < MAX_HOPS; hop++) {
@@ -158,7 +146,7 @@ function* chainsOf(
       const reached = nodes[b]!.links.filter((page) => !pagesOnChain.has(page)).flatMap(
         (page) => onPage.get(page) ?? [],
       );
-      for (const c of reached) extendTo(next, c, from, { nodes, weights, naming });
+      for (const c of reached) extendTo(next, c, from, { nodes, weights });
     }
     chains = next;
   }
@@ -170,25 +158,25 @@ function extendTo(
   chains: Chain[],
   c: number,
   from: Chain,
-  { nodes, weights, naming }: Pick<ChainReading, 'nodes' | 'weights'> & { naming: ReadonlySet<number> },
+  { nodes, weights }: Pick<ChainReading, 'nodes' | 'weights'>,
 ) {
   const covered = new Set([...from.covered, ...nodes[c]!.own]);
   const weight = weightOf(covered, weights);
-  const anchored = from.anchored || naming.has(nodes[c]!.page);
   const best = chains[c]!;
   if (weight > best.weight + 1e-9 || (weight > best.weight - 1e-9 && from.nodes.length + 1 > best.nodes.length))
-    chains[c] = { covered, weight, nodes: [...from.nodes, c], anchored };
+    chains[c] = { covered, weight, nodes: [...from.nodes, c] };
 }
 
 /**
  * The claim that answers the question, read from the claims of the run without a model: of the claims that
  * hold a span of the kind asked that the question does not give (a date for "when", a number for "how many",
  * a name for "who", "where" and "which"), the one whose chain (see chainsOf) passes a page naming what the
- * question names (namingPages), then holds most of the question's weight (termWeights), then the longer chain, then the claim holding such a span rather than only its page's
- * subject, then the claim holding more of the question itself, then the earlier source and claim. A choice
- * ("which came first, A or B?") is decided between the claims about each option (see chooseOption). No answer
- * when nothing qualifies or the best chain holds less than MIN_COVERAGE of the question: the report then says
- * that the sources do not state it. Beside it, the share of the question each claim's chain holds.
+ * question names (namingPages), then holds most of the question's weight (termWeights), then the longer chain,
+ * then the claim holding such a span rather than only its page's subject, then the claim holding more of the
+ * question itself, then the earlier source and claim. A choice ("which came first, A or B?") is decided between
+ * the claims about each option (see chooseOption). No answer when nothing qualifies or the best chain holds less
+ * than MIN_COVERAGE of the question: the report then says that the sources do not state it. Beside it, the share
+ * of the question each claim's chain holds.
  */
 export function findAnswer(
   asked: AskedQuestion,
@@ -222,11 +210,15 @@ export function* answerWork(
     const held = new Map(nodes.map((n) => [n.claim.id, weightOf(n.own, weights) / total]));
     return { answer: chooseOption(asked, nodes, weights, sources), held, candidates: [] };
   }
-  const chains = yield* chainsOf(nodes, weights, total, namingPages(asked, nodes));
+  const chains = yield* chainsOf(nodes, weights, total);
   const held = new Map(nodes.map((n, i) => [n.claim.id, chains[i]!.weight / total]));
   const reading = { nodes, chains, weights, total };
-  const candidates = candidatesOf(asked, reading).map((i) => nodes[i]!.claim.id);
-  return { answer: pickAnswer(asked, reading), held, candidates };
+  const candidates = candidatesOf(asked, reading);
+  return {
+    answer: pickAnswer(asked, reading, candidates[0]),
+    held,
+    candidates: candidates.map((i) => nodes[i]!.claim.id),
+  };
 }
 
 /** The claims as chains read them: nodes, the best chain ending at each, the question's term weights and total. */
@@ -240,20 +232,22 @@ interface ChainReading {
 /**
  * The claims that may answer, best first (see findAnswer): those holding a span of the kind asked (or, for a
  * name, a page subject) whose chain holds MIN_COVERAGE of the question: those whose chain passes a page naming
- * what the question names first (namingPages), then by their chain's weight, then the longer chain, then the claim holding a span, then the claim holding more of the question itself, then the earlier
- * source and claim.
+ * what the question names first (namingPages), then by their chain's weight, then the longer chain, then the
+ * claim holding a span, then the claim holding more of the question itself, then the earlier source and claim.
  */
 function candidatesOf(asked: AskedQuestion, { nodes, chains, weights, total }: ChainReading): number[] {
   const named = NAMED_KINDS.has(asked.kind);
   const own = nodes.map((n) => weightOf(n.own, weights));
+  const naming = namingPages(asked, nodes);
+  const anchored = chains.map((c) => c.nodes.some((i) => naming.has(nodes[i]!.page)));
   return nodes
     .map((_, i) => i)
     .filter(
       (i) => (nodes[i]!.spans.length > 0 || (named && nodes[i]!.subject)) && chains[i]!.weight / total >= MIN_COVERAGE,
     )
     .sort((i, j) => {
+      if (anchored[i] !== anchored[j]) return anchored[i] ? -1 : 1;
       const [a, b] = [chains[i]!, chains[j]!];
-      if (a.anchored !== b.anchored) return a.anchored ? -1 : 1;
       if (Math.abs(a.weight - b.weight) > 1e-9) return b.weight - a.weight;
       if (a.nodes.length !== b.nodes.length) return b.nodes.length - a.nodes.length;
       // A claim stating a span of the kind asked ("Born in Salsomaggiore Terme, …") before one that may answer only
@@ -274,16 +268,23 @@ function candidatesOf(asked: AskedQuestion, { nodes, chains, weights, total }: C
  */
 function namingPages(asked: AskedQuestion, nodes: readonly Node[]): Set<number> {
   const heldOnPage = new Map<number, Set<string>>();
-  for (const n of nodes) heldOnPage.set(n.page, new Set([...(heldOnPage.get(n.page) ?? []), ...n.own]));
+  for (const n of nodes) {
+    const held = heldOnPage.get(n.page) ?? new Set<string>();
+    for (const t of n.own) held.add(t);
+    heldOnPage.set(n.page, held);
+  }
   const names = (held: ReadonlySet<string>) =>
     asked.names.length === 0 || asked.names.some((name) => [...name].every((t) => held.has(t)));
   return new Set([...heldOnPage].filter(([, held]) => names(held)).map(([page]) => page));
 }
 
 /** The answer among the claims' chains (see findAnswer). */
-function pickAnswer(asked: AskedQuestion, { nodes, chains, weights, total }: ChainReading): FoundAnswer | null {
-  const best = candidatesOf(asked, { nodes, chains, weights, total })[0] ?? -1;
-  if (best < 0) return null;
+function pickAnswer(
+  asked: AskedQuestion,
+  { nodes, chains, total }: ChainReading,
+  best: number | undefined,
+): FoundAnswer | null {
+  if (best === undefined) return null;
   const chain = chains[best]!;
   const node = nodes[best]!;
   const before = chain.nodes.slice(0, -1);
