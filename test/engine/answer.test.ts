@@ -211,6 +211,32 @@ describe('the answer of a run', () => {
     expect(answer).toMatchObject({ claimId: 'c2', span: 'Vienna Academy', via: ['c1'] });
   });
 
+  it('ends a chain holding as much either way at the claim telling the date or place of the life event asked', async () => {
+    // The film's page and its director's name each other: the chain through both holds the same words ending at
+    // either claim, and the film's page comes first.
+    const sources = [source('film', 'Harbour Lights'), source('ilse', 'Ilse Marten')];
+    const place = [
+      claim('c1', 'film', 'Harbour Lights is a 1931 film directed by Ilse Marten, shot at Babelsberg.'),
+      claim('c2', 'ilse', 'Marten died in Salzburg in 1960, after directing Harbour Lights.'),
+    ];
+    const died = await findAnswer(
+      readQuestion('Where did the director of film Harbour Lights die?', 'en'),
+      place,
+      sources,
+    );
+    expect(died.answer).toMatchObject({ claimId: 'c2', span: 'Salzburg' });
+    const dates = [
+      claim('c1', 'film', 'Harbour Lights is a 1931 film directed by Ilse Marten.'),
+      claim('c2', 'ilse', 'Ilse Marten (1890 – 1960) directed Harbour Lights.'),
+    ];
+    const when = await findAnswer(
+      readQuestion('When did the director of film Harbour Lights die?', 'en'),
+      dates,
+      sources,
+    );
+    expect(when.answer).toMatchObject({ claimId: 'c2', span: '1960' });
+  });
+
   it('gives no answer when no claim holds a span of the kind asked, or too little of the question', async () => {
     const asked = readQuestion('In what year was the Harbour Library built?', 'en');
     const sources = [source('lib', 'Harbour Library'), source('x', 'Pancakes')];

@@ -171,8 +171,8 @@ function extendTo(
  * The claim that answers the question, read from the claims of the run without a model: of the claims that
  * hold a span of the kind asked that the question does not give (a date for "when", a number for "how many",
  * a name for "who", "where" and "which"), the one whose chain (see chainsOf) passes a page naming what the
- * question names (namingPages), then holds most of the question's weight (termWeights), then the longer chain,
- * then the claim holding such a span rather than only its page's subject, then the claim holding more of the
+ * question names (namingPages), then holds most of the question's weight (termWeights), then tells the date or
+ * place of the life event asked after (tellsLifeAnswer), then the longer chain, then the claim holding such a span rather than only its page's subject, then the claim holding more of the
  * question itself, then the earlier source and claim. A choice ("which came first, A or B?") is decided between
  * the claims about each option (see chooseOption). No answer when nothing qualifies or the best chain holds less
  * than MIN_COVERAGE of the question: the report then says that the sources do not state it. Beside it, the share
@@ -232,14 +232,16 @@ interface ChainReading {
 /**
  * The claims that may answer, best first (see findAnswer): those holding a span of the kind asked (or, for a
  * name, a page subject) whose chain holds MIN_COVERAGE of the question: those whose chain passes a page naming
- * what the question names first (namingPages), then by their chain's weight, then the longer chain, then the
- * claim holding a span, then the claim holding more of the question itself, then the earlier source and claim.
+ * what the question names first (namingPages), then by their chain's weight, then the claim telling the date or
+ * place of the life event asked after (tellsLifeAnswer), then the longer chain, then the claim holding a span, then
+ * the claim holding more of the question itself, then the earlier source and claim.
  */
 function candidatesOf(asked: AskedQuestion, { nodes, chains, weights, total }: ChainReading): number[] {
   const named = NAMED_KINDS.has(asked.kind);
   const own = nodes.map((n) => weightOf(n.own, weights));
   const naming = namingPages(asked, nodes);
   const anchored = chains.map((c) => c.nodes.some((i) => naming.has(nodes[i]!.page)));
+  const told = nodes.map((n) => tellsLifeAnswer(n, asked));
   return nodes
     .map((_, i) => i)
     .filter(
@@ -249,6 +251,7 @@ function candidatesOf(asked: AskedQuestion, { nodes, chains, weights, total }: C
       if (anchored[i] !== anchored[j]) return anchored[i] ? -1 : 1;
       const [a, b] = [chains[i]!, chains[j]!];
       if (Math.abs(a.weight - b.weight) > 1e-9) return b.weight - a.weight;
+      if (told[i] !== told[j]) return told[i] ? -1 : 1;
       if (a.nodes.length !== b.nodes.length) return b.nodes.length - a.nodes.length;
       // A claim stating a span of the kind asked ("Born in Salsomaggiore Terme, …") before one that may answer only
       // by its page's subject ("Camillo Bazzoni (born 1934) is an Italian film director").
@@ -439,6 +442,25 @@ const LIFE_SPAN = /\([^()]*\d{3,4}[^()]*[–—-][^()]*\d{3,4}[^()]*\)/u;
 function tellsLife(text: string, asked: AskedQuestion): boolean {
   if (!asked.life) return false;
   return LIFE_WORDS[asked.life.event].test(text) || (asked.kind === 'date' && LIFE_SPAN.test(text));
+}
+
+// A place as a sentence introduces it: "in Rome", "at Beverly Hills", "near Trier", "from Camden" (and German "in",
+// "bei", French "à", "en", Spanish "en", Italian "in").
+const BEFORE_PLACE = /(?:^|[\s,(])(?:in|at|near|from|bei|à|en)\s+(?:the\s+)?$/iu;
+
+/**
+ * Whether a claim tells the date or the place of the life event the question asks after: for a date, it tells the
+ * event (in words, or by a life's span "(1919 – 1994)") and gives a date; for a place, it says the event in words
+ * ("born", "died") and its likeliest span is a place the sentence introduces as one ("He died in Beverly Hills"). Of
+ * two claims ending chains that hold as much of the question, this one says what was asked: a chain of a film's
+ * page and its director's holds as much ending at the film's year as at the director's death.
+ */
+function tellsLifeAnswer(node: Node, asked: AskedQuestion): boolean {
+  if (!asked.life) return false;
+  if (asked.kind === 'date') return node.spans.length > 0 && tellsLife(node.claim.text, asked);
+  if (asked.kind !== 'place' || !LIFE_WORDS[asked.life.event].test(node.claim.text)) return false;
+  const span = spansOf(node, asked)[0];
+  return span !== undefined && BEFORE_PLACE.test(node.claim.text.slice(0, span.at));
 }
 
 /**
