@@ -46,6 +46,13 @@ describe('what a question asks for', () => {
     expect(readQuestion('Which mortal sin did Dante place lowest?', 'en').life).toBeNull();
   });
 
+  it('reads whether a question asks for a person by a family tie', () => {
+    expect(readQuestion('Who is the mother of the director of film Harbour Lights?', 'en').family).toBe(true);
+    expect(readQuestion("Who is Ilse Marten's paternal grandfather?", 'en').family).toBe(true);
+    expect(readQuestion('Who directed the film Harbour Lights?', 'en').family).toBe(false);
+    expect(readQuestion('When was the mother of the director born?', 'en').family).toBe(false);
+  });
+
   it('takes the last question word when the first is a relative pronoun', () => {
     expect(readQuestion('The actor who appeared on the show was born in what year?', 'en').kind).toBe('date');
   });
@@ -235,6 +242,18 @@ describe('the answer of a run', () => {
       sources,
     );
     expect(when.answer).toMatchObject({ claimId: 'c2', span: '1960' });
+  });
+
+  it('answers a family tie with the name the tie gives, of claims ending chains that hold as much', async () => {
+    const asked = readQuestion('Who is the spouse of the director of film Harbour Lights?', 'en');
+    const sources = [source('film', 'Harbour Lights'), source('ilse', 'Ilse Marten')];
+    const claims = [
+      claim('c1', 'film', 'Harbour Lights is a 1931 film directed by Ilse Marten.'),
+      claim('c2', 'ilse', 'Ilse Marten (1890 – 1960) was an Austrian film director of Harbour Lights.'),
+      claim('c3', 'ilse', 'She was married to Austrian stage and screenwriter Paul Roder until 1950.'),
+    ];
+    const { answer } = await findAnswer(asked, claims, sources);
+    expect(answer).toMatchObject({ claimId: 'c3', span: 'Paul Roder', via: ['c1'] });
   });
 
   it('gives no answer when no claim holds a span of the kind asked, or too little of the question', async () => {

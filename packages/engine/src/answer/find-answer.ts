@@ -2,8 +2,8 @@ import { createPause, finishInSlices, type Pause, type SlicedWork } from '@resea
 import { nameKey, subjectKey } from '../text/names';
 import { termWeights, weightOf } from '../text/term-weights';
 import { termSet } from '../text/tokens';
-import { LIFE_WORDS, type AskedQuestion } from './question';
-import { answerSpans, byNearness, dateSpans, numberSpans, type AnswerSpan } from './spans';
+import { FAMILY_TIE, LIFE_WORDS, type AskedQuestion } from './question';
+import { answerSpans, byNearness, dateSpans, numberSpans, qualifies, type AnswerSpan } from './spans';
 
 /** A claim the answer may be read from: a sentence of a source, quoted as it stands. */
 export interface AnswerClaim {
@@ -171,9 +171,10 @@ function extendTo(
  * The claim that answers the question, read from the claims of the run without a model: of the claims that
  * hold a span of the kind asked that the question does not give (a date for "when", a number for "how many",
  * a name for "who", "where" and "which"), the one whose chain (see chainsOf) passes a page naming what the
- * question names (namingPages), then holds most of the question's weight (termWeights), then tells the date or
- * place of the life event asked after (tellsLifeAnswer), then the longer chain, then the claim holding such a span rather than only its page's subject, then the claim holding more of the
- * question itself, then the earlier source and claim. A choice ("which came first, A or B?") is decided between
+ * question names (namingPages), then holds most of the question's weight (termWeights), then tells what is asked
+ * in the form a sentence gives it (tellsAsked: a family tie, a life's date or place), then the longer chain, then
+ * the claim holding such a span rather than only its page's subject, then the claim holding more of the question
+ * itself, then the earlier source and claim. A choice ("which came first, A or B?") is decided between
  * the claims about each option (see chooseOption). No answer when nothing qualifies or the best chain holds less
  * than MIN_COVERAGE of the question: the report then says that the sources do not state it. Beside it, the share
  * of the question each claim's chain holds.
@@ -232,8 +233,8 @@ interface ChainReading {
 /**
  * The claims that may answer, best first (see findAnswer): those holding a span of the kind asked (or, for a
  * name, a page subject) whose chain holds MIN_COVERAGE of the question: those whose chain passes a page naming
- * what the question names first (namingPages), then by their chain's weight, then the claim telling the date or
- * place of the life event asked after (tellsLifeAnswer), then the longer chain, then the claim holding a span, then
+ * what the question names first (namingPages), then by their chain's weight, then the claim telling what is
+ * asked in the form a sentence gives it (tellsAsked), then the longer chain, then the claim holding a span, then
  * the claim holding more of the question itself, then the earlier source and claim.
  */
 function candidatesOf(asked: AskedQuestion, { nodes, chains, weights, total }: ChainReading): number[] {
@@ -241,7 +242,7 @@ function candidatesOf(asked: AskedQuestion, { nodes, chains, weights, total }: C
   const own = nodes.map((n) => weightOf(n.own, weights));
   const naming = namingPages(asked, nodes);
   const anchored = chains.map((c) => c.nodes.some((i) => naming.has(nodes[i]!.page)));
-  const told = nodes.map((n) => tellsLifeAnswer(n, asked));
+  const told = nodes.map((n) => tellsAsked(n, asked));
   return nodes
     .map((_, i) => i)
     .filter(
@@ -449,13 +450,15 @@ function tellsLife(text: string, asked: AskedQuestion): boolean {
 const BEFORE_PLACE = /(?:^|[\s,(])(?:in|at|near|from|bei|à|en)\s+(?:the\s+)?$/iu;
 
 /**
- * Whether a claim tells the date or the place of the life event the question asks after: for a date, it tells the
- * event (in words, or by a life's span "(1919 – 1994)") and gives a date; for a place, it says the event in words
- * ("born", "died") and its likeliest span is a place the sentence introduces as one ("He died in Beverly Hills"). Of
- * two claims ending chains that hold as much of the question, this one says what was asked: a chain of a film's
- * page and its director's holds as much ending at the film's year as at the director's death.
+ * Whether a claim tells what the question asks in the form a sentence gives it, where the question's own words may
+ * not be: a person by a family tie, as the name after the tie ("He was the son of actress Mary Martin" for "Who is
+ * the mother of …?"); the date of the life event asked after, told in words or by a life's span "(1919 – 1994)";
+ * its place, told in words ("born", "died") with a place the sentence introduces as one ("He died in Beverly
+ * Hills"). Of two claims ending chains that hold as much of the question, this one says what was asked: a chain of
+ * a film's page and its director's holds as much ending at the film's year as at the director's death.
  */
-function tellsLifeAnswer(node: Node, asked: AskedQuestion): boolean {
+function tellsAsked(node: Node, asked: AskedQuestion): boolean {
+  if (asked.family) return kinSpans(node).length > 0;
   if (!asked.life) return false;
   if (asked.kind === 'date') return node.spans.length > 0 && tellsLife(node.claim.text, asked);
   if (asked.kind !== 'place' || !LIFE_WORDS[asked.life.event].test(node.claim.text)) return false;
@@ -464,16 +467,33 @@ function tellsLifeAnswer(node: Node, asked: AskedQuestion): boolean {
 }
 
 /**
+ * The spans a claim names by a family tie, in their order after it ("the son of King Edward the Elder and his first
+ * wife, Ecgwynn"), but a word saying what someone is ("married to American stage and screenwriter Tom Cole").
+ */
+function kinSpans(node: Node): AnswerSpan[] {
+  const text = node.claim.text;
+  const tie = FAMILY_TIE.exec(text);
+  if (!tie) return [];
+  return node.spans
+    .filter((span) => span.at > tie.index && (/\s/u.test(span.text) || !qualifies(text, span)))
+    .sort((a, b) => a.at - b.at);
+}
+
+/**
  * A claim's spans (not a choice's: see chooseOption), the likeliest answer first: nearest the question's words
  * (byNearness), its words for a life's event counting as the question's ("died" for "death"); and for the date of a
  * birth or a death, the date a life's span "(1887 – 1980)" gives for it (before its dash for a birth, after it for
- * a death) before the rest.
+ * a death) before the rest; for a person asked by a family tie, the names after the tie (kinSpans) first.
  */
 function spansOf(node: Node, asked: AskedQuestion): AnswerSpan[] {
   const text = node.claim.text;
   const told = asked.life ? LIFE_WORDS[asked.life.event].exec(text) : null;
   const anchors = told ? new Set([...asked.terms, ...termSet(told[0])]) : asked.terms;
   const near = byNearness(text, node.spans, anchors, asked.described);
+  if (asked.family) {
+    const kin = kinSpans(node);
+    return [...kin, ...near.filter((span) => !kin.includes(span))];
+  }
   const life = asked.life && asked.kind === 'date' ? LIFE_SPAN.exec(text) : null;
   if (!life || !asked.life) return near;
   const dash = life.index + /[–—-](?=[^–—-]*\d{3,4}[^–—-]*\)$)/u.exec(life[0])!.index;

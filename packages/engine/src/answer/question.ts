@@ -37,6 +37,11 @@ export interface AskedQuestion {
   life: { event: LifeEvent; terms: Set<string> } | null;
   /** The terms of each name the question gives ("South Sudan", "Node.js"; questionNames), as a whole. */
   names: Array<Set<string>>;
+  /**
+   * Whether the question asks for a person by a family tie ("Who is the mother of …?", "Who is Arghun's uncle?"),
+   * which a sentence gives as the name after the tie ("He was the son of actress Mary Martin"). English only.
+   */
+  family: boolean;
 }
 
 /** A life's events a question may ask the date, place or cause of. */
@@ -216,6 +221,14 @@ function describedTerms(question: string): Set<string> {
   return at < 0 ? new Set() : termSet(describingWords(tokens, at).join(' '));
 }
 
+// The words of a family tie, in English.
+const FAMILY_WORDS =
+  'sons?|daughters?|child|children|father|mother|parents?|wife|husband|spouse|married|brothers?|sisters?|siblings?|' +
+  'uncle|aunt|nephew|niece|cousin|grand(?:father|mother|son|daughter)|step(?:father|mother|son|daughter)';
+const FAMILY_ASKED = new RegExp(`\\b(?:${FAMILY_WORDS})\\b`, 'iu');
+/** A family tie as a sentence gives a name by it: "the son of", "the father of", "married to". */
+export const FAMILY_TIE = new RegExp(`\\b(?:${FAMILY_WORDS})\\s+(?:of|to)\\b`, 'iu');
+
 /** What a question asks for (see AskedQuestion). */
 export function readQuestion(question: string, language: string): AskedQuestion {
   const text = question.trim();
@@ -224,7 +237,7 @@ export function readQuestion(question: string, language: string): AskedQuestion 
   const names = questionNames(text, language)
     .map((name) => termSet(name))
     .filter((t) => t.size > 0);
-  const base = { text, terms, described: describedTerms(text), life: lifeAsked(text), names };
+  const base = { text, terms, described: describedTerms(text), life: lifeAsked(text), names, family: false };
   const yesNo = YES_NO_START.test(text);
   // "Who was born first, A or B?" and "Is A or B older?" choose; "Are A and B both American?" does not.
   if (options.length === 2) {
@@ -232,7 +245,8 @@ export function readQuestion(question: string, language: string): AskedQuestion 
   }
   if (yesNo) return { ...base, kind: 'yes_no', options: [], comparison: null };
   const kind = askedKind(text, language);
-  return { ...base, kind, options: [], comparison: null };
+  const family = (languageCode(language) ?? 'en') === 'en' && kind === 'person' && FAMILY_ASKED.test(text);
+  return { ...base, kind, options: [], comparison: null, family };
 }
 
 function askedKind(text: string, language: string): AnswerKind {

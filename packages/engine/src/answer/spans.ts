@@ -159,7 +159,7 @@ export function answerSpans(sentence: string, kind: AnswerKind, questionTerms: R
  * Whether a name stands before a noun it describes ("an Italian cinematographer", "the American film"): an
  * attribute, not a place, which a sentence names after a word such as "in" or "at".
  */
-function qualifies(sentence: string, span: AnswerSpan): boolean {
+export function qualifies(sentence: string, span: AnswerSpan): boolean {
   const next = /^[\s-]+([\p{L}]+)/u.exec(sentence.slice(span.at + span.text.length))?.[1];
   return next !== undefined && /^\p{Ll}/u.test(next) && !STOPWORDS.has(next);
 }
