@@ -174,10 +174,10 @@ function extendTo(
  * question names (namingPages), then holds most of the question's weight (termWeights), then tells what is asked
  * in the form a sentence gives it (tellsAsked: a family tie, a life's date or place), then the longer chain, then
  * the claim holding such a span rather than only its page's subject, then the claim holding more of the question
- * itself, then the earlier source and claim. A choice ("which came first, A or B?") is decided between
- * the claims about each option (see chooseOption). No answer when nothing qualifies or the best chain holds less
- * than MIN_COVERAGE of the question: the report then says that the sources do not state it. Beside it, the share
- * of the question each claim's chain holds.
+ * itself, then the earlier source and claim. A choice ("which came first, A or B?") is decided between the claims
+ * about each option (see chooseOption). No answer when nothing qualifies or the best chain holds less than
+ * MIN_COVERAGE of the question: the report then says that the sources do not state it. Beside it, the share of the
+ * question each claim's chain holds.
  */
 export function findAnswer(
   asked: AskedQuestion,
@@ -242,25 +242,26 @@ function candidatesOf(asked: AskedQuestion, { nodes, chains, weights, total }: C
   const own = nodes.map((n) => weightOf(n.own, weights));
   const naming = namingPages(asked, nodes);
   const anchored = chains.map((c) => c.nodes.some((i) => naming.has(nodes[i]!.page)));
-  const told = nodes.map((n) => tellsAsked(n, asked));
-  return nodes
+  const eligible = nodes
     .map((_, i) => i)
     .filter(
       (i) => (nodes[i]!.spans.length > 0 || (named && nodes[i]!.subject)) && chains[i]!.weight / total >= MIN_COVERAGE,
-    )
-    .sort((i, j) => {
-      if (anchored[i] !== anchored[j]) return anchored[i] ? -1 : 1;
-      const [a, b] = [chains[i]!, chains[j]!];
-      if (Math.abs(a.weight - b.weight) > 1e-9) return b.weight - a.weight;
-      if (told[i] !== told[j]) return told[i] ? -1 : 1;
-      if (a.nodes.length !== b.nodes.length) return b.nodes.length - a.nodes.length;
-      // A claim stating a span of the kind asked ("Born in Salsomaggiore Terme, …") before one that may answer only
-      // by its page's subject ("Camillo Bazzoni (born 1934) is an Italian film director").
-      const [si, sj] = [nodes[i]!.spans.length > 0 ? 1 : 0, nodes[j]!.spans.length > 0 ? 1 : 0];
-      if (si !== sj) return sj - si;
-      if (Math.abs(own[i]! - own[j]!) > 1e-9) return own[j]! - own[i]!;
-      return nodes[i]!.page - nodes[j]!.page || nodes[i]!.order - nodes[j]!.order;
-    });
+    );
+  // Read for the claims that may answer only: for a place, it ranks each claim's spans.
+  const told = new Map(eligible.map((i) => [i, tellsAsked(nodes[i]!, asked)]));
+  return eligible.sort((i, j) => {
+    if (anchored[i] !== anchored[j]) return anchored[i] ? -1 : 1;
+    const [a, b] = [chains[i]!, chains[j]!];
+    if (Math.abs(a.weight - b.weight) > 1e-9) return b.weight - a.weight;
+    if (told.get(i) !== told.get(j)) return told.get(i) ? -1 : 1;
+    if (a.nodes.length !== b.nodes.length) return b.nodes.length - a.nodes.length;
+    // A claim stating a span of the kind asked ("Born in Salsomaggiore Terme, …") before one that may answer only
+    // by its page's subject ("Camillo Bazzoni (born 1934) is an Italian film director").
+    const [si, sj] = [nodes[i]!.spans.length > 0 ? 1 : 0, nodes[j]!.spans.length > 0 ? 1 : 0];
+    if (si !== sj) return sj - si;
+    if (Math.abs(own[i]! - own[j]!) > 1e-9) return own[j]! - own[i]!;
+    return nodes[i]!.page - nodes[j]!.page || nodes[i]!.order - nodes[j]!.order;
+  });
 }
 
 /**
