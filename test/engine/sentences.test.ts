@@ -1,4 +1,4 @@
-import { questionNames, sentences } from '@research/engine';
+import { namedEntities, questionNames, sentences } from '@research/engine';
 
 // Issue 22: every claim is a sentence of the splitter, so a sentence cut after an abbreviation loses a claim.
 const NEXT: Record<string, string> = {
@@ -85,5 +85,19 @@ describe('names after abbreviations', () => {
     expect(questionNames('Which adventure did Ken St. Andre write for Tunnels and Trolls?', 'en')).toContain(
       'Ken St. Andre',
     );
+  });
+});
+
+describe("a sentence's first word", () => {
+  // A capitalised first word is a name only when the name goes on: "However, Churchill …" names Churchill alone.
+  // Linking names read from pages were searched as "However".
+  it('is no name when a comma parts it from the next capitalised word', () => {
+    expect(namedEntities('However, Churchill could not ignore the new government.')).toEqual(['Churchill']);
+    expect(namedEntities('Meanwhile, Tripp Coley is looking for something to do.')).toEqual(['Tripp Coley']);
+  });
+
+  it('still begins a name of several words', () => {
+    expect(namedEntities('Barack Obama was born in Honolulu.')).toEqual(['Barack Obama', 'Honolulu']);
+    expect(namedEntities('Then Benjamin "Bugsy" Siegel came.')).toContain('Benjamin "Bugsy" Siegel');
   });
 });

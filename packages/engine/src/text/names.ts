@@ -21,6 +21,12 @@ export function namedEntities(query: string, language = 'en'): string[] {
     run = [];
   };
   const capitalised = (i: number) => tokens[i] !== undefined && /^\p{Lu}/u.test(tokens[i]![0]);
+  // Capitalised words are one name only where nothing but spaces (or the quotes of a nickname: Benjamin "Bugsy"
+  // Siegel) stands between them: "Siegel (February 28" and "Kansas City, Missouri" are two.
+  const adjoins = (i: number) => {
+    const [word, next] = [tokens[i]!, tokens[i + 1]];
+    return next !== undefined && /^[\s"“”]*$/u.test(query.slice(word.index! + word[0].length, next.index));
+  };
   tokens.forEach((m, i) => {
     const word = m[0].replace(/[.]$/, '');
     const capital = /^\p{Lu}/u.test(word);
@@ -28,14 +34,11 @@ export function namedEntities(query: string, language = 'en'): string[] {
     // ends no sentence: the splitter's abbreviations.
     const before = query.slice(0, m.index);
     const sentenceStart = i === 0 || (/[.?!]\s*$/.test(before) && !endsWithAbbreviation(query, language, m.index));
-    // Capitalised words are one name only where nothing but spaces (or the quotes of a nickname: Benjamin
-    // "Bugsy" Siegel) stands between them: "Siegel (February 28" and "Kansas City, Missouri" are two.
-    if (run.length > 0) {
-      const previous = tokens[i - 1]!;
-      if (!/^[\s"“”]*$/u.test(query.slice(previous.index + previous[0].length, m.index))) flush();
-    }
+    if (run.length > 0 && !adjoins(i - 1)) flush();
     const joinsRun = run.length > 0 && /^(of|de|von|van|der|del|la|le|di|da|the)$/i.test(word);
-    const startsName = capital && sentenceStart && !STOPWORDS.has(word.toLowerCase()) && capitalised(i + 1);
+    // A sentence's first word begins a name only when the name goes on ("However, Churchill" names Churchill).
+    const startsName =
+      capital && sentenceStart && !STOPWORDS.has(word.toLowerCase()) && capitalised(i + 1) && adjoins(i);
     if ((capital && !sentenceStart) || startsName) run.push(m);
     else if (joinsRun && capitalised(i + 1)) run.push(m);
     else flush();
