@@ -253,6 +253,26 @@ describe('the fetch step', () => {
     expect(paths).not.toContain('/big-stone-gap-soundtrack');
   });
 
+  it("reads the question's first hit in the first hop, though its site gave a page the pool ranked higher", async () => {
+    const query = 'Where does the director of Big Stone Gap live?';
+    // The search ranks Wise County's page first, but its title and snippet hold none of the question's words: the
+    // film's page, ranked second on the same site, leads the pool. The first hop reads one page of each other site.
+    const ctx = context({ max_pages_per_domain: 2, max_sources: 6 }, { query, queriesUsed: 7 });
+    const found = [
+      [origin, '/wise-county'],
+      [origin, '/big-stone-gap'],
+      [otherOrigin, '/critics'],
+    ].map(([site, page], i) => ({
+      ...hits([page!])[0]!,
+      url: `${site}${page}`,
+      rank: i + 1,
+      query,
+      title: PAGES[page!]!.title,
+    }));
+    const read = await fetchStep(snapshot(found, []), ctx);
+    expect(read.sources.map((s) => new URL(s.url).pathname).slice(0, 2)).toEqual(['/big-stone-gap', '/wise-county']);
+  });
+
   it("spreads the round's sources over its hops, each read after the names the pages before it gave were searched", async () => {
     const query = 'Where does the director of Big Stone Gap live?';
     const ctx = context({ max_pages_per_domain: 10, max_sources: 6 }, { query, queriesUsed: 7 });

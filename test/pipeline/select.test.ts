@@ -98,6 +98,8 @@ describe('the candidate pool', () => {
     const ctx = run();
     const pool = rankPool(ctx, hits, queryRoles(ctx, [QUESTION], new Map()), new Set(['https://a.example/read']));
     expect(pool.map((c) => c.hit.url)).toEqual(['https://b.example/pancakes']);
+    // Its place in the question's own list, which a hop reads by.
+    expect(pool[0]!.questionRank).toBe(2);
     expect(pool[0]!.worth).toBeCloseTo((3 / (10 + 2)) * FIT_FLOOR, 10);
   });
 
@@ -131,7 +133,12 @@ describe('the candidate pool', () => {
 });
 
 describe('the next candidates of a hop', () => {
-  const candidate = (url: string, worth: number) => ({ hit: hit(QUESTION, 1, url, ''), key: url, worth });
+  const candidate = (url: string, worth: number, questionRank: number | null = null) => ({
+    hit: hit(QUESTION, 1, url, ''),
+    key: url,
+    worth,
+    questionRank,
+  });
 
   it("skips a site that holds max_pages_per_domain pages, counting the run's sources and the hop's own picks", () => {
     const pool = [
@@ -140,12 +147,23 @@ describe('the next candidates of a hop', () => {
       candidate('https://a.example/3', 3),
       candidate('https://b.example/1', 2),
     ];
-    const picked = nextCandidates(pool, 3, new Map([['a.example', 1]]), 2).map((c) => c.hit.url);
+    const picked = nextCandidates(pool, 3, new Map([['a.example', 1]]), () => 2).map((c) => c.hit.url);
     expect(picked).toEqual(['https://a.example/1', 'https://b.example/1']);
+  });
+
+  it('gives each candidate the pages of a site its own allowance says', () => {
+    // The question's first hit may take a site's second page where the others may take one.
+    const pool = [candidate('https://a.example/1', 5, 2), candidate('https://a.example/2', 4, 1)];
+    const allowance = (c: { questionRank: number | null }) => (c.questionRank === 1 ? 2 : 1);
+    expect(nextCandidates(pool, 3, new Map(), allowance).map((c) => c.hit.url)).toEqual([
+      'https://a.example/1',
+      'https://a.example/2',
+    ]);
+    expect(nextCandidates(pool, 3, new Map(), () => 1)).toHaveLength(1);
   });
 
   it('takes the local corpus as no site', () => {
     const pool = [candidate('local:a.txt', 3), candidate('local:b.txt', 2), candidate('local:c.txt', 1)];
-    expect(nextCandidates(pool, 3, new Map(), 1)).toHaveLength(3);
+    expect(nextCandidates(pool, 3, new Map(), () => 1)).toHaveLength(3);
   });
 });

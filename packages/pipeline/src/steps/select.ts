@@ -29,6 +29,8 @@ export interface Candidate {
   hit: PoolHit;
   key: string;
   worth: number;
+  /** Its place in the question's own result list (1 for the first), or null when that list does not hold it. */
+  questionRank: number | null;
 }
 
 /**
@@ -136,22 +138,33 @@ export function rankPool(
       fit.set(key, Math.max(fit.get(key) ?? 0, judge.fit(hit, name)));
     }
   }
+  const questionRank = new Map<string, number>();
+  for (const list of lists.filter((l) => roles.get(l.query)?.kind === 'question'))
+    list.items.forEach((hit, i) => {
+      const key = hitUrlKey(hit.url)!;
+      questionRank.set(key, Math.min(questionRank.get(key) ?? Infinity, i + 1));
+    });
   return fuseRankings(lists, (hit) => hitUrlKey(hit.url))
     .filter(({ key }) => !exclude.has(key))
-    .map(({ item, key, score }) => ({ hit: item, key, worth: score * (FIT_FLOOR + (fit.get(key) ?? 0)) }))
+    .map(({ item, key, score }) => ({
+      hit: item,
+      key,
+      worth: score * (FIT_FLOOR + (fit.get(key) ?? 0)),
+      questionRank: questionRank.get(key) ?? null,
+    }))
     .sort((a, b) => b.worth - a.worth);
 }
 
 /**
- * The next `count` candidates to read, in the pool's order, skipping pages of sites that hold
- * `maxPagesPerDomain` pages already (`perSite`, the run's sources and those chosen before them; the local
+ * The next `count` candidates to read, in the pool's order, skipping pages of sites that hold as many pages as
+ * `pagesOfSite` allows the candidate already (`perSite`, the run's sources and those chosen before them; the local
  * corpus is no site).
  */
 export function nextCandidates(
   pool: readonly Candidate[],
   count: number,
   perSite: ReadonlyMap<string, number>,
-  maxPagesPerDomain: number,
+  pagesOfSite: (candidate: Candidate) => number,
 ): Candidate[] {
   const taken = new Map(perSite);
   const out: Candidate[] = [];
@@ -160,7 +173,7 @@ export function nextCandidates(
     // Documents of the local corpus are no site's pages.
     if (!isLocalUrl(candidate.hit.url)) {
       const site = registrableDomain(candidate.hit.url);
-      if ((taken.get(site) ?? 0) >= maxPagesPerDomain) continue;
+      if ((taken.get(site) ?? 0) >= pagesOfSite(candidate)) continue;
       taken.set(site, (taken.get(site) ?? 0) + 1);
     }
     out.push(candidate);
