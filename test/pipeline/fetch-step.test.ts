@@ -128,6 +128,15 @@ describe('the fetch step', () => {
           query: 'q',
         }) as SearchResultRow,
     );
+  // The question's own hits, in this order, of the PAGES on the sites given.
+  const questionHits = (query: string, pages: Array<[string, string]>) =>
+    pages.map(([site, page], i) => ({
+      ...hits([page])[0]!,
+      url: `${site}${page}`,
+      rank: i + 1,
+      query,
+      title: PAGES[page]!.title,
+    }));
   const snapshot = (searchResults: SearchResultRow[], sources: SourceRow[]): RunSnapshot => ({
     plan: null,
     searchResults,
@@ -234,18 +243,12 @@ describe('the fetch step', () => {
     // Six sources in three hops of two: the first hop reads one page of each site (the film's, the critics'), not
     // both of the film's, so that the director's page, which the film's page names, still has room.
     const ctx = context({ max_pages_per_domain: 2, max_sources: 6 }, { query, queriesUsed: 7 });
-    const found = [
+    const found = questionHits(query, [
       [origin, '/big-stone-gap'],
       [origin, '/big-stone-gap-soundtrack'],
       [otherOrigin, '/critics'],
       [otherOrigin, '/wise-county'],
-    ].map(([site, page], i) => ({
-      ...hits([page!])[0]!,
-      url: `${site}${page}`,
-      rank: i + 1,
-      query,
-      title: PAGES[page!]!.title,
-    }));
+    ]);
     const read = await fetchStep(snapshot(found, []), ctx);
     const paths = read.sources.map((s) => new URL(s.url).pathname);
     expect(paths.slice(0, 2)).toEqual(['/big-stone-gap', '/critics']);
@@ -255,20 +258,15 @@ describe('the fetch step', () => {
 
   it("reads the question's first hit in the first hop, though its site gave a page the pool ranked higher", async () => {
     const query = 'Where does the director of Big Stone Gap live?';
-    // The search ranks Wise County's page first, but its title and snippet hold none of the question's words: the
-    // film's page, ranked second on the same site, leads the pool. The first hop reads one page of each other site.
+    // The search ranks Wise County's page first, but its title holds none of the question's words: the film's page,
+    // second on the same site, leads the pool. A hop before the last reads one page of a site, the question's first
+    // hit aside, which may take the site's second.
     const ctx = context({ max_pages_per_domain: 2, max_sources: 6 }, { query, queriesUsed: 7 });
-    const found = [
+    const found = questionHits(query, [
       [origin, '/wise-county'],
       [origin, '/big-stone-gap'],
       [otherOrigin, '/critics'],
-    ].map(([site, page], i) => ({
-      ...hits([page!])[0]!,
-      url: `${site}${page}`,
-      rank: i + 1,
-      query,
-      title: PAGES[page!]!.title,
-    }));
+    ]);
     const read = await fetchStep(snapshot(found, []), ctx);
     expect(read.sources.map((s) => new URL(s.url).pathname).slice(0, 2)).toEqual(['/big-stone-gap', '/wise-county']);
   });
