@@ -460,9 +460,9 @@ const BEFORE_PLACE = /(?:^|[\s,(])(?:in|at|near|from|bei|à|en)\s+(?:the\s+)?$/i
  */
 function tellsAsked(node: Node, asked: AskedQuestion): boolean {
   if (asked.family) return kinSpans(node).length > 0;
-  if (!asked.life) return false;
-  if (asked.kind === 'date') return node.spans.length > 0 && tellsLife(node.claim.text, asked);
-  if (asked.kind !== 'place' || !LIFE_WORDS[asked.life.event].test(node.claim.text)) return false;
+  if (!tellsLife(node.claim.text, asked)) return false;
+  if (asked.kind === 'date') return node.spans.length > 0;
+  if (asked.kind !== 'place') return false;
   const span = spansOf(node, asked)[0];
   return span !== undefined && BEFORE_PLACE.test(node.claim.text.slice(0, span.at));
 }
