@@ -53,21 +53,28 @@ export function paragraphText(sentences: readonly string[]): string {
 /**
  * An answer or a text as compared: lower case, every punctuation mark or symbol replaced by a space, the
  * articles a, an and the dropped, words separated by single spaces. (Replacing rather than deleting keeps
- * "Paris[1]" two words; both sides are treated alike, so "U.S." still meets "U.S.".)
+ * "Paris[1]" two words; both sides are treated alike, so "U.S." still meets "U.S.".) With `keepCase`, the
+ * letters keep their case (see statesAnswer).
  */
-export function normaliseText(text: string): string {
-  return text
-    .toLowerCase()
+export function normaliseText(text: string, keepCase = false): string {
+  return (keepCase ? text : text.toLowerCase())
     .replace(/[\p{P}\p{S}]+/gu, ' ')
     .split(/\s+/u)
-    .filter((w) => w && !['a', 'an', 'the'].includes(w))
+    .filter((w) => w && !['a', 'an', 'the'].includes(w.toLowerCase()))
     .join(' ');
 }
 
-/** True when the normalised `answer` occurs in the normalised `text` as whole words. */
+/**
+ * True when the normalised `answer` occurs in the normalised `text` as whole words. An answer written in capitals
+ * only (an abbreviation or a code: "US", "IT", "NO", "U.S.") counts only written in capitals: MuSiQue gives "IT"
+ * and "it" as aliases of Italy and "NO" of Norway, which lower-cased meet the pronoun "it", the word "no", "us" in
+ * any English report.
+ */
 export function statesAnswer(text: string, answer: string): boolean {
-  const wanted = normaliseText(answer);
-  return wanted.length > 0 && ` ${normaliseText(text)} `.includes(` ${wanted} `);
+  const letters = answer.replace(/[^\p{L}]/gu, '');
+  const capitals = letters.length > 1 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
+  const wanted = normaliseText(answer, capitals);
+  return wanted.length > 0 && ` ${normaliseText(text, capitals)} `.includes(` ${wanted} `);
 }
 
 /** True when the text states one of `answers` (an answer and its aliases), as statesAnswer judges. */

@@ -64,9 +64,19 @@ export function itemsOfPart<T>(items: readonly T[], part: SetPart, idOf: (item: 
   return part === 'all' ? [...items] : items.filter((item) => partOf(idOf(item)) === part);
 }
 
-/** The answers that count for a question: its answer and its aliases. */
+/** Letters an alias has at most to be a code ("IT", "NOR", "U.S"), which counts only in capitals (see answersOf). */
+const CODE_LETTERS = 3;
+
+/**
+ * The answers that count for a question: its answer and its aliases, an alias of CODE_LETTERS letters or fewer
+ * as a code written in capitals (statesAnswer then counts it only so written). MuSiQue lists "it" beside "IT" and
+ * "Italy", "no" beside "NO" and "Norway": as words they are the pronoun and the "no" of any English report.
+ */
 export function answersOf(item: QaItem): string[] {
-  return [item.answer, ...(item.answer_aliases ?? [])];
+  const aliases = (item.answer_aliases ?? []).map((alias) =>
+    alias.replace(/[^\p{L}]/gu, '').length <= CODE_LETTERS ? alias.toUpperCase() : alias,
+  );
+  return [...new Set([item.answer, ...aliases])];
 }
 
 /** The gold pages of a question: the distinct titles of its supporting facts, in their order. */

@@ -12,6 +12,7 @@ import {
   statesAnswer,
   statesSomeAnswer,
 } from '../../scripts/eval/protocol';
+import { answersOf, type QaItem } from '../../scripts/eval/question-sets';
 import { startFakeWeb, type FakeWebPage } from '../fakes/fake-web';
 import { describeWithData } from '../support/data-dir';
 import { captureLogger } from '../search/support/capture-logger';
@@ -86,12 +87,31 @@ describe('measuring rules of the evaluation', () => {
     expect(statesAnswer('anything', '')).toBe(false);
   });
 
+  it('counts an answer written in capitals only where the text writes it so', () => {
+    expect(statesAnswer('none of their statements is about it', 'IT')).toBe(false);
+    expect(statesAnswer('It flows north.', 'IT')).toBe(false);
+    expect(statesAnswer('Tell us more.', 'US')).toBe(false);
+    expect(statesAnswer('Exports to the US rose.', 'US')).toBe(true);
+    expect(statesAnswer('Midway is located on U.S. Route 167.', 'U.S.')).toBe(true);
+    expect(statesAnswer('the u.s. route', 'U.S.')).toBe(false);
+    expect(statesAnswer('The Nasa probe', 'Nasa')).toBe(true);
+  });
+
   it('counts an answer stated by one of its aliases', () => {
     const answers = ['Granville Stanley Hall', 'Stanley Hall', 'G. Stanley Hall'];
     expect(statesSomeAnswer('Its first president was G. Stanley Hall.', answers)).toBe(true);
     expect(statesSomeAnswer('Stanley Hall taught there.', answers)).toBe(true);
     expect(statesSomeAnswer('Hall taught there.', answers)).toBe(false);
     expect(statesSomeAnswer('anything', [])).toBe(false);
+  });
+
+  it('counts a short alias as a code written in capitals, not as the word it spells', () => {
+    const item = { answer: 'seemingly in Italy', answer_aliases: ['IT', 'ITA', 'Italy', 'it', 'Mar'] };
+    const answers = answersOf(item as QaItem);
+    expect(answers).toEqual(['seemingly in Italy', 'IT', 'ITA', 'Italy', 'MAR']);
+    expect(statesSomeAnswer('None of their statements is about it.', answers)).toBe(false);
+    expect(statesSomeAnswer('It began in Italy.', answers)).toBe(true);
+    expect(statesSomeAnswer('Country code IT.', answers)).toBe(true);
   });
 
   it("takes the summary's first sentence up to its first citation, abbreviations and all", () => {
