@@ -1,7 +1,8 @@
 // The command line of `npm run eval -- hotpot|multihop|contradiction|local [--set NAME] [--part tune|check|all]
-// [--limit N] [--depth D] [--llm[=fake|nonsense|judge|none]] [--concurrency N] [--save DIR] [--smoke]`: which
-// evaluation, on which questions, with which model; then the table and the closing `bench-result:` line of
-// scripts/bench/harness.js.
+// [--limit N] [--depth D] [--llm[=fake|nonsense|judge|none]] [--concurrency N] [--save DIR] [--replay DIR] [--smoke]`:
+// which evaluation, on which questions, with which model; then the table and the closing `bench-result:` line of
+// scripts/bench/harness.js. `--replay DIR` (hotpot, multihop) writes the reports of runs saved with `--save DIR`
+// again with the engine as it is now, without running them (replay.ts).
 import os from 'node:os';
 import path from 'node:path';
 import { createBench } from '../bench/harness';
@@ -61,7 +62,7 @@ const SUITES: Record<'hotpot' | 'multihop' | 'contradiction' | 'local', Suite> =
 
 const USAGE =
   'usage: npm run eval -- hotpot|multihop|contradiction|local [--set NAME (hotpot)] [--part tune|check|all] [--limit N] ' +
-  '[--depth quick|normal|deep] [--llm[=fake|nonsense|judge|none]] [--concurrency N] [--save DIR] [--smoke]';
+  '[--depth quick|normal|deep] [--llm[=fake|nonsense|judge|none]] [--concurrency N] [--save DIR] [--replay DIR] [--smoke]';
 
 export interface Arguments {
   suite: keyof typeof SUITES;
@@ -73,6 +74,7 @@ export interface Arguments {
   llm: string | undefined;
   concurrency: number;
   save: string | undefined;
+  replay: string | undefined;
 }
 
 function positiveInteger(name: string, value: string | undefined): number {
@@ -93,6 +95,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     else if (flag === '--depth') args.depth = value();
     else if (flag === '--llm') args.llm = inline ?? '';
     else if (flag === '--save') args.save = value();
+    else if (flag === '--replay') args.replay = value();
     else if (flag === '--set') args.set = value() ?? '';
     else if (flag === '--part') args.part = value() as SetPart;
     else if (flag === '--smoke') continue;
@@ -105,6 +108,12 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   if (args.set !== undefined) {
     if (args.suite !== 'hotpot') throw new Error(`--set is for hotpot (${args.suite} runs its own questions)`);
     questionSet(args.set);
+  }
+  if (args.replay !== undefined) {
+    if (args.suite !== 'hotpot' && args.suite !== 'multihop')
+      throw new Error(`--replay is for hotpot and multihop (${args.suite} judges what only a run shows)`);
+    if (args.save !== undefined) throw new Error('--replay reads saved runs: it saves none (--save)');
+    if (args.llm !== undefined) throw new Error('--replay writes the reports without a model (--llm)');
   }
   if (args.part !== undefined && args.suite === 'local')
     throw new Error('--part is not for local: its questions are evaluated whole');
@@ -148,6 +157,7 @@ export function main(argv: readonly string[]): void {
       llm,
       logFile,
       saveDir: args.save,
+      replayDir: args.replay,
     };
     try {
       await suite.evaluate(settings);

@@ -29,6 +29,8 @@ export interface EvalSettings {
   logFile: string;
   /** Where each run's results and judgement are written as JSON (--save), if anywhere. */
   saveDir: string | undefined;
+  /** Where saved runs are read from to write their reports again instead of running them (--replay; replay.ts). */
+  replayDir?: string | undefined;
 }
 
 /** The service an evaluation's runs go to, and how to end it with whatever it runs on. */

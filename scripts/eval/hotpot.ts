@@ -32,6 +32,7 @@ import {
   type QaItem,
   type SetPart,
 } from './question-sets';
+import { readSavedRun, rewriteReport } from './replay';
 import type { RunOutcome } from './service-stack';
 
 export const HOTPOT_FIGURES = [
@@ -81,6 +82,20 @@ function supportingSentences(item: QaItem): Array<[string, number]> {
   });
 }
 
+/** Whether a report states the answer, and in its first sentence (undefined for a yes/no question). */
+function answerJudgement(
+  item: QaItem,
+  report: RunOutcome['report'],
+): Pick<QaJudgement, 'answerInReport' | 'answerFirst'> {
+  if (isYesNo(item.answer)) return { answerInReport: undefined, answerFirst: undefined };
+  const answers = answersOf(item);
+  const reportText = [report.summary, ...report.findings.map((f) => f.text)].join('\n');
+  return {
+    answerInReport: statesSomeAnswer(reportText, answers),
+    answerFirst: statesSomeAnswer(firstSentence(report.summary), answers),
+  };
+}
+
 async function judge(item: QaItem, run: RunOutcome, world: EvalWorld): Promise<QaJudgement> {
   const titles = goldTitles(item);
   const fetched = new Set(run.sources.flatMap((s) => world.pageOf(s.url)?.title ?? []));
@@ -97,7 +112,6 @@ async function judge(item: QaItem, run: RunOutcome, world: EvalWorld): Promise<Q
   const supporting = supportingSentences(item);
   const open = !isYesNo(item.answer);
   const answers = answersOf(item);
-  const reportText = [run.report.summary, ...run.report.findings.map((f) => f.text)].join('\n');
   const top = await world.searchOnce(item.question);
   const topTitles = new Set(top.map((hit) => hit.page.title));
   return {
@@ -105,8 +119,7 @@ async function judge(item: QaItem, run: RunOutcome, world: EvalWorld): Promise<Q
     bothPages: titles.every((t) => fetched.has(t)),
     supporting: supporting.length,
     found: supporting.filter(([title, i]) => covered.has(`${title}\u0000${i}`)).length,
-    answerInReport: open ? statesSomeAnswer(reportText, answers) : undefined,
-    answerFirst: open ? statesSomeAnswer(firstSentence(run.report.summary), answers) : undefined,
+    ...answerJudgement(item, run.report),
     bm25BothPages: titles.every((t) => topTitles.has(t)),
     bm25AnswerInSnippets: open ? statesSomeAnswer(top.map((hit) => hit.snippet).join('\n'), answers) : undefined,
   };
@@ -128,19 +141,21 @@ export async function researchQaSet(settings: EvalSettings, setName: string, par
   const all = readQuestionSet(settings.dataDir, setName);
   const partItems = itemsOfPart(all, part, (item) => item._id);
   const items = partItems.slice(0, settings.limit);
+  // Numbered within the whole part, so that a run saved with --limit has the name it has in the full part.
+  const width = String(partItems.length).length;
+  const name = (item: QaItem, i: number) => `q${String(i + 1).padStart(width, '0')}-${item._id}`;
+  if (settings.replayDir) return replayQaSet(settings.replayDir, items, name);
   const pages = qaPages(all, hostOfTitle);
   console.log(
     `${setName}, part ${part}: ${items.length} questions; ${pages.length} pages (every question of the set) on ` +
       `8 loopback hosts; depth ${settings.depth}, ${settings.llm.label}, ${settings.concurrency} runs at a time`,
   );
   const world = await startEvalWorld(pages, settings);
-  // Numbered within the whole part, so that a run saved with --limit has the name it has in the full part.
-  const width = String(partItems.length).length;
   const gold = (list: GoldPage[], pick: (page: GoldPage) => boolean) => `${list.filter(pick).length}/${list.length}`;
   return researchEach(world, settings, items, {
     question: (item) => item.question,
     judge: (item, run) => judge(item, run, world),
-    name: (item, i) => `q${String(i + 1).padStart(width, '0')}-${item._id}`,
+    name,
     line: (_item, i, run, judgement) =>
       `q${i + 1} ${run.state} ${run.seconds.toFixed(1)} s, ` +
       `${run.sources.length} sources, ${run.claims.length} claims; gold pages fetched ` +
@@ -148,6 +163,36 @@ export async function researchQaSet(settings: EvalSettings, setName: string, par
       `sentences ${judgement.found}/${judgement.supporting}, ` +
       `answer ${yesNo(judgement.answerInReport)} (first sentence ${yesNo(judgement.answerFirst)})`,
   });
+}
+
+/**
+ * The saved runs of `items` (see replay.ts), each report written again by the engine as it is now and judged
+ * again; the judgement's retrieval figures are the saved ones. Prints how many judgements changed, and which.
+ */
+async function replayQaSet(
+  dir: string,
+  items: readonly QaItem[],
+  name: (item: QaItem, i: number) => string,
+): Promise<QaSetRuns> {
+  const outcomes: RunOutcome[] = [];
+  const judgements: QaJudgement[] = [];
+  const changed: string[] = [];
+  for (const [i, item] of items.entries()) {
+    const saved = readSavedRun<QaItem, QaJudgement>(dir, name(item, i));
+    const report = await rewriteReport(saved.run, item.question);
+    const judgement = { ...saved.judgement, ...answerJudgement(item, report) };
+    const was = answerJudgement(item, saved.run.report);
+    if (was.answerInReport !== judgement.answerInReport || was.answerFirst !== judgement.answerFirst)
+      changed.push(
+        `q${i + 1} answer ${yesNo(was.answerInReport)} -> ${yesNo(judgement.answerInReport)}, first sentence ` +
+          `${yesNo(was.answerFirst)} -> ${yesNo(judgement.answerFirst)}`,
+      );
+    outcomes.push({ ...saved.run, report });
+    judgements.push(judgement);
+  }
+  console.log(`${items.length} saved runs of ${dir} replayed; ${changed.length} judged otherwise than as saved`);
+  for (const line of changed) console.log(`  ${line}`);
+  return { outcomes, judgements };
 }
 
 /** What a set's runs come to: each figure as a part of a whole. */

@@ -40,6 +40,7 @@ export async function evaluateMultihop(settings: EvalSettings): Promise<void> {
       ...settings,
       bench: prefixedBench(settings.bench, figurePrefix(set)),
       saveDir: settings.saveDir === undefined ? undefined : path.join(settings.saveDir, set),
+      replayDir: settings.replayDir === undefined ? undefined : path.join(settings.replayDir, set),
     };
     const { outcomes, judgements } = await researchQaSet(own, set, part);
     const tally = tallyQa(judgements, own);

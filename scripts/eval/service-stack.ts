@@ -47,6 +47,10 @@ export interface RunClaim {
   source_id: string;
   claim_text: string;
   evidence_span: string;
+  /** Where the pipeline reads the claim (round, then its place in the run), as stored: what `--replay` orders by. */
+  round?: number;
+  position?: number;
+  stance?: string | null;
 }
 
 export interface RunEvidence {
@@ -71,6 +75,8 @@ export interface RunOutcome {
   usage: Record<string, number>;
   /** The run's search hits in stored order (query, URL, provider rank, round), for `--save`. */
   searchResults: Array<{ round: number; query: string; url: string; rank: number }>;
+  /** The run's stored plan, for `--replay`. */
+  plan: unknown;
 }
 
 export interface ServiceStack {
@@ -180,21 +186,26 @@ export async function startServiceStack(options: {
         await sleep(POLL_MS);
         status = await get(`/v1/research/${id}/status`);
       }
-      const [report, sources, claims, evidence, stored, timing, hits] = await Promise.all([
+      const [report, sources, claims, evidence, stored, timing, hits, places] = await Promise.all([
         get<Report>(`/v1/research/${id}/report`),
         get<{ sources: RunSource[] }>(`/v1/research/${id}/sources`),
         get<{ claims: RunClaim[] }>(`/v1/research/${id}/claims`),
         get<{ evidence: RunEvidence[] }>(`/v1/research/${id}/evidence`),
         pool.query<{ id: string; content: string }>('select id, content from sources where run_id = $1', [id]),
-        pool.query<{ seconds: number | null; usage: Record<string, number> }>(
-          'select extract(epoch from finished_at - started_at)::float8 as seconds, usage from research_runs where id = $1',
+        pool.query<{ seconds: number | null; usage: Record<string, number>; plan: unknown }>(
+          'select extract(epoch from finished_at - started_at)::float8 as seconds, usage, plan from research_runs where id = $1',
           [id],
         ),
         pool.query<{ round: number; query: string; url: string; rank: number }>(
           'select round, query, url, rank from search_results where run_id = $1 order by position',
           [id],
         ),
+        pool.query<{ id: string; round: number; position: number; stance: string | null }>(
+          'select id, round, position, stance from claims where run_id = $1',
+          [id],
+        ),
       ]);
+      const placeOf = new Map(places.rows.map((r) => [r.id, r]));
       const row = timing.rows[0];
       return {
         id,
@@ -202,12 +213,16 @@ export async function startServiceStack(options: {
         error: status.error,
         report,
         sources: sources.sources,
-        claims: claims.claims,
+        claims: claims.claims.map((c) => {
+          const place = placeOf.get(c.id);
+          return place ? { ...c, round: place.round, position: place.position, stance: place.stance } : c;
+        }),
         evidence: evidence.evidence,
         storedText: new Map(stored.rows.map((r) => [r.id, r.content])),
         seconds: row?.seconds ?? 0,
         usage: row?.usage ?? {},
         searchResults: hits.rows,
+        plan: row?.plan ?? null,
       };
     }
 

@@ -53,6 +53,15 @@ describe('npm run eval arguments', () => {
     expect(() => parse('local', '--set', 'musique-train')).toThrow('--set is for hotpot');
   });
 
+  it('replays saved runs of hotpot and multihop only, without saving or a model', () => {
+    expect(parse('multihop', '--part', 'tune', '--replay', 'runs')).toMatchObject({ replay: 'runs', part: 'tune' });
+    expect(parse('hotpot', '--replay=runs')).toMatchObject({ suite: 'hotpot', replay: 'runs' });
+    expect(() => parse('local', '--replay', 'runs')).toThrow('--replay is for hotpot and multihop');
+    expect(() => parse('contradiction', '--replay', 'runs')).toThrow('--replay is for hotpot and multihop');
+    expect(() => parse('hotpot', '--replay', 'runs', '--save', 'out')).toThrow('--replay reads saved runs');
+    expect(() => parse('hotpot', '--replay', 'runs', '--llm=fake')).toThrow('without a model');
+  });
+
   it('declares every figure of multihop once per set, under the set name', () => {
     expect(MULTIHOP_FIGURES).toContain('hotpotqa_dev_large.both_pages');
     expect(MULTIHOP_FIGURES).toContain('2wikimultihopqa_train.answer_in_report');
