@@ -33,6 +33,9 @@ export interface FoundAnswer {
  * Pages a chain of claims may pass through: the question's page, the page a name of it leads to, and for a
  * question of three or four steps (a composer's spouse's birthplace) one or two more.
  */
+// Swept with `npm run eval -- multihop --replay` on the saved runs (answer in the first sentence, HotpotQA / 2Wiki /
+// MuSiQue; tune, then check): 2: 145 / 132 / 14 of 284 / 198 / 61, check 199 / 74 / 7 of 374 / 108 / 39; 3: 133 / 133
+// / 13, check 198 / 78 / 8; 4: 131 / 132 / 13, check 194 / 79 / 8. Two pages gain on tune what they lose on check.
 export const MAX_HOPS = 3;
 
 /**
@@ -341,6 +344,8 @@ function writesOut(name: string, subject: string): boolean {
 }
 
 /** Words a page title may hold to name its subject (a headline or a sentence says more). */
+// Swept as MAX_HOPS (first sentence): 4: 134 / 133 / 13, check 197 / 78 / 8; 6: 133 / 133 / 13, check 198 / 78 / 8;
+// 8: the same as 6.
 const MAX_NAME_WORDS = 6;
 
 /**

@@ -46,7 +46,11 @@ export function queryWeight(dimension: string): number {
   return dimension === 'counter_evidence' ? 0.5 : 1;
 }
 
-/** The least a query counts in fusion when every word of it is already in the question. */
+/**
+ * The least a query counts in fusion when every word of it is already in the question. Swept on the multihop tune
+ * parts (first 300 of each): 0.1, 0.25 and 0.5 read the same gold pages and give the same answers (without a model
+ * the queries beside the question are names, whose words are new).
+ */
 const LEAST_NOVELTY = 0.25;
 
 /**
