@@ -48,7 +48,11 @@ async function readLocalHits(
   return { sources, unreadable };
 }
 
-/** Characters an HTML file's article must hold to stand for the file (else its whole text does). */
+/**
+ * Characters an HTML file's article must hold to stand for the file (else its whole text does). Swept on the local
+ * evaluation (`npm run eval -- local`): 100, 200 and 400 give the same figures (answering page cited 42/43, answer in
+ * report 35/43, first 24/43; unanswered without findings 2/30): Readability's articles of the 130 pages are longer.
+ */
 const MIN_ARTICLE_CHARS = 200;
 
 /**
