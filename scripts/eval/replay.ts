@@ -21,7 +21,7 @@ export interface SavedRun<I, J> {
 export function readSavedRun<I, J>(dir: string, name: string): SavedRun<I, J> {
   const file = path.join(dir, `${name}.json`);
   if (!fs.existsSync(file))
-    throw new Error(`--replay: no saved run ${file}; save the same part and limit first (--save ${dir})`);
+    throw new Error(`--replay: no saved run ${file}; save the same part, depth and limit first (--save)`);
   const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as SavedRun<I, J> & {
     run: { storedText: Record<string, string> };
   };
