@@ -41,7 +41,11 @@ type EvidenceRows = Parameters<typeof evidenceDraftsOf>[0];
 function placesOf(claims: readonly SavedClaim[]): Map<string, { round: number; position: number }> {
   const places = new Map<string, { round: number; position: number }>();
   const bySource = new Map<string, SavedClaim[]>();
-  for (const claim of claims) bySource.set(claim.source_id, [...(bySource.get(claim.source_id) ?? []), claim]);
+  for (const claim of claims) {
+    const own = bySource.get(claim.source_id);
+    if (own) own.push(claim);
+    else bySource.set(claim.source_id, [claim]);
+  }
   for (const own of bySource.values()) {
     own.sort((a, b) => (a.span_start ?? 0) - (b.span_start ?? 0));
     own.forEach((claim, i) => places.set(claim.id, { round: claim.round ?? 1, position: claim.position ?? i }));
