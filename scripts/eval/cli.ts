@@ -1,7 +1,7 @@
 // The command line of `npm run eval -- hotpot|multihop|contradiction|local [--set NAME] [--part tune|check|all]
 // [--limit N] [--depth D] [--llm[=fake|nonsense|judge|none]] [--concurrency N] [--save DIR] [--replay DIR] [--smoke]`:
 // which evaluation, on which questions, with which model; then the table and the closing `bench-result:` line of
-// scripts/bench/harness.js. `--replay DIR` (hotpot, multihop) writes the reports of runs saved with `--save DIR`
+// scripts/bench/harness.js. `--replay DIR` (hotpot, multihop, local) writes the reports of runs saved with `--save DIR`
 // again with the engine as it is now, without running them (replay.ts).
 import os from 'node:os';
 import path from 'node:path';
@@ -110,8 +110,8 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     questionSet(args.set);
   }
   if (args.replay !== undefined) {
-    if (args.suite !== 'hotpot' && args.suite !== 'multihop')
-      throw new Error(`--replay is for hotpot and multihop (${args.suite} judges what only a run shows)`);
+    if (args.suite === 'contradiction')
+      throw new Error('--replay is for hotpot, multihop and local (contradiction judges what only a run shows)');
     if (args.save !== undefined) throw new Error('--replay reads saved runs: it saves none (--save)');
     if (args.llm !== undefined) throw new Error('--replay writes the reports without a model (--llm)');
   }

@@ -24,9 +24,11 @@ import {
   localItems,
   pageOfLocalUrl,
   readLocalQuestions,
+  type AnsweredQuestion,
   type LocalItem,
 } from './local-corpus';
 import { firstSentence, fraction, notFoundOpening, statesSomeAnswer, type NotFoundSentence } from './protocol';
+import { readSavedRun, rewriteReport } from './replay';
 import type { RunOutcome } from './service-stack';
 
 export const LOCAL_FIGURES = [
@@ -98,6 +100,22 @@ async function startLocalWorld(corpusDir: string, settings: EvalSettings): Promi
 }
 
 async function judge(item: LocalItem, run: RunOutcome, world: LocalWorld): Promise<LocalJudgement> {
+  const judgement = reportJudgement(item, run);
+  if (item.kind === 'unanswered') return judgement;
+  const { page } = item.q;
+  const top = await world.searchOnce(item.q.question);
+  return {
+    ...judgement,
+    pageRead: run.sources.some((s) => pageOfLocalUrl(s.url) === page),
+    searchPage: top.some((hit) => hit.page === page),
+    searchAnswer: statesSomeAnswer(top.map((hit) => hit.snippet).join('\n'), answersOf(item.q)),
+  };
+}
+
+const answersOf = (q: AnsweredQuestion) => [q.answer, ...(q.aliases ?? [])];
+
+/** What the report says of the question (the findings, the "not found" opening, the page cited, the answer). */
+function reportJudgement(item: LocalItem, run: RunOutcome): LocalJudgement {
   const { report } = run;
   const common = {
     kind: item.kind,
@@ -106,19 +124,14 @@ async function judge(item: LocalItem, run: RunOutcome, world: LocalWorld): Promi
     notFound: notFoundOpening(report.summary),
   };
   if (item.kind === 'unanswered') return common;
-  const { page } = item.q;
-  const answers = [item.q.answer, ...(item.q.aliases ?? [])];
+  const answers = answersOf(item.q);
   const pageOfSource = new Map(run.sources.map((s) => [s.id, pageOfLocalUrl(s.url)]));
   const cited = new Set(report.findings.flatMap((f) => f.source_ids.map((id) => pageOfSource.get(id))));
-  const top = await world.searchOnce(item.q.question);
   return {
     ...common,
-    pageCited: cited.has(page),
-    pageRead: [...pageOfSource.values()].includes(page),
+    pageCited: cited.has(item.q.page),
     answerInReport: statesSomeAnswer([report.summary, ...report.findings.map((f) => f.text)].join('\n'), answers),
     answerFirst: statesSomeAnswer(firstSentence(report.summary), answers),
-    searchPage: top.some((hit) => hit.page === page),
-    searchAnswer: statesSomeAnswer(top.map((hit) => hit.snippet).join('\n'), answers),
   };
 }
 
@@ -145,6 +158,11 @@ function runLine(item: LocalItem, run: RunOutcome, j: LocalJudgement): string {
 /** Runs every question through the service on the corpus folder and prints the figures of both kinds. */
 export async function evaluateLocal(settings: EvalSettings): Promise<void> {
   const items = localItems(readLocalQuestions(), settings.limit);
+  if (settings.replayDir) {
+    const { outcomes, judgements } = await replayLocal(settings.replayDir, items);
+    report(judgements, outcomes, settings);
+    return;
+  }
   const corpusDir = copyCorpus(settings.dataDir);
   const answeredCount = items.filter((item) => item.kind === 'answered').length;
   console.log(
@@ -160,6 +178,31 @@ export async function evaluateLocal(settings: EvalSettings): Promise<void> {
     line: (item, _i, run, judgement) => runLine(item, run, judgement),
   });
   report(judgements, outcomes, settings);
+}
+
+/**
+ * The runs a `--save` of the local evaluation wrote, each report written again by the engine as it is now and judged
+ * again (see replay.ts); what the runs read and the one local search are the saved figures.
+ */
+async function replayLocal(dir: string, items: readonly LocalItem[]) {
+  const outcomes: RunOutcome[] = [];
+  const judgements: LocalJudgement[] = [];
+  const changed: string[] = [];
+  for (const item of items) {
+    const saved = readSavedRun<LocalItem, LocalJudgement>(dir, itemName(item));
+    const report = await rewriteReport(saved.run, item.q.question);
+    const judgement = { ...saved.judgement, ...reportJudgement(item, { ...saved.run, report }) };
+    const was = reportJudgement(item, saved.run);
+    const told = (j: LocalJudgement) =>
+      `${j.findings} findings, ${j.notFound ?? 'a finding'} first` +
+      (item.kind === 'answered' ? `, answer ${yesNo(j.answerInReport)} (first ${yesNo(j.answerFirst)})` : '');
+    if (told(was) !== told(judgement)) changed.push(`${itemName(item)} ${told(was)} -> ${told(judgement)}`);
+    outcomes.push({ ...saved.run, report });
+    judgements.push(judgement);
+  }
+  console.log(`${items.length} saved runs of ${dir} replayed; ${changed.length} judged otherwise than as saved`);
+  for (const line of changed) console.log(`  ${line}`);
+  return { outcomes, judgements };
 }
 
 function report(judgements: LocalJudgement[], outcomes: RunOutcome[], settings: EvalSettings): void {

@@ -1,4 +1,4 @@
-// `--replay DIR` of `npm run eval -- hotpot|multihop`: the runs a `--save DIR` of the same part wrote, each report
+// `--replay DIR` of `npm run eval -- hotpot|multihop|local`: the runs a `--save DIR` of the same part wrote, each report
 // written again by the engine as it is now, from the run's stored claims, sources, evidence and plan, as the
 // synthesize step writes it without a model, then judged again. What the runs searched and fetched is not redone
 // (the retrieval figures are the saved ones): a change to how the report reads the claims (the answer, the

@@ -53,11 +53,11 @@ describe('npm run eval arguments', () => {
     expect(() => parse('local', '--set', 'musique-train')).toThrow('--set is for hotpot');
   });
 
-  it('replays saved runs of hotpot and multihop only, without saving or a model', () => {
+  it('replays saved runs of hotpot, multihop and local only, without saving or a model', () => {
     expect(parse('multihop', '--part', 'tune', '--replay', 'runs')).toMatchObject({ replay: 'runs', part: 'tune' });
     expect(parse('hotpot', '--replay=runs')).toMatchObject({ suite: 'hotpot', replay: 'runs' });
-    expect(() => parse('local', '--replay', 'runs')).toThrow('--replay is for hotpot and multihop');
-    expect(() => parse('contradiction', '--replay', 'runs')).toThrow('--replay is for hotpot and multihop');
+    expect(parse('local', '--replay', 'runs')).toMatchObject({ suite: 'local', replay: 'runs' });
+    expect(() => parse('contradiction', '--replay', 'runs')).toThrow('--replay is for hotpot, multihop and local');
     expect(() => parse('hotpot', '--replay', 'runs', '--save', 'out')).toThrow('--replay reads saved runs');
     expect(() => parse('hotpot', '--replay', 'runs', '--llm=fake')).toThrow('without a model');
   });
