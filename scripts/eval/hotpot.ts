@@ -272,7 +272,8 @@ export async function evaluateHotpot(settings: EvalSettings): Promise<void> {
   console.log(`\n  ${missedLine(t)}.`);
   console.log(`  supporting-sentence recall: ${SENTENCE_RECALL_DEFINITION}.`);
   console.log(
-    '  answer in report: the answer or one of its aliases, lower case, punctuation and symbols replaced by spaces, ' +
+    "  answer in report: the answer or one of its aliases (and a gold page's title that is the answer with words left " +
+      'out, when the page writes it in full), lower case, punctuation and symbols replaced by spaces, ' +
       'without the articles a/an/the, occurs as whole words ' +
       "in the report's summary and findings.",
   );

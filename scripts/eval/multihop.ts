@@ -81,7 +81,8 @@ export async function evaluateMultihop(settings: EvalSettings): Promise<void> {
   console.log('');
   for (const { set, tally } of rows) console.log(`  ${set}: ${missedLine(tally)}.`);
   console.log(
-    '\n  answer figures leave out yes/no questions; an answer counts when it or one of its aliases occurs as whole ' +
+    "\n  answer figures leave out yes/no questions; an answer counts when it or one of its aliases (a gold page's " +
+      'title among them when it is the answer with words left out and the page writes it in full) occurs as whole ' +
       'words (lower case, punctuation and symbols replaced by spaces, without a/an/the).',
   );
 }

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FakeWebPage } from '../../test/fakes/fake-web';
-import { paragraphText, partOf, type Part } from './protocol';
+import { normaliseText, paragraphText, partOf, statesAnswer, type Part } from './protocol';
 
 /** One question in HotpotQA's schema (MuSiQue adds `answer_aliases`). */
 export interface QaItem {
@@ -69,14 +69,40 @@ const CODE_LETTERS = 3;
 
 /**
  * The answers that count for a question: its answer and its aliases, an alias of CODE_LETTERS letters or fewer
- * as a code written in capitals (statesAnswer then counts it only so written). MuSiQue lists "it" beside "IT" and
- * "Italy", "no" beside "NO" and "Norway": as words they are the pronoun and the "no" of any English report.
+ * as a code written in capitals (statesAnswer then counts it only so written), and the names gold pages give the
+ * answer (pageNames). MuSiQue lists "it" beside "IT" and "Italy", "no" beside "NO" and "Norway": as words they
+ * are the pronoun and the "no" of any English report.
  */
 export function answersOf(item: QaItem): string[] {
   const aliases = (item.answer_aliases ?? []).map((alias) =>
     alias.replace(/[^\p{L}]/gu, '').length <= CODE_LETTERS ? alias.toUpperCase() : alias,
   );
-  return [...new Set([item.answer, ...aliases])];
+  return [...new Set([item.answer, ...aliases, ...pageNames(item)])];
+}
+
+/**
+ * The partial names of the answer the set's own pages give it, as the issue's protocol counts them ("aliases and
+ * partial names count when the page itself gives the full form"): the title of a gold page (without what
+ * parentheses add) that writes the answer in full in its text, when the title is the answer with words left out
+ * (two words at least, the last one kept): the page "Rob Parissi" opens `Robert "Rob" Parissi (born …)`, and its
+ * answer "Robert "Rob" Parissi" is stated by "Rob Parissi". A title holding a word the answer does not ("Micky
+ * Dolenz" for "George Michael Dolenz") is another name, not a partial one.
+ */
+export function pageNames(item: Pick<QaItem, 'answer' | 'supporting_facts' | 'context'>): string[] {
+  const full = normaliseText(item.answer).split(' ');
+  if (full.length < 3) return [];
+  const gold = new Set(item.supporting_facts.map(([title]) => title));
+  const names: string[] = [];
+  for (const [title, sentences] of item.context) {
+    if (!gold.has(title) || !statesAnswer(paragraphText(sentences), item.answer)) continue;
+    const name = title.replace(/\s*\([^)]*\)\s*/gu, ' ').trim();
+    const words = normaliseText(name).split(' ');
+    if (words.length < 2 || words.length >= full.length || words.at(-1) !== full.at(-1)) continue;
+    let at = 0;
+    for (const word of full) if (word === words[at]) at++;
+    if (at === words.length) names.push(name);
+  }
+  return names;
 }
 
 /** The gold pages of a question: the distinct titles of its supporting facts, in their order. */

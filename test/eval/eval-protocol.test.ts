@@ -12,7 +12,7 @@ import {
   statesAnswer,
   statesSomeAnswer,
 } from '../../scripts/eval/protocol';
-import { answersOf, type QaItem } from '../../scripts/eval/question-sets';
+import { answersOf, pageNames, type QaItem } from '../../scripts/eval/question-sets';
 import { startFakeWeb, type FakeWebPage } from '../fakes/fake-web';
 import { describeWithData } from '../support/data-dir';
 import { captureLogger } from '../search/support/capture-logger';
@@ -106,12 +106,50 @@ describe('measuring rules of the evaluation', () => {
   });
 
   it('counts a short alias as a code written in capitals, not as the word it spells', () => {
-    const item = { answer: 'seemingly in Italy', answer_aliases: ['IT', 'ITA', 'Italy', 'it', 'Mar'] };
-    const answers = answersOf(item as QaItem);
+    const item = {
+      answer: 'seemingly in Italy',
+      answer_aliases: ['IT', 'ITA', 'Italy', 'it', 'Mar'],
+      supporting_facts: [],
+      context: [],
+    };
+    const answers = answersOf(item as unknown as QaItem);
     expect(answers).toEqual(['seemingly in Italy', 'IT', 'ITA', 'Italy', 'MAR']);
     expect(statesSomeAnswer('None of their statements is about it.', answers)).toBe(false);
     expect(statesSomeAnswer('It began in Italy.', answers)).toBe(true);
     expect(statesSomeAnswer('Country code IT.', answers)).toBe(true);
+  });
+
+  it('counts the name a gold page goes by when the page writes the answer in full (its title, words left out)', () => {
+    const item = {
+      answer: 'Robert "Rob" Parissi',
+      supporting_facts: [
+        ['Rob Parissi', 0],
+        ['Pepper Keenan', 0],
+      ],
+      context: [
+        ['Rob Parissi', ['Robert "Rob" Parissi (born December 29, 1950) is an American musician.']],
+        ['Pepper Keenan', ['Pepper Keenan (born February 13, 1967) is an American musician.']],
+        ['Rob Parissi (album)', ['Robert "Rob" Parissi is its title.']],
+      ],
+    } as unknown as QaItem;
+    expect(pageNames(item)).toEqual(['Rob Parissi']);
+    expect(statesSomeAnswer('Rob Parissi was born first [1].', answersOf(item))).toBe(true);
+    expect(statesSomeAnswer('Parissi was born first [1].', answersOf(item))).toBe(false);
+    // A title with a word the answer lacks is another name; a page that does not write the answer gives none.
+    expect(
+      pageNames({
+        ...item,
+        answer: 'George Michael Dolenz',
+        context: [['Micky Dolenz', ['George Michael Dolenz (born 1945)']]],
+        supporting_facts: [['Micky Dolenz', 0]],
+      } as unknown as QaItem),
+    ).toEqual([]);
+    expect(
+      pageNames({
+        ...item,
+        context: [['Rob Parissi', ['Rob Parissi (born 1950) is a musician.']]],
+      } as unknown as QaItem),
+    ).toEqual([]);
   });
 
   it("takes the summary's first sentence up to its first citation, abbreviations and all", () => {
