@@ -108,11 +108,11 @@ async function judge(item: LocalItem, run: RunOutcome, world: LocalWorld): Promi
     ...judgement,
     pageRead: run.sources.some((s) => pageOfLocalUrl(s.url) === page),
     searchPage: top.some((hit) => hit.page === page),
-    searchAnswer: statesSomeAnswer(top.map((hit) => hit.snippet).join('\n'), answersOf(item.q)),
+    searchAnswer: statesSomeAnswer(top.map((hit) => hit.snippet).join('\n'), localAnswers(item.q)),
   };
 }
 
-const answersOf = (q: AnsweredQuestion) => [q.answer, ...(q.aliases ?? [])];
+const localAnswers = (q: AnsweredQuestion) => [q.answer, ...(q.aliases ?? [])];
 
 /** What the report says of the question (the findings, the "not found" opening, the page cited, the answer). */
 function reportJudgement(item: LocalItem, run: RunOutcome): LocalJudgement {
@@ -124,7 +124,7 @@ function reportJudgement(item: LocalItem, run: RunOutcome): LocalJudgement {
     notFound: notFoundOpening(report.summary),
   };
   if (item.kind === 'unanswered') return common;
-  const answers = answersOf(item.q);
+  const answers = localAnswers(item.q);
   const pageOfSource = new Map(run.sources.map((s) => [s.id, pageOfLocalUrl(s.url)]));
   const cited = new Set(report.findings.flatMap((f) => f.source_ids.map((id) => pageOfSource.get(id))));
   return {
