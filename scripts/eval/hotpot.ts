@@ -32,7 +32,7 @@ import {
   type QaItem,
   type SetPart,
 } from './question-sets';
-import { readSavedRun, rewriteReport } from './replay';
+import { replaySaved } from './replay';
 import type { RunOutcome } from './service-stack';
 
 export const HOTPOT_FIGURES = [
@@ -144,7 +144,13 @@ export async function researchQaSet(settings: EvalSettings, setName: string, par
   // Numbered within the whole part, so that a run saved with --limit has the name it has in the full part.
   const width = String(partItems.length).length;
   const name = (item: QaItem, i: number) => `q${String(i + 1).padStart(width, '0')}-${item._id}`;
-  if (settings.replayDir) return replayQaSet(settings.replayDir, items, name);
+  if (settings.replayDir)
+    return replaySaved<QaItem, QaJudgement>(settings.replayDir, items, {
+      name,
+      question: (item) => item.question,
+      judge: (item, run) => answerJudgement(item, run.report),
+      told: (_item, j) => `answer ${yesNo(j.answerInReport)} (first sentence ${yesNo(j.answerFirst)})`,
+    });
   const pages = qaPages(all, hostOfTitle);
   console.log(
     `${setName}, part ${part}: ${items.length} questions; ${pages.length} pages (every question of the set) on ` +
@@ -163,36 +169,6 @@ export async function researchQaSet(settings: EvalSettings, setName: string, par
       `sentences ${judgement.found}/${judgement.supporting}, ` +
       `answer ${yesNo(judgement.answerInReport)} (first sentence ${yesNo(judgement.answerFirst)})`,
   });
-}
-
-/**
- * The saved runs of `items` (see replay.ts), each report written again by the engine as it is now and judged
- * again; the judgement's retrieval figures are the saved ones. Prints how many judgements changed, and which.
- */
-async function replayQaSet(
-  dir: string,
-  items: readonly QaItem[],
-  name: (item: QaItem, i: number) => string,
-): Promise<QaSetRuns> {
-  const outcomes: RunOutcome[] = [];
-  const judgements: QaJudgement[] = [];
-  const changed: string[] = [];
-  for (const [i, item] of items.entries()) {
-    const saved = readSavedRun<QaItem, QaJudgement>(dir, name(item, i));
-    const report = await rewriteReport(saved.run, item.question);
-    const judgement = { ...saved.judgement, ...answerJudgement(item, report) };
-    const was = answerJudgement(item, saved.run.report);
-    if (was.answerInReport !== judgement.answerInReport || was.answerFirst !== judgement.answerFirst)
-      changed.push(
-        `q${i + 1} answer ${yesNo(was.answerInReport)} -> ${yesNo(judgement.answerInReport)}, first sentence ` +
-          `${yesNo(was.answerFirst)} -> ${yesNo(judgement.answerFirst)}`,
-      );
-    outcomes.push({ ...saved.run, report });
-    judgements.push(judgement);
-  }
-  console.log(`${items.length} saved runs of ${dir} replayed; ${changed.length} judged otherwise than as saved`);
-  for (const line of changed) console.log(`  ${line}`);
-  return { outcomes, judgements };
 }
 
 /** What a set's runs come to: each figure as a part of a whole. */

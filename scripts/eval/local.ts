@@ -28,7 +28,7 @@ import {
   type LocalItem,
 } from './local-corpus';
 import { firstSentence, fraction, notFoundOpening, statesSomeAnswer, type NotFoundSentence } from './protocol';
-import { readSavedRun, rewriteReport } from './replay';
+import { replaySaved } from './replay';
 import type { RunOutcome } from './service-stack';
 
 export const LOCAL_FIGURES = [
@@ -159,7 +159,15 @@ function runLine(item: LocalItem, run: RunOutcome, j: LocalJudgement): string {
 export async function evaluateLocal(settings: EvalSettings): Promise<void> {
   const items = localItems(readLocalQuestions(), settings.limit);
   if (settings.replayDir) {
-    const { outcomes, judgements } = await replayLocal(settings.replayDir, items);
+    // What the runs read and the one local search stay the saved figures.
+    const { outcomes, judgements } = await replaySaved<LocalItem, LocalJudgement>(settings.replayDir, items, {
+      name: itemName,
+      question: (item) => item.q.question,
+      judge: reportJudgement,
+      told: (item, j) =>
+        `${j.findings} findings, ${j.notFound ?? 'a finding'} first` +
+        (item.kind === 'answered' ? `, answer ${yesNo(j.answerInReport)} (first ${yesNo(j.answerFirst)})` : ''),
+    });
     report(judgements, outcomes, settings);
     return;
   }
@@ -178,31 +186,6 @@ export async function evaluateLocal(settings: EvalSettings): Promise<void> {
     line: (item, _i, run, judgement) => runLine(item, run, judgement),
   });
   report(judgements, outcomes, settings);
-}
-
-/**
- * The runs a `--save` of the local evaluation wrote, each report written again by the engine as it is now and judged
- * again (see replay.ts); what the runs read and the one local search are the saved figures.
- */
-async function replayLocal(dir: string, items: readonly LocalItem[]) {
-  const outcomes: RunOutcome[] = [];
-  const judgements: LocalJudgement[] = [];
-  const changed: string[] = [];
-  for (const item of items) {
-    const saved = readSavedRun<LocalItem, LocalJudgement>(dir, itemName(item));
-    const report = await rewriteReport(saved.run, item.q.question);
-    const judgement = { ...saved.judgement, ...reportJudgement(item, { ...saved.run, report }) };
-    const was = reportJudgement(item, saved.run);
-    const told = (j: LocalJudgement) =>
-      `${j.findings} findings, ${j.notFound ?? 'a finding'} first` +
-      (item.kind === 'answered' ? `, answer ${yesNo(j.answerInReport)} (first ${yesNo(j.answerFirst)})` : '');
-    if (told(was) !== told(judgement)) changed.push(`${itemName(item)} ${told(was)} -> ${told(judgement)}`);
-    outcomes.push({ ...saved.run, report });
-    judgements.push(judgement);
-  }
-  console.log(`${items.length} saved runs of ${dir} replayed; ${changed.length} judged otherwise than as saved`);
-  for (const line of changed) console.log(`  ${line}`);
-  return { outcomes, judgements };
 }
 
 function report(judgements: LocalJudgement[], outcomes: RunOutcome[], settings: EvalSettings): void {

@@ -103,3 +103,41 @@ export async function rewriteReport(run: RunOutcome, query: string, language = '
   );
   return { ...run.report, summary: body.summary, findings: body.findings, disagreements: body.disagreements };
 }
+
+/** How a suite replays its saved runs (see replaySaved). */
+export interface Replaying<I, J> {
+  /** The name each item's run was saved under. */
+  name(item: I, i: number): string;
+  question(item: I): string;
+  /** The figures a report alone decides, from the run with its report (they replace the saved ones). */
+  judge(item: I, run: RunOutcome): Partial<J>;
+  /** Those figures in words, to list the runs whose judgement changed. */
+  told(item: I, judgement: J): string;
+}
+
+/**
+ * The saved runs of `items` in `dir`, each report written again by the engine as it is now (rewriteReport) and judged
+ * again; the other figures of each judgement are the saved ones. Prints how many judgements changed, and which.
+ */
+export async function replaySaved<I, J>(
+  dir: string,
+  items: readonly I[],
+  how: Replaying<I, J>,
+): Promise<{ outcomes: RunOutcome[]; judgements: J[] }> {
+  const outcomes: RunOutcome[] = [];
+  const judgements: J[] = [];
+  const changed: string[] = [];
+  for (const [i, item] of items.entries()) {
+    const saved = readSavedRun<I, J>(dir, how.name(item, i));
+    const run = { ...saved.run, report: await rewriteReport(saved.run, how.question(item)) };
+    const judgement = { ...saved.judgement, ...how.judge(item, run) };
+    const was = how.told(item, { ...saved.judgement, ...how.judge(item, saved.run) });
+    const now = how.told(item, judgement);
+    if (was !== now) changed.push(`${how.name(item, i)} ${was} -> ${now}`);
+    outcomes.push(run);
+    judgements.push(judgement);
+  }
+  console.log(`${items.length} saved runs of ${dir} replayed; ${changed.length} judged otherwise than as saved`);
+  for (const line of changed) console.log(`  ${line}`);
+  return { outcomes, judgements };
+}
