@@ -57,6 +57,18 @@ describe('what a question asks for', () => {
     expect(readQuestion('The actor who appeared on the show was born in what year?', 'en').kind).toBe('date');
   });
 
+  it('reads a statement to check as asking for no fact, whatever words it holds, and a question typed with a full stop as a question', () => {
+    // A claim with "which" or "who" in it is not a question after a name or a person.
+    expect(readQuestion('Scientists say the factors which caused the cooling are gone.', 'en').kind).toBe('open');
+    expect(readQuestion('Gov. Palin is somebody who doubts that climate change is man-made.', 'en').kind).toBe('open');
+    expect(readQuestion('Sea ice, which melts, is at a record low, say scientists!', 'en').kind).toBe('open');
+    expect(readQuestion('Which of his brothers plays for the club Borussia Mönchengladbach.', 'en').kind).toBe('name');
+    expect(readQuestion('Who painted the Mona Lisa.', 'en').kind).toBe('person');
+    expect(readQuestion('Is the Nile longer than the Amazon.', 'en').kind).toBe('yes_no');
+    // Without a full stop, the question word decides as before.
+    expect(readQuestion('who founded the studio', 'en').kind).toBe('person');
+  });
+
   it('reads a choice between two named things, and how the question decides it', () => {
     const first = readQuestion('Which magazine was started first, Arthur’s Magazine or First for Women?', 'en');
     expect(first).toMatchObject({

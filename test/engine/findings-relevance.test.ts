@@ -67,6 +67,25 @@ describe('findings only about the question', () => {
     expect((await reportOf('What is toil?', 'en', [])).summary).toBe(reportText('en').noFindings);
   });
 
+  it('reports on a statement to check with what the sources say of it, not as a question after a name they lack', async () => {
+    const pages = [
+      {
+        title: 'Little Ice Age',
+        sentences: [
+          'Scientists found that the factors which caused the Little Ice Age cooling were volcanic eruptions.',
+        ],
+      },
+    ];
+    const claim = await reportOf(
+      'The factors which caused the Little Ice Age cooling are causing warming now.',
+      'en',
+      pages,
+    );
+    expect(claim.findings.length).toBeGreaterThan(0);
+    expect(claim.summary.startsWith(reportText('en').answerNotFound)).toBe(false);
+    expect(claim.summary).toMatch(/^Scientists found that the factors which caused/);
+  });
+
   it('needs two of the question’s concepts when it names things in different roles (a name counts once)', async () => {
     const findings = await findingsOf('Why did the United States lift sanctions on Sudan?', [
       {
