@@ -155,6 +155,17 @@ describe('the answer of a run', () => {
     const born = readQuestion('When is the director of film Harbour Lights’s birthday?', 'en');
     expect((await findAnswer(born, claims, sources)).answer).toMatchObject({ claimId: 'c2', span: '4 May 1902' });
   });
+  it('names an answer that is a page’s subject in full, not by the short name the page calls it by', async () => {
+    const asked = readQuestion('What hockey team drafted Ilse Marten in 1999 and won the Baltic Cup in 2004?', 'en');
+    const sources = [source('ilse', 'Ilse Marten'), source('team', 'Kiel Harbour Gulls')];
+    const claims = [
+      claim('c1', 'ilse', 'Marten was drafted by the Kiel Harbour Gulls in the 1999 draft.'),
+      claim('c2', 'team', 'The Gulls have won one Baltic Cup, in 2004.'),
+    ];
+    const { answer } = await findAnswer(asked, claims, sources);
+    expect(answer).toMatchObject({ span: 'Kiel Harbour Gulls' });
+  });
+
   it('follows a name to the page its words and the question’s make: "the Diocese of the birthplace"', async () => {
     const asked = readQuestion('Of what church is the Diocese of the birthplace of Ilse Marten?', 'en');
     const sources = [

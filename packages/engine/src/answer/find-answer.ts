@@ -112,11 +112,14 @@ function* nodesOf(
         : [],
     );
     const bare = (sources[page]!.title ?? '').replace(/\s*\([^)]*\)\s*/gu, ' ').trim();
-    // A claim's own page's subject is no span of it: it is the answer only as the subject (see pickAnswer).
+    // A claim's own page's subject, in full or by a short name ("the Lightning" on "Tampa Bay Lightning"), is no span
+    // of it: it is the answer only as the subject, written in full (see pickAnswer).
     const spans =
       asked.kind === 'choice'
         ? []
-        : answerSpans(claim.text, asked.kind, asked.terms).filter((s) => subjectKey(s.text) !== subjects[page]);
+        : answerSpans(claim.text, asked.kind, asked.terms).filter(
+            (s) => subjectKey(s.text) !== subjects[page] && !isShortName(subjectKey(s.text), subjects[page]!),
+          );
     const subjectTerms = termSet(bare);
     const subject =
       isName(bare) && subjectTerms.size > 0 && [...subjectTerms].some((t) => !asked.terms.has(t)) ? bare : null;
@@ -341,6 +344,16 @@ function writesOut(name: string, subject: string): boolean {
   let at = 0;
   for (const word of written) if (word === wanted[at]) at++;
   return at === wanted.length;
+}
+
+/**
+ * Whether a name (a subjectKey) is a short name of a page's subject: its last words, as a page calls its subject
+ * after naming it once ("Lightning" for "Tampa Bay Lightning", "Dupree" for "Jesse James Dupree").
+ */
+function isShortName(name: string, subject: string): boolean {
+  const short = name.split(' ');
+  const full = subject.split(' ');
+  return name !== '' && short.length < full.length && short.every((w, i) => w === full[full.length - short.length + i]);
 }
 
 /** Words a page title may hold to name its subject (a headline or a sentence says more). */
