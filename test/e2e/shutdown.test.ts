@@ -21,6 +21,11 @@ import { ROOT } from './support';
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 // How long the search stand-in takes to answer: the request in flight when the signal arrives.
 const SLOW_SEARCH_MS = 1_500;
+/**
+ * How soon after the last answer npm and the service have exited: well under the 65 s an idle keep-alive connection
+ * would hold the server and the 30 s a worker may take, above what npm's own exit takes on two busy cores (2.2 s).
+ */
+const EXIT_AFTER_LAST_RESPONSE_MS = 10_000;
 
 interface Answer {
   status: number;
@@ -132,7 +137,9 @@ describe('SIGTERM to `npm start` and `npm run start:*`', () => {
       const exitMs = Date.now() - answeredAt;
       process.stdout.write(`${npm.name}: exited ${exitMs} ms after the last response\n`);
       expect(exit).toEqual({ code: 0, signal: null });
-      expect(exitMs).toBeLessThan(2_000);
+      // Promptly, not after an idle keep-alive connection's 65 s or a worker's 30 s: npm's own exit took 2.2 s on
+      // CI's two busy cores.
+      expect(exitMs).toBeLessThan(EXIT_AFTER_LAST_RESPONSE_MS);
       expect(processExists(node)).toBe(false);
       expect(npm.lines.some((l) => l.level === 'error')).toBe(false);
     } finally {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import request from 'supertest';
 import { MAX_ROBOTS_BYTES } from '@research/crawler';
 import { fakeResolver, startFakeSite, type FakeSite } from '../../crawler/support';
-import { WORST_BLOCK_MARGIN_MS, worstHealthLatency } from '../../support/event-loop';
+import { WORST_BLOCK_MARGIN_MS, worstEventLoopBlock, worstHealthLatency } from '../../support/event-loop';
 import { listenOnLoopback, type LoopbackServer } from '../../support/loopback';
 import { pdfBomb } from '../../support/pdf';
 import { insertTestRun } from '../support';
@@ -79,8 +79,16 @@ const post = (path: string, body: object) =>
 const claims = (body: object) => post(`/research/${runId}/claims`, body);
 const onSite = (path: string) => `http://site.test:${site.port}${path}`;
 
+/**
+ * Runs `work` while /health is asked again and again: every answer is 200, and the API (in this process) never holds
+ * its event loop longer than WORST_BLOCK_MARGIN_MS, counted in the CPU time its main thread spent (worstEventLoopBlock).
+ * The health checks' wall-clock latency is not the measure: on CI's two busy cores it passed 300 ms with the loop free.
+ */
 async function expectHealthy<T>(work: () => Promise<T>): Promise<T> {
-  const { result, worstMs, checks } = await worstHealthLatency(server.origin, work);
+  const {
+    result: { result, checks },
+    worstMs,
+  } = await worstEventLoopBlock(() => worstHealthLatency(server.origin, work));
   expect(checks).toBeGreaterThan(0);
   expect(worstMs).toBeLessThan(WORST_BLOCK_MARGIN_MS);
   return result;
