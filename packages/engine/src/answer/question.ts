@@ -238,8 +238,8 @@ export function readQuestion(question: string, language: string): AskedQuestion 
     .map((name) => termSet(name))
     .filter((t) => t.size > 0);
   const base = { text, terms, described: describedTerms(text), life: lifeAsked(text), names, family: false };
-  // A sentence that ends as a statement does ("… solar levels were also lower.") is a claim to check, whatever
-  // word it opens with: it asks for no fact.
+  // A sentence that ends as a statement does ("The factors which caused the cooling are gone.") is a claim to check,
+  // whatever question words it holds further in: it asks for no fact.
   if (isStatement(text)) return { ...base, kind: 'open', options: [], comparison: null };
   const yesNo = YES_NO_START.test(text);
   // "Who was born first, A or B?" and "Is A or B older?" choose; "Are A and B both American?" does not.
@@ -260,7 +260,7 @@ const STATEMENT_END = /[.!]["'”’»)\]]*$/u;
  * does not open with a question word or a yes/no question's verb ("Which of his brothers plays for … club." is a
  * question typed with a full stop; "The sun has gone into lockdown." is a claim to check).
  */
-export function isStatement(text: string): boolean {
+function isStatement(text: string): boolean {
   const trimmed = text.trim();
   const first = trimmed.match(/[\p{L}\p{N}'’-]+/u)?.[0] ?? '';
   return !/[?？¿]/u.test(trimmed) && STATEMENT_END.test(trimmed) && !WH.test(first) && !YES_NO_START.test(trimmed);
