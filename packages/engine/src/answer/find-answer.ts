@@ -118,7 +118,7 @@ function* nodesOf(
       asked.kind === 'choice'
         ? []
         : answerSpans(claim.text, asked.kind, asked.terms).filter(
-            (s) => subjectKey(s.text) !== subjects[page] && !isShortName(subjectKey(s.text), subjects[page]!),
+            (s) => !callsSubject(subjectKey(s.text), subjects[page]!),
           );
     const subjectTerms = termSet(bare);
     const subject =
@@ -347,10 +347,12 @@ function writesOut(name: string, subject: string): boolean {
 }
 
 /**
- * Whether a name (a subjectKey) is a short name of a page's subject: its last words, as a page calls its subject
- * after naming it once ("Lightning" for "Tampa Bay Lightning", "Dupree" for "Jesse James Dupree").
+ * Whether a name (a subjectKey) calls a page's subject (a subjectKey): the subject itself, or its last words, as a
+ * page calls its subject after naming it once ("Lightning" for "Tampa Bay Lightning", "Dupree" for "Jesse James
+ * Dupree").
  */
-function isShortName(name: string, subject: string): boolean {
+function callsSubject(name: string, subject: string): boolean {
+  if (name === subject) return true;
   const short = name.split(' ');
   const full = subject.split(' ');
   return name !== '' && short.length < full.length && short.every((w, i) => w === full[full.length - short.length + i]);
