@@ -16,7 +16,7 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const TIMEOUT_MS = Number(process.env.BENCH_SMOKE_TIMEOUT_MS || 300_000);
 
 // The evaluations of `npm run eval` (scripts/eval.js), each a smoke run of its own.
-const EVAL_SUITES = ['hotpot', 'multihop', 'contradiction', 'local'];
+const EVAL_SUITES = ['hotpot', 'multihop', 'unanswerable', 'contradiction', 'local'];
 
 /** Each smoke run: its name, the npm script and the arguments before --smoke. */
 function smokeRuns() {

@@ -1,7 +1,7 @@
-// The command line of `npm run eval -- hotpot|multihop|contradiction|local [--set NAME] [--part tune|check|all]
+// The command line of `npm run eval -- hotpot|multihop|unanswerable|contradiction|local [--set NAME] [--part tune|check|all]
 // [--limit N] [--depth D] [--llm[=fake|nonsense|judge|none]] [--concurrency N] [--save DIR] [--replay DIR] [--smoke]`:
 // which evaluation, on which questions, with which model; then the table and the closing `bench-result:` line of
-// scripts/bench/harness.js. `--replay DIR` (hotpot, multihop, local) writes the reports of runs saved with `--save DIR`
+// scripts/bench/harness.js. `--replay DIR` (hotpot, multihop, unanswerable, local) writes the reports of runs saved with `--save DIR`
 // again with the engine as it is now, without running them (replay.ts).
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { LOCAL_FIGURES, evaluateLocal } from './local';
 import { LOCAL_NEEDS } from './local-corpus';
 import { MULTIHOP_FIGURES, evaluateMultihop } from './multihop';
 import { MULTIHOP_SETS, SET_PARTS, questionSet, type SetPart } from './question-sets';
+import { UNANSWERABLE_FIGURES, evaluateUnanswerable } from './unanswerable';
 
 interface Suite {
   figures: string[];
@@ -26,7 +27,13 @@ interface Suite {
   smokeLimit: number;
 }
 
-const SUITES: Record<'hotpot' | 'multihop' | 'contradiction' | 'local', Suite> = {
+/** The evaluations that take --set, and the set each reads when none is named. */
+const DEFAULT_SET: Partial<Record<keyof typeof SUITES, string>> = {
+  hotpot: 'hotpotqa-dev',
+  unanswerable: 'hotpotqa-dev-large',
+};
+
+const SUITES: Record<'hotpot' | 'multihop' | 'unanswerable' | 'contradiction' | 'local', Suite> = {
   hotpot: {
     figures: HOTPOT_FIGURES,
     needs: (args) => [questionSet(args.set ?? 'hotpotqa-dev').file],
@@ -40,6 +47,15 @@ const SUITES: Record<'hotpot' | 'multihop' | 'contradiction' | 'local', Suite> =
     needs: () => MULTIHOP_SETS.map((set) => questionSet(set).file),
     evaluate: evaluateMultihop,
     defaultPart: () => 'check',
+    smokeLimit: 1,
+  },
+  // One set's questions in its world without any gold page (unanswerable.ts): tune of the large HotpotQA set unless
+  // --set and --part say otherwise.
+  unanswerable: {
+    figures: UNANSWERABLE_FIGURES,
+    needs: (args) => [questionSet(args.set ?? 'hotpotqa-dev-large').file],
+    evaluate: evaluateUnanswerable,
+    defaultPart: (args) => questionSet(args.set ?? 'hotpotqa-dev-large').defaultPart,
     smokeLimit: 1,
   },
   // --limit N takes the first N disputed claims and the first N controls: a smoke run has one of each.
@@ -61,12 +77,13 @@ const SUITES: Record<'hotpot' | 'multihop' | 'contradiction' | 'local', Suite> =
 };
 
 const USAGE =
-  'usage: npm run eval -- hotpot|multihop|contradiction|local [--set NAME (hotpot)] [--part tune|check|all] [--limit N] ' +
+  'usage: npm run eval -- hotpot|multihop|unanswerable|contradiction|local [--set NAME (hotpot, unanswerable)] ' +
+  '[--part tune|check|all] [--limit N] ' +
   '[--depth quick|normal|deep] [--llm[=fake|nonsense|judge|none]] [--concurrency N] [--save DIR] [--replay DIR] [--smoke]';
 
 export interface Arguments {
   suite: keyof typeof SUITES;
-  /** The question set of `hotpot`; undefined for the others. */
+  /** The question set of `hotpot` and `unanswerable`; undefined for the others. */
   set: string | undefined;
   part: SetPart;
   limit: number | undefined;
@@ -102,16 +119,19 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     else if (Object.hasOwn(SUITES, flag!) && !args.suite) args.suite = flag as Arguments['suite'];
     else throw new Error(`unknown argument ${argv[i]}`);
   }
-  if (!args.suite) throw new Error('name the evaluation: hotpot, multihop, contradiction or local');
+  if (!args.suite) throw new Error('name the evaluation: hotpot, multihop, unanswerable, contradiction or local');
   if (!['quick', 'normal', 'deep'].includes(args.depth ?? ''))
     throw new Error(`--depth ${args.depth}: quick, normal or deep`);
   if (args.set !== undefined) {
-    if (args.suite !== 'hotpot') throw new Error(`--set is for hotpot (${args.suite} runs its own questions)`);
+    if (!DEFAULT_SET[args.suite])
+      throw new Error(`--set is for hotpot and unanswerable (${args.suite} runs its own questions)`);
     questionSet(args.set);
   }
   if (args.replay !== undefined) {
     if (args.suite === 'contradiction')
-      throw new Error('--replay is for hotpot, multihop and local (contradiction judges what only a run shows)');
+      throw new Error(
+        '--replay is for hotpot, multihop, unanswerable and local (contradiction judges what only a run shows)',
+      );
     if (args.save !== undefined) throw new Error('--replay reads saved runs: it saves none (--save)');
     if (args.llm !== undefined) throw new Error('--replay writes the reports without a model (--llm)');
   }
@@ -121,7 +141,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     throw new Error(`--part ${args.part}: one of ${SET_PARTS.join(', ')}`);
   return {
     ...(args as Arguments),
-    set: args.suite === 'hotpot' ? (args.set ?? 'hotpotqa-dev') : undefined,
+    set: DEFAULT_SET[args.suite] === undefined ? undefined : (args.set ?? DEFAULT_SET[args.suite]),
     part: args.part ?? SUITES[args.suite].defaultPart(args),
   };
 }

@@ -71,10 +71,23 @@ export function normaliseText(text: string, keepCase = false): string {
  * any English report.
  */
 export function statesAnswer(text: string, answer: string): boolean {
-  const letters = answer.replace(/[^\p{L}]/gu, '');
-  const capitals = letters.length > 1 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
-  const wanted = normaliseText(answer, capitals);
-  return wanted.length > 0 && ` ${normaliseText(text, capitals)} `.includes(` ${wanted} `);
+  return answerSearch(text)(answer);
+}
+
+/**
+ * statesAnswer for one `text` and many answers: the text is normalised once (lower-cased, and with its case kept
+ * the first time an answer in capitals is looked for), so that a set's whole world is searched in one pass each.
+ */
+export function answerSearch(text: string): (answer: string) => boolean {
+  const normalised: Partial<Record<'lower' | 'cased', string>> = {};
+  return (answer) => {
+    const letters = answer.replace(/[^\p{L}]/gu, '');
+    const capitals = letters.length > 1 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
+    const wanted = normaliseText(answer, capitals);
+    const key = capitals ? 'cased' : 'lower';
+    normalised[key] ??= ` ${normaliseText(text, capitals)} `;
+    return wanted.length > 0 && normalised[key].includes(` ${wanted} `);
+  };
 }
 
 /** True when the text states one of `answers` (an answer and its aliases), as statesAnswer judges. */

@@ -38,7 +38,9 @@ describe('npm run eval arguments', () => {
     expect(() => parse('multihop', '--set', 'musique-train')).toThrow('--set is for hotpot');
     expect(() => parse('contradiction', '--set', 'musique-train')).toThrow('--set is for hotpot');
     expect(() => parse('hotpot', '--limit', '0')).toThrow('--limit needs a positive whole number');
-    expect(() => parse('--part', 'tune')).toThrow('name the evaluation: hotpot, multihop, contradiction or local');
+    expect(() => parse('--part', 'tune')).toThrow(
+      'name the evaluation: hotpot, multihop, unanswerable, contradiction or local',
+    );
   });
 
   it('runs local on its questions whole, with options as the others take them, and refuses --set and --part', () => {
@@ -57,9 +59,22 @@ describe('npm run eval arguments', () => {
     expect(parse('multihop', '--part', 'tune', '--replay', 'runs')).toMatchObject({ replay: 'runs', part: 'tune' });
     expect(parse('hotpot', '--replay=runs')).toMatchObject({ suite: 'hotpot', replay: 'runs' });
     expect(parse('local', '--replay', 'runs')).toMatchObject({ suite: 'local', replay: 'runs' });
-    expect(() => parse('contradiction', '--replay', 'runs')).toThrow('--replay is for hotpot, multihop and local');
+    expect(parse('unanswerable', '--replay', 'runs')).toMatchObject({ suite: 'unanswerable', replay: 'runs' });
+    expect(() => parse('contradiction', '--replay', 'runs')).toThrow(
+      '--replay is for hotpot, multihop, unanswerable and local',
+    );
     expect(() => parse('hotpot', '--replay', 'runs', '--save', 'out')).toThrow('--replay reads saved runs');
     expect(() => parse('hotpot', '--replay', 'runs', '--llm=fake')).toThrow('without a model');
+  });
+
+  it('runs unanswerable on the tune part of the large HotpotQA set unless --set and --part say otherwise', () => {
+    expect(parse('unanswerable')).toMatchObject({ suite: 'unanswerable', set: 'hotpotqa-dev-large', part: 'tune' });
+    expect(parse('unanswerable', '--set', 'musique-train', '--part', 'check')).toMatchObject({
+      set: 'musique-train',
+      part: 'check',
+    });
+    expect(() => parse('unanswerable', '--set', 'squad')).toThrow('unknown question set squad');
+    expect(() => parse('multihop', '--set', 'musique-train')).toThrow('--set is for hotpot and unanswerable');
   });
 
   it('declares every figure of multihop once per set, under the set name', () => {
