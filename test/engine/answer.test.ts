@@ -279,6 +279,25 @@ describe('the answer of a run', () => {
     expect(answer).toMatchObject({ claimId: 'c3', span: 'Paul Roder', via: ['c1'] });
   });
 
+  it('gives no answer when no page the run read names what the question names, however much else a claim holds', async () => {
+    // The pages of Harbour Lights and its director were not read: a film of another name, by another director,
+    // holds the question's other words.
+    const asked = readQuestion('Where did the director of film Harbour Lights study?', 'en');
+    const sources = [source('ola', 'Ola Berg'), source('dawn', 'Harbour Dawn')];
+    const claims = [
+      claim('c1', 'ola', 'Ola Berg is a film director who studied at the Bergen Theatre School.'),
+      claim('c2', 'dawn', 'Harbour Dawn is a 1950 film directed by Ola Berg.'),
+    ];
+    const reading = await findAnswer(asked, claims, sources);
+    expect(reading.answer).toBeNull();
+    // The claim that would have answered stays the closest, for the report to list after saying so.
+    expect(reading.candidates[0]).toBe('c1');
+    // With the film's page read, the same claim answers through it.
+    const named = [...claims, claim('c3', 'film', 'Harbour Lights is a 1931 film directed by Ola Berg.')];
+    const withFilm = await findAnswer(asked, named, [...sources, source('film', 'Harbour Lights')]);
+    expect(withFilm.answer).toMatchObject({ claimId: 'c1', span: 'Bergen Theatre School', via: ['c3'] });
+  });
+
   it('gives no answer when no claim holds a span of the kind asked, or too little of the question', async () => {
     const asked = readQuestion('In what year was the Harbour Library built?', 'en');
     const sources = [source('lib', 'Harbour Library'), source('x', 'Pancakes')];
