@@ -53,6 +53,17 @@ describe('what a question asks for', () => {
     expect(readQuestion('When was the mother of the director born?', 'en').family).toBe(false);
   });
 
+  it('reads whether a question asks for a person as the doer rather than as whom something was done to', () => {
+    const agent = (q: string, language = 'en') => readQuestion(q, language).agent;
+    expect(agent('Who designed the Harbour Library?')).toBe(true);
+    expect(agent('Which actress was in Harbour Lights and Night Ferry?')).toBe(true);
+    expect(agent('Who did the director of Harbour Lights defeat in a dancing contest?')).toBe(false);
+    expect(agent('The architect sold his firm to whom?')).toBe(false);
+    expect(agent('Who is the mother of the director of film Harbour Lights?')).toBe(false);
+    expect(agent('Where was the architect of the Harbour Library born?')).toBe(false);
+    expect(agent('Wer entwarf die Hafenbibliothek?', 'de')).toBe(false);
+  });
+
   it('takes the last question word when the first is a relative pronoun', () => {
     expect(readQuestion('The actor who appeared on the show was born in what year?', 'en').kind).toBe('date');
   });
@@ -277,6 +288,20 @@ describe('the answer of a run', () => {
     ];
     const { answer } = await findAnswer(asked, claims, sources);
     expect(answer).toMatchObject({ claimId: 'c3', span: 'Paul Roder', via: ['c1'] });
+  });
+
+  it('answers a question after the doer with the subject a claim speaks of, not another name it holds', async () => {
+    const sources = [source('lib', 'Harbour Library'), source('ilse', 'Ilse Marten')];
+    const claims = [
+      claim('c1', 'lib', 'The Harbour Library is a public library in Kiel, opened in 1931.'),
+      claim('c2', 'ilse', 'Ilse Marten (1890 – 1960) was a German architect.'),
+      claim('c3', 'ilse', 'With her partner Paul Roder she designed the Harbour Library in Kiel.'),
+    ];
+    const designed = await findAnswer(readQuestion('Who designed the Harbour Library?', 'en'), claims, sources);
+    expect(designed.answer).toMatchObject({ span: 'Ilse Marten' });
+    // Read as a question after whom something was done to, the name the claim holds answers.
+    const asked = { ...readQuestion('Who designed the Harbour Library?', 'en'), agent: false };
+    expect((await findAnswer(asked, claims, sources)).answer).toMatchObject({ claimId: 'c3', span: 'Paul Roder' });
   });
 
   it('gives no answer when no page the run read names what the question names, however much else a claim holds', async () => {

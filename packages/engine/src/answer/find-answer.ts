@@ -301,6 +301,17 @@ function namingPages(asked: AskedQuestion, nodes: readonly Node[]): Set<number> 
   return new Set([...heldOnPage].filter(([, held]) => names(held)).map(([page]) => page));
 }
 
+/**
+ * Whether a claim speaks of its page's subject, a person's: by "he", "she", "his" or "her" (English, as
+ * AskedQuestion's `agent` is), or by opening with the subject's name, in full or short ("Khrushchev was …" on
+ * "Nikita Khrushchev").
+ */
+function speaksOfSubject(node: Node): boolean {
+  if (/\b(?:he|she|his|her)\b/iu.test(node.claim.text)) return true;
+  const opening = answerSpans(node.claim.text, 'name', new Set())[0];
+  return opening?.at === 0 && node.subject !== null && callsSubject(subjectKey(opening.text), subjectKey(node.subject));
+}
+
 /** The answer among the claims' chains (see findAnswer). */
 function pickAnswer(
   asked: AskedQuestion,
@@ -318,7 +329,9 @@ function pickAnswer(
   // …unless a span of the claim is itself what the question says ("What county …": "Oakland County").
   const named = node.spans.some((span) => [...termSet(span.text)].some((t) => asked.described.has(t)));
   const bySubject =
-    NAMED_KINDS.has(asked.kind) && node.subject !== null && !named && (describes || node.spans.length === 0);
+    NAMED_KINDS.has(asked.kind) &&
+    node.subject !== null &&
+    ((asked.agent && speaksOfSubject(node)) || (!named && (describes || node.spans.length === 0)));
   if (!bySubject) {
     return {
       claimId: node.claim.id,

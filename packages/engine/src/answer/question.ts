@@ -42,6 +42,13 @@ export interface AskedQuestion {
    * which a sentence gives as the name after the tie ("He was the son of actress Mary Martin"). English only.
    */
   family: boolean;
+  /**
+   * Whether the question asks for a person as the doer, the subject of its verb ("Who designed …", "Which actress
+   * was in …"), rather than as whom something was done to ("Who did the actor defeat …", "… to whom?") or by a
+   * family tie: a sentence speaking of its page's subject ("He designed …") then answers with that subject, not
+   * with another name it holds. English only.
+   */
+  agent: boolean;
 }
 
 /** A life's events a question may ask the date, place or cause of. */
@@ -229,6 +236,9 @@ const FAMILY_ASKED = new RegExp(`\\b(?:${FAMILY_WORDS})\\b`, 'iu');
 /** A family tie as a sentence gives a name by it: "the son of", "the father of", "married to". */
 export const FAMILY_TIE = new RegExp(`\\b(?:${FAMILY_WORDS})\\s+(?:of|to)\\b`, 'iu');
 
+/** A question after whom something was done: "whom", or "who" with "do" before the subject ("Who did he defeat?"). */
+const OBJECT_ASKED = /\bwhom\b|\bwho\s+(?:did|does|do)\b/iu;
+
 /** What a question asks for (see AskedQuestion). */
 export function readQuestion(question: string, language: string): AskedQuestion {
   const text = question.trim();
@@ -237,7 +247,15 @@ export function readQuestion(question: string, language: string): AskedQuestion 
   const names = questionNames(text, language)
     .map((name) => termSet(name))
     .filter((t) => t.size > 0);
-  const base = { text, terms, described: describedTerms(text), life: lifeAsked(text), names, family: false };
+  const base = {
+    text,
+    terms,
+    described: describedTerms(text),
+    life: lifeAsked(text),
+    names,
+    family: false,
+    agent: false,
+  };
   // A sentence that ends as a statement does ("The factors which caused the cooling are gone.") is a claim to check,
   // whatever question words it holds further in: it asks for no fact.
   if (isStatement(text)) return { ...base, kind: 'open', options: [], comparison: null };
@@ -248,8 +266,10 @@ export function readQuestion(question: string, language: string): AskedQuestion 
   }
   if (yesNo) return { ...base, kind: 'yes_no', options: [], comparison: null };
   const kind = askedKind(text, language);
-  const family = (languageCode(language) ?? 'en') === 'en' && kind === 'person' && FAMILY_ASKED.test(text);
-  return { ...base, kind, options: [], comparison: null, family };
+  const english = (languageCode(language) ?? 'en') === 'en';
+  const family = english && kind === 'person' && FAMILY_ASKED.test(text);
+  const agent = english && kind === 'person' && !family && !OBJECT_ASKED.test(text);
+  return { ...base, kind, options: [], comparison: null, family, agent };
 }
 
 // A full stop or an exclamation mark at the end (before closing quotes or brackets).
