@@ -299,6 +299,10 @@ describe('the answer of a run', () => {
     ];
     const designed = await findAnswer(readQuestion('Who designed the Harbour Library?', 'en'), claims, sources);
     expect(designed.answer).toMatchObject({ span: 'Ilse Marten' });
+    // The page's subject by its short name, first: "Marten designed …".
+    const short = [claims[0]!, claims[1]!, claim('c3', 'ilse', 'Marten designed the Harbour Library with Paul Roder.')];
+    const byName = await findAnswer(readQuestion('Who designed the Harbour Library?', 'en'), short, sources);
+    expect(byName.answer).toMatchObject({ span: 'Ilse Marten' });
     // Read as a question after whom something was done to, the name the claim holds answers.
     const asked = { ...readQuestion('Who designed the Harbour Library?', 'en'), agent: false };
     expect((await findAnswer(asked, claims, sources)).answer).toMatchObject({ claimId: 'c3', span: 'Paul Roder' });

@@ -307,9 +307,13 @@ function namingPages(asked: AskedQuestion, nodes: readonly Node[]): Set<number> 
  * "Nikita Khrushchev").
  */
 function speaksOfSubject(node: Node): boolean {
-  if (/\b(?:he|she|his|her)\b/iu.test(node.claim.text)) return true;
-  const opening = answerSpans(node.claim.text, 'name', new Set())[0];
-  return opening?.at === 0 && node.subject !== null && callsSubject(subjectKey(opening.text), subjectKey(node.subject));
+  const text = node.claim.text;
+  if (/\b(?:he|she|his|her)\b/iu.test(text)) return true;
+  const words = node.subject?.split(/\s+/u) ?? [];
+  return words.some((_, i) => {
+    const name = words.slice(i).join(' ');
+    return text.startsWith(name) && !/\p{L}/u.test(text.charAt(name.length));
+  });
 }
 
 /** The answer among the claims' chains (see findAnswer). */
