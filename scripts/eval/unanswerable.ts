@@ -95,7 +95,8 @@ export async function evaluateUnanswerable(settings: EvalSettings): Promise<void
   }
   const { outcomes, judgements } = runs;
   // A failed run lists no findings either: only a completed run's silence is an honest "not found".
-  const count = (pick: (j: UnanswerableJudgement) => boolean) => judgements.filter((j) => j.completed && pick(j)).length;
+  const count = (pick: (j: UnanswerableJudgement) => boolean) =>
+    judgements.filter((j) => j.completed && pick(j)).length;
   const notFound = count((j) => j.notFound !== null);
   const none = count((j) => j.findings === 0);
   const { bench } = settings;
