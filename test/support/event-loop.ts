@@ -16,7 +16,7 @@ const SAMPLE_MS = 5;
  * /proc/thread-self/schedstat (nanoseconds on a core), read on the main thread. Elsewhere the whole
  * process's CPU time, which also counts the garbage collector's helper threads and libuv's pool.
  */
-function mainThreadCpuMs(): number {
+export function mainThreadCpuMs(): number {
   try {
     return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
   } catch {
