@@ -8,13 +8,13 @@ import path from 'node:path';
 import { createBench } from '../bench/harness';
 import { CONTRADICTION_FIGURES, CONTRADICTION_NEEDS, evaluateContradiction } from './contradiction';
 import type { EvalSettings } from './eval-world';
-import { HOTPOT_FIGURES, evaluateHotpot } from './hotpot';
+import { HOTPOT_DEFAULT_SET, HOTPOT_FIGURES, evaluateHotpot } from './hotpot';
 import { chooseLlm, startEvalLlm } from './llm-choice';
 import { LOCAL_FIGURES, evaluateLocal } from './local';
 import { LOCAL_NEEDS } from './local-corpus';
 import { MULTIHOP_FIGURES, evaluateMultihop } from './multihop';
-import { MULTIHOP_SETS, SET_PARTS, questionSet, type SetPart } from './question-sets';
-import { UNANSWERABLE_FIGURES, evaluateUnanswerable } from './unanswerable';
+import { MULTIHOP_SETS, SET_PARTS, questionSet, type QuestionSetName, type SetPart } from './question-sets';
+import { UNANSWERABLE_DEFAULT_SET, UNANSWERABLE_FIGURES, evaluateUnanswerable } from './unanswerable';
 
 interface Suite {
   figures: string[];
@@ -25,22 +25,18 @@ interface Suite {
   defaultPart(args: { set?: string | undefined }): SetPart;
   /** The --limit of a --smoke run. */
   smokeLimit: number;
+  /** For an evaluation of one question set (--set), the set it reads when none is named. */
+  defaultSet?: QuestionSetName;
 }
 
-/** The evaluations that take --set, and the set each reads when none is named. */
-const DEFAULT_SET: Partial<Record<keyof typeof SUITES, string>> = {
-  hotpot: 'hotpotqa-dev',
-  unanswerable: 'hotpotqa-dev-large',
-};
+/** An evaluation of one question set: it reads `--set`, else `defaultSet`, and that set's default part. */
+function setSuite(defaultSet: QuestionSetName, suite: Pick<Suite, 'figures' | 'evaluate' | 'smokeLimit'>): Suite {
+  const setOf = (args: { set?: string | undefined }) => questionSet(args.set ?? defaultSet);
+  return { ...suite, defaultSet, needs: (args) => [setOf(args).file], defaultPart: (args) => setOf(args).defaultPart };
+}
 
 const SUITES: Record<'hotpot' | 'multihop' | 'unanswerable' | 'contradiction' | 'local', Suite> = {
-  hotpot: {
-    figures: HOTPOT_FIGURES,
-    needs: (args) => [questionSet(args.set ?? 'hotpotqa-dev').file],
-    evaluate: evaluateHotpot,
-    defaultPart: (args) => questionSet(args.set ?? 'hotpotqa-dev').defaultPart,
-    smokeLimit: 2,
-  },
+  hotpot: setSuite(HOTPOT_DEFAULT_SET, { figures: HOTPOT_FIGURES, evaluate: evaluateHotpot, smokeLimit: 2 }),
   // Development happens on the tune parts; by default multihop confirms on the check parts.
   multihop: {
     figures: MULTIHOP_FIGURES,
@@ -51,13 +47,11 @@ const SUITES: Record<'hotpot' | 'multihop' | 'unanswerable' | 'contradiction' | 
   },
   // One set's questions in its world without any gold page (unanswerable.ts): tune of the large HotpotQA set unless
   // --set and --part say otherwise.
-  unanswerable: {
+  unanswerable: setSuite(UNANSWERABLE_DEFAULT_SET, {
     figures: UNANSWERABLE_FIGURES,
-    needs: (args) => [questionSet(args.set ?? 'hotpotqa-dev-large').file],
     evaluate: evaluateUnanswerable,
-    defaultPart: (args) => questionSet(args.set ?? 'hotpotqa-dev-large').defaultPart,
     smokeLimit: 1,
-  },
+  }),
   // --limit N takes the first N disputed claims and the first N controls: a smoke run has one of each.
   contradiction: {
     figures: CONTRADICTION_FIGURES,
@@ -123,7 +117,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   if (!['quick', 'normal', 'deep'].includes(args.depth ?? ''))
     throw new Error(`--depth ${args.depth}: quick, normal or deep`);
   if (args.set !== undefined) {
-    if (!DEFAULT_SET[args.suite])
+    if (!SUITES[args.suite].defaultSet)
       throw new Error(`--set is for hotpot and unanswerable (${args.suite} runs its own questions)`);
     questionSet(args.set);
   }
@@ -141,7 +135,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     throw new Error(`--part ${args.part}: one of ${SET_PARTS.join(', ')}`);
   return {
     ...(args as Arguments),
-    set: DEFAULT_SET[args.suite] === undefined ? undefined : (args.set ?? DEFAULT_SET[args.suite]),
+    set: SUITES[args.suite].defaultSet === undefined ? undefined : (args.set ?? SUITES[args.suite].defaultSet),
     part: args.part ?? SUITES[args.suite].defaultPart(args),
   };
 }

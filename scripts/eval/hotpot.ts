@@ -35,6 +35,9 @@ import {
 import { replaySaved } from './replay';
 import type { RunOutcome } from './service-stack';
 
+/** The set `hotpot` evaluates when --set names none: the 53 dev questions, a smoke test. */
+export const HOTPOT_DEFAULT_SET = 'hotpotqa-dev';
+
 export const HOTPOT_FIGURES = [
   'questions',
   'both_pages',
@@ -227,7 +230,7 @@ export function missedLine(tally: QaTally): string {
 
 /** Runs the questions of one set's part through the service and prints the figures beside the one-shot BM25 baseline. */
 export async function evaluateHotpot(settings: EvalSettings): Promise<void> {
-  const setName = settings.set ?? 'hotpotqa-dev';
+  const setName = settings.set ?? HOTPOT_DEFAULT_SET;
   const part = settings.part ?? questionSet(setName).defaultPart;
   console.log(`eval hotpot: set ${setName}`);
   const { outcomes, judgements } = await researchQaSet(settings, setName, part);

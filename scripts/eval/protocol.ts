@@ -92,7 +92,7 @@ export function answerSearch(text: string): (answer: string) => boolean {
 
 /** True when the text states one of `answers` (an answer and its aliases), as statesAnswer judges. */
 export function statesSomeAnswer(text: string, answers: readonly string[]): boolean {
-  return answers.some((answer) => statesAnswer(text, answer));
+  return answers.some(answerSearch(text));
 }
 
 /**

@@ -22,6 +22,9 @@ import {
 import { replaySaved } from './replay';
 import type { RunOutcome } from './service-stack';
 
+/** The set `unanswerable` evaluates when --set names none. */
+export const UNANSWERABLE_DEFAULT_SET = 'hotpotqa-dev-large';
+
 export const UNANSWERABLE_FIGURES = ['questions', 'left_out', 'not_found_first', 'no_findings', ...RUN_COST_FIGURES];
 
 export interface UnanswerableJudgement {
@@ -61,7 +64,7 @@ const told = (j: UnanswerableJudgement) => `${j.findings} findings, ${j.notFound
 
 /** Runs the part's unanswerable questions of the set (default: tune of hotpotqa-dev-large) and prints the figures. */
 export async function evaluateUnanswerable(settings: EvalSettings): Promise<void> {
-  const setName = settings.set ?? 'hotpotqa-dev-large';
+  const setName = settings.set ?? UNANSWERABLE_DEFAULT_SET;
   const part = settings.part ?? questionSet(setName).defaultPart;
   const all = readQuestionSet(settings.dataDir, setName);
   const world = unanswerableWorld(all, part);
