@@ -252,6 +252,23 @@ describe('the answer of a run', () => {
     expect(answer).toMatchObject({ claimId: 'c2', span: 'Vienna Academy', via: ['c1'] });
   });
 
+  it('takes a name the question gives as written by one statement, not as its words spread over a page', async () => {
+    const asked = readQuestion('What is the capital of South Sudan?', 'en');
+    const sources = [source('sanctions', 'The sanctions are lifted after twenty years of talks')];
+    const spread = [
+      claim('s1', 'sanctions', 'Fighting goes on in the south of the country and in Darfur.'),
+      claim('s2', 'sanctions', 'Osama bin Laden lived in Khartoum, the capital, as a guest of the Sudan government.'),
+    ];
+    const notNamed = await findAnswer(asked, spread, sources);
+    expect(notNamed.answer).toBeNull();
+    const named = await findAnswer(
+      asked,
+      [...spread, claim('s3', 'sanctions', 'South Sudan split from Sudan in 2011, with Juba as its capital.')],
+      sources,
+    );
+    expect(named.answer).toMatchObject({ claimId: 's3', span: 'Juba' });
+  });
+
   it('ends a chain holding as much either way at the claim telling the date or place of the life event asked', async () => {
     // The film's page and its director's name each other: the chain through both holds the same words ending at
     // either claim, and the film's page comes first.
