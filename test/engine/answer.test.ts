@@ -37,6 +37,16 @@ describe('what a question asks for', () => {
     expect(readQuestion('What is the name of the bridge over the canal?', 'en').kind).toBe('name');
   });
 
+  it('reads a question after a sum of money, in the service languages, and not one that counts things', () => {
+    expect(readQuestion('How much did the city pay for the new bridge?', 'en').money).toBe(true);
+    expect(readQuestion('How much does a ticket to the museum cost?', 'en').money).toBe(true);
+    expect(readQuestion('Wie viel kostet die Brücke?', 'de').money).toBe(true);
+    expect(readQuestion('Combien coûte le billet ?', 'fr').money).toBe(true);
+    expect(readQuestion('How many copies of the novel were sold?', 'en').money).toBe(false);
+    expect(readQuestion('How many times has he won the Grand Prix?', 'en').money).toBe(false);
+    expect(readQuestion('How much rain falls in the valley?', 'en').money).toBe(false);
+  });
+
   it('reads the birth or death a question asks after, in any words, and nothing else as one', () => {
     expect(readQuestion('Where was the place of death of the architect?', 'en').life?.event).toBe('death');
     expect(readQuestion('Where did the painter born in Padua die?', 'en').life?.event).toBe('death');
@@ -250,6 +260,32 @@ describe('the answer of a run', () => {
     ];
     const { answer } = await findAnswer(asked, claims, sources);
     expect(answer).toMatchObject({ claimId: 'c2', span: 'Vienna Academy', via: ['c1'] });
+  });
+
+  it('answers a question after a sum of money with a sum its sentence writes with a currency', async () => {
+    const asked = readQuestion('How much did the Harbour Company pay for the Kiel ferry line?', 'en');
+    const sources = [source('ferry', 'Harbour Company buys the Kiel ferry line from its founders')];
+    const claims = [
+      claim('f1', 'ferry', 'From the deck of his 106-year-old ferry, the captain has seen the Harbour Company change.'),
+      claim(
+        'f2',
+        'ferry',
+        'The Harbour Company bought the Kiel ferry line in 2017 for $13.7 million, its largest purchase.',
+      ),
+    ];
+    const { answer } = await findAnswer(asked, claims, sources);
+    expect(answer).toMatchObject({ claimId: 'f2', span: '$13.7 million' });
+    const none = await findAnswer(asked, claims.slice(0, 1), sources);
+    expect(none.answer).toBeNull();
+    const euros = await findAnswer(
+      readQuestion('Wie viel zahlte die Hafengesellschaft für die Fährlinie?', 'de'),
+      [
+        claim('d1', 'ferry', 'Die Hafengesellschaft zahlte 4,8 Millionen Euro für die Fährlinie nach Kiel.'),
+        claim('d2', 'ferry', 'Die Fähren fahren seit 1921 zweimal am Tag.'),
+      ],
+      sources,
+    );
+    expect(euros.answer).toMatchObject({ claimId: 'd1', span: '4,8' });
   });
 
   it('takes a name the question gives as written by one statement, not as its words spread over a page', async () => {

@@ -49,6 +49,12 @@ export interface AskedQuestion {
    * with another name it holds. English only.
    */
   agent: boolean;
+  /**
+   * Whether a question after a number asks for a sum of money ("How much did Amazon pay for Whole Foods?", "Was
+   * kostet …?"): a sentence gives it with its currency ("$13.7 billion"), and a number without one (a "106-year-old"
+   * boat, "six times") does not answer it.
+   */
+  money: boolean;
 }
 
 /** A life's events a question may ask the date, place or cause of. */
@@ -239,6 +245,12 @@ export const FAMILY_TIE = new RegExp(`\\b(?:${FAMILY_WORDS})\\s+(?:of|to)\\b`, '
 /** A question after whom something was done: "whom", or "who" with "do" before the subject ("Who did he defeat?"). */
 const OBJECT_ASKED = /\bwhom\b|\bwho\s+(?:did|does|do)\b/iu;
 
+/** "How much", in the service's languages: asked with MONEY_ASKED's words, a sum ("how many" counts things). */
+const HOW_MUCH = /(?<!\p{L})(how much|wie viel|combien|cuánto|cuánta|quanto|quanta)(?!\p{L})/iu;
+/** The words of a question asking what something cost, in the service's languages. */
+const MONEY_ASKED =
+  /(?<!\p{L})(pay|pays|paid|cost|costs|price|priced|sell|sells|sold|buy|buys|bought|worth|spend|spends|spent|earn|earns|earned|raise|raised|fee|salary|kosten|kostet|kostete|zahlen|zahlt|zahlte|bezahlt|preis|coûte|coûté|payé|prix|cuesta|costó|pagó|precio|costa|costato|pagato|prezzo)(?!\p{L})/iu;
+
 /** What a question asks for (see AskedQuestion). */
 export function readQuestion(question: string, language: string): AskedQuestion {
   const text = question.trim();
@@ -255,6 +267,7 @@ export function readQuestion(question: string, language: string): AskedQuestion 
     names,
     family: false,
     agent: false,
+    money: false,
   };
   // A sentence that ends as a statement does ("The factors which caused the cooling are gone.") is a claim to check,
   // whatever question words it holds further in: it asks for no fact.
@@ -269,7 +282,8 @@ export function readQuestion(question: string, language: string): AskedQuestion 
   const english = (languageCode(language) ?? 'en') === 'en';
   const family = english && kind === 'person' && FAMILY_ASKED.test(text);
   const agent = english && kind === 'person' && !family && !OBJECT_ASKED.test(text);
-  return { ...base, kind, options: [], comparison: null, family, agent };
+  const money = kind === 'number' && HOW_MUCH.test(text) && MONEY_ASKED.test(text);
+  return { ...base, kind, options: [], comparison: null, family, agent, money };
 }
 
 // A full stop or an exclamation mark at the end (before closing quotes or brackets).

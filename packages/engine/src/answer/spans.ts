@@ -69,7 +69,7 @@ const NUMBER_WORDS: Record<string, number> = {
   billion: 1_000_000_000,
 };
 const NUMBER = new RegExp(
-  `(?<![\\p{L}\\p{N}.,])(\\d{1,3}(?:,\\d{3})+|\\d+(?:[.,]\\d+)?)(?:\\s*(million|billion|thousand))?(?![\\p{N}])|\\b(${Object.keys(
+  `(?<![\\p{L}\\p{N}.,])(\\d{1,3}(?:,\\d{3})+|\\d+(?:[.,]\\d+)?)(?:\\s*(million|billion|thousand)(?!\\p{L}))?(?![\\p{N}])|\\b(${Object.keys(
     NUMBER_WORDS,
   ).join('|')})\\b`,
   'giu',
@@ -120,6 +120,26 @@ export function numberSpans(sentence: string): AnswerSpan[] {
     if (Number.isFinite(value)) out.push({ kind: 'number', text: m[0], at: m.index, value });
   }
   return out;
+}
+
+// A currency written after a sum, with the magnitude of another language between: "19 billion dollars", "4,8
+// Milliarden Euro", "USD".
+const CURRENCY_AFTER =
+  /^\s*(?:(?:millionen|milliarden|tausend|millions?|milliards?|millones|milioni|miliardi)\s+(?:de\s+|di\s+)?)?(?:dollars?|euros?|pounds?(?: sterling)?|yen|yuan|francs?|rupees?|pesos?|kronor|kroner|rubles?|roubles?|usd|eur|gbp|jpy|cny|chf|dollar|euro|pfund|franken|dólares|dollari|sterline)(?!\p{L})/iu;
+
+/**
+ * The sums of money of a sentence: its numbers written with a currency, a sign before ("$13.7 billion", "€4",
+ * "US$ 5 million") or a name after ("300 dollars"), the sign taken into the span's text.
+ */
+export function moneySpans(sentence: string): AnswerSpan[] {
+  return numberSpans(sentence).flatMap((span) => {
+    const sign = /\p{Sc}\s?$/u.exec(sentence.slice(Math.max(0, span.at - 2), span.at));
+    if (sign) {
+      const at = span.at - sign[0].length;
+      return [{ ...span, text: sentence.slice(at, span.at + span.text.length), at }];
+    }
+    return CURRENCY_AFTER.test(sentence.slice(span.at + span.text.length)) ? [span] : [];
+  });
 }
 
 /** The names of a sentence (runs of capitalised words, quoted titles), in order. */
