@@ -3,16 +3,7 @@ import { nameKey, subjectKey } from '../text/names';
 import { termWeights, weightOf } from '../text/term-weights';
 import { termSet } from '../text/tokens';
 import { FAMILY_TIE, LIFE_WORDS, type AskedQuestion } from './question';
-import {
-  answerSpans,
-  byNearness,
-  dateSpans,
-  givenByQuestion,
-  moneySpans,
-  numberSpans,
-  qualifies,
-  type AnswerSpan,
-} from './spans';
+import { answerSpans, byNearness, dateSpans, numberSpans, qualifies, type AnswerSpan } from './spans';
 
 /** A claim the answer may be read from: a sentence of a source, quoted as it stands. */
 export interface AnswerClaim {
@@ -123,15 +114,12 @@ function* nodesOf(
     const bare = (sources[page]!.title ?? '').replace(/\s*\([^)]*\)\s*/gu, ' ').trim();
     // A claim's own page's subject, in full or by a short name ("the Lightning" on "Tampa Bay Lightning"), is no span
     // of it: it is the answer only as the subject, written in full (see pickAnswer).
-    // A question after a sum of money is answered by a sum a sentence writes with its currency (moneySpans).
     const spans =
       asked.kind === 'choice'
         ? []
-        : asked.money
-          ? moneySpans(claim.text).filter((s) => !givenByQuestion(s, asked.terms))
-          : answerSpans(claim.text, asked.kind, asked.terms).filter(
-              (s) => !callsSubject(subjectKey(s.text), subjects[page]!),
-            );
+        : answerSpans(claim.text, asked.kind, asked.terms, asked.money).filter(
+            (s) => !callsSubject(subjectKey(s.text), subjects[page]!),
+          );
     const subjectTerms = termSet(bare);
     const subject =
       isName(bare) && subjectTerms.size > 0 && [...subjectTerms].some((t) => !asked.terms.has(t)) ? bare : null;
@@ -190,10 +178,9 @@ function extendTo(
  * hold a span of the kind asked that the question does not give (a date for "when", a number for "how many", a sum
  * with its currency for "how much … pay", a name for "who", "where" and "which"), the one whose chain (see chainsOf)
  * passes a page naming what the question names (namingPages), then holds most of the question's weight (termWeights),
- * then tells what is asked
- * in the form a sentence gives it (tellsAsked: a family tie, a life's date or place), then the longer chain, then
- * the claim holding such a span rather than only its page's subject, then the claim holding more of the question
- * itself, then the earlier source and claim. A choice ("which came first, A or B?") is decided between the claims
+ * then tells what is asked in the form a sentence gives it (tellsAsked: a family tie, a life's date or place), then
+ * the longer chain, then the claim holding such a span rather than only its page's subject, then the claim holding
+ * more of the question itself, then the earlier source and claim. A choice ("which came first, A or B?") is decided between the claims
  * about each option (see chooseOption). No answer when nothing qualifies, the best chain holds less than
  * MIN_COVERAGE of the question, or when the question names things and the best chain passes no page naming one of
  * them (namingPages): its words are then held of something else (for "Where did the director of film Harbour

@@ -245,7 +245,7 @@ export const FAMILY_TIE = new RegExp(`\\b(?:${FAMILY_WORDS})\\s+(?:of|to)\\b`, '
 /** A question after whom something was done: "whom", or "who" with "do" before the subject ("Who did he defeat?"). */
 const OBJECT_ASKED = /\bwhom\b|\bwho\s+(?:did|does|do)\b/iu;
 
-/** "How much", in the service's languages: asked with MONEY_ASKED's words, a sum ("how many" counts things). */
+/** "How much", in the service's languages: with one of MONEY_ASKED's words it asks for a sum ("how many" counts). */
 const HOW_MUCH = /(?<!\p{L})(how much|wie viel|combien|cuánto|cuánta|quanto|quanta)(?!\p{L})/iu;
 /** The words of a question asking what something cost, in the service's languages. */
 const MONEY_ASKED =

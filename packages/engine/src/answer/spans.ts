@@ -161,14 +161,22 @@ export function givenByQuestion(span: AnswerSpan, questionTerms: ReadonlySet<str
 
 /**
  * The spans of a sentence that answer a question of `kind` and that the question does not give; for a place, not
- * a name that describes the noun after it (see qualifies).
+ * a name that describes the noun after it (see qualifies); for a number asked as a sum of `money`, only sums
+ * written with their currency (moneySpans).
  */
-export function answerSpans(sentence: string, kind: AnswerKind, questionTerms: ReadonlySet<string>): AnswerSpan[] {
+export function answerSpans(
+  sentence: string,
+  kind: AnswerKind,
+  questionTerms: ReadonlySet<string>,
+  money = false,
+): AnswerSpan[] {
   const spans =
     kind === 'date'
       ? dateSpans(sentence)
       : kind === 'number'
-        ? numberSpans(sentence)
+        ? money
+          ? moneySpans(sentence)
+          : numberSpans(sentence)
         : kind === 'person' || kind === 'place' || kind === 'name'
           ? nameSpans(sentence)
           : [];
