@@ -1,7 +1,8 @@
-import { createServer, type AddressInfo } from 'node:net';
+import http from 'node:http';
 import request from 'supertest';
 import { connectPostgres } from '@research/database';
 import { createApp } from '@research/http';
+import { listenOnLoopback } from '../support/loopback';
 import { PASSWORD, buildTestApp, createCapturingLogger, insertTestRun, type LogCapture, type TestApp } from './support';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -195,12 +196,10 @@ describe('request handling', () => {
 
     it('answers 503 with Retry-After, without internals, when the database cannot be reached', async () => {
       const capture = createCapturingLogger();
-      // A database end this test owns, which drops every connection at once: a closed "unused" port can be
-      // taken by another test's server between choosing and connecting, and would not fail the same way.
-      const dropping = createServer((socket) => socket.destroy());
-      await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
-      const { port } = dropping.address() as AddressInfo;
-      const handle = connectPostgres(`postgres://postgres@127.0.0.1:${port}/none`);
+      // A database end this test owns, which drops every connection at once: what a connect to a closed "unused"
+      // port meets is not certain (another test's server may take it between choosing and connecting).
+      const dropping = await listenOnLoopback(http.createServer().on('connection', (socket) => socket.destroy()));
+      const handle = connectPostgres(`postgres://postgres@127.0.0.1:${dropping.port}/none`);
       try {
         const app = createApp({ ...t.ctx, db: handle.db, logger: capture.logger });
         const res = await request(app)
@@ -216,7 +215,7 @@ describe('request handling', () => {
         expect(capture.text()).not.toContain(t.owner.key);
       } finally {
         await handle.close();
-        await new Promise((resolve) => dropping.close(resolve));
+        await dropping.close();
       }
     });
   });
