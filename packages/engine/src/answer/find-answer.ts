@@ -180,8 +180,8 @@ function extendTo(
  * passes a page naming what the question names (namingPages), then holds most of the question's weight (termWeights),
  * then tells what is asked in the form a sentence gives it (tellsAsked: a family tie, a life's date or place), then
  * the longer chain, then the claim holding such a span rather than only its page's subject, then the claim holding
- * more of the question itself, then the earlier source and claim. A choice ("which came first, A or B?") is decided between the claims
- * about each option (see chooseOption). No answer when nothing qualifies, the best chain holds less than
+ * more of the question itself, then the earlier source and claim. A choice ("which came first, A or B?") is decided
+ * between the claims about each option (see chooseOption). No answer when nothing qualifies, the best chain holds less than
  * MIN_COVERAGE of the question, or when the question names things and the best chain passes no page naming one of
  * them (namingPages): its words are then held of something else (for "Where did the director of film Harbour
  * Lights study?", a director of another film who studied somewhere), and a run whose pages do not name what was

@@ -125,7 +125,7 @@ export function numberSpans(sentence: string): AnswerSpan[] {
 // A currency written after a sum, with the magnitude of another language between: "19 billion dollars", "4,8
 // Milliarden Euro", "USD".
 const CURRENCY_AFTER =
-  /^\s*(?:(?:millionen|milliarden|tausend|millions?|milliards?|millones|milioni|miliardi)\s+(?:de\s+|di\s+)?)?(?:dollars?|euros?|pounds?(?: sterling)?|yen|yuan|francs?|rupees?|pesos?|kronor|kroner|rubles?|roubles?|usd|eur|gbp|jpy|cny|chf|dollar|euro|pfund|franken|dólares|dollari|sterline)(?!\p{L})/iu;
+  /^\s*(?:(?:millionen|milliarden|tausend|millions?|milliards?|millones|milioni|miliardi)\s+(?:de\s+|di\s+)?)?(?:dollars?|euros?|pounds?(?: sterling)?|yen|yuan|francs?|rupees?|pesos?|kronor|kroner|rubles?|roubles?|usd|eur|gbp|jpy|cny|chf|pfund|franken|dólares|dollari|sterline)(?!\p{L})/iu;
 
 /**
  * The sums of money of a sentence: its numbers written with a currency, a sign before ("$13.7 billion", "€4",
