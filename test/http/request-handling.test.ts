@@ -1,8 +1,7 @@
-import http from 'node:http';
 import request from 'supertest';
 import { connectPostgres } from '@research/database';
 import { createApp } from '@research/http';
-import { listenOnLoopback } from '../support/loopback';
+import { listenDroppingEveryConnection } from '../support/loopback';
 import { PASSWORD, buildTestApp, createCapturingLogger, insertTestRun, type LogCapture, type TestApp } from './support';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -196,9 +195,7 @@ describe('request handling', () => {
 
     it('answers 503 with Retry-After, without internals, when the database cannot be reached', async () => {
       const capture = createCapturingLogger();
-      // A database end this test owns, which drops every connection at once: what a connect to a closed "unused"
-      // port meets is not certain (another test's server may take it between choosing and connecting).
-      const dropping = await listenOnLoopback(http.createServer().on('connection', (socket) => socket.destroy()));
+      const dropping = await listenDroppingEveryConnection();
       const handle = connectPostgres(`postgres://postgres@127.0.0.1:${dropping.port}/none`);
       try {
         const app = createApp({ ...t.ctx, db: handle.db, logger: capture.logger });

@@ -1,4 +1,4 @@
-import type http from 'node:http';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A test server listening on a free loopback port. */
@@ -23,6 +23,14 @@ export async function listenOnLoopback(server: http.Server): Promise<LoopbackSer
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A service that cannot be reached: it drops every connection as it comes. Certain, where a connect to a closed
+ * "unused" port is not (another test's server may take the port between choosing and connecting).
+ */
+export function listenDroppingEveryConnection(): Promise<LoopbackServer> {
+  return listenOnLoopback(http.createServer().on('connection', (socket) => socket.destroy()));
 }
 
 /**
