@@ -5,9 +5,9 @@ import { connectPostgres, countRunningRuns, findRunById } from '@research/databa
 import { createApp } from '@research/http';
 import { createMetrics, createSilentLogger, startFleetMetrics, type FleetMetrics } from '@research/observability';
 import { clearRedisPrefix, connectTestRedis, uniqueRedisPrefix } from '../support/redis';
-import { listenOnLoopback } from '../support/loopback';
+import { listenDroppingEveryConnection, listenOnLoopback } from '../support/loopback';
 import { SPEC_METRIC_NAMES } from '../support/metric-names';
-import { buildTestApp, insertTestRun, startFakeLlm, unusedPort, type TestApp } from './support';
+import { buildTestApp, insertTestRun, startFakeLlm, type TestApp } from './support';
 
 const METRIC_NAMES = SPEC_METRIC_NAMES;
 
@@ -85,16 +85,17 @@ describe('system endpoints', () => {
     });
 
     it('is not_ready with error:<type> when the LLM is unreachable', async () => {
-      const port = await unusedPort();
+      const down = await listenDroppingEveryConnection();
       const app = await buildTestApp('ready-down', {
         database: t.database,
-        env: { LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, LLM_MODEL: 'm' },
+        env: { LLM_BASE_URL: `${down.origin}/v1`, LLM_MODEL: 'm' },
       });
       try {
         const res = await request(app.app).get('/ready').expect(200);
         expect(res.body).toEqual({ status: 'not_ready', database: 'ok', queue: 'ok', llm: 'error:ConnectionError' });
       } finally {
         await app.close();
+        await down.close();
       }
     });
 
@@ -114,7 +115,8 @@ describe('system endpoints', () => {
     });
 
     it('is not_ready with error:<type> when the database is unreachable', async () => {
-      const handle = connectPostgres(`postgres://postgres@127.0.0.1:${await unusedPort()}/none`);
+      const down = await listenDroppingEveryConnection();
+      const handle = connectPostgres(`postgres://postgres@127.0.0.1:${down.port}/none`);
       try {
         const app = createApp({ ...t.ctx, db: handle.db });
         const res = await request(app).get('/ready').expect(200);
@@ -126,6 +128,7 @@ describe('system endpoints', () => {
         });
       } finally {
         await handle.close();
+        await down.close();
       }
     });
 

@@ -1,5 +1,5 @@
 import axios from 'axios';
-import { networkFailureKind, withTimeout } from '@research/core';
+import { isDependencyUnavailable, networkFailureKind, withTimeout } from '@research/core';
 import { probeDatabase } from '@research/database';
 import type { AppContext } from '../context';
 import type { ReadinessResponse } from '../routes/system.schemas';
@@ -9,7 +9,11 @@ export const QUEUE_CHECK_TIMEOUT_MS = 2000;
 /** SPEC 4.1: the LLM connectivity check waits 5 seconds. */
 export const LLM_CHECK_TIMEOUT_MS = 5000;
 
-/** A short, secret-free name for why a check failed: `TimeoutError`, `ConnectionError` or the error's type. */
+/**
+ * A short, secret-free name for why a check failed: `TimeoutError`, `ConnectionError` (also for a dependency that
+ * cannot serve now without a socket code: pg's "Connection terminated unexpectedly", a shutdown's SQLSTATE; what the
+ * API answers 503 for) or the error's type.
+ */
 export function errorType(error: unknown): string {
   // Duck-typed, not instanceof: errors from other realms (vm contexts, test sandboxes) are errors too.
   if (error === null || typeof error !== 'object') return 'Error';
@@ -18,6 +22,7 @@ export function errorType(error: unknown): string {
   if (name === 'TimeoutError') return 'TimeoutError';
   const network = networkFailureKind(error);
   if (network) return network === 'timeout' ? 'TimeoutError' : 'ConnectionError';
+  if (isDependencyUnavailable(error)) return 'ConnectionError';
   const ctorName = (error as { constructor?: { name?: unknown } }).constructor?.name;
   const type =
     typeof ctorName === 'string' && ctorName !== 'Object' ? ctorName : typeof name === 'string' ? name : 'Error';
