@@ -17,7 +17,17 @@ const config: Config = {
         tsconfig: { module: 'commonjs', moduleResolution: 'node10', isolatedModules: true, jsx: 'react-jsx' },
       },
     ],
+    // html-encoding-sniffer's @exodus/bytes ships only ES modules, which Node requires and Jest's CommonJS
+    // registry does not: Jest transpiles that package alone.
+    '/node_modules/@exodus/bytes/.+\\.js$': [
+      'ts-jest',
+      {
+        diagnostics: false,
+        tsconfig: { allowJs: true, module: 'commonjs', moduleResolution: 'node10', isolatedModules: true },
+      },
+    ],
   },
+  transformIgnorePatterns: ['/node_modules/(?!@exodus/bytes/)'],
   moduleNameMapper: {
     '^@research/([^/]+)$': '<rootDir>/packages/$1/src',
     // A component's stylesheet is the bundler's business.

@@ -85,6 +85,28 @@ beforeAll(async () => {
         );
         return sendHtml(res, iconv.encode(html, 'win1251'), 'text/html');
       }
+      case '/late-meta-utf8': {
+        // A head of kilobytes of inline script before its <meta charset>, as many real pages have.
+        const head = `<script>${'var settings = {"a": 1};\n'.repeat(120)}</script><meta charset="utf-8">`;
+        return sendHtml(
+          res,
+          Buffer.from(articleHtml('It didn’t rain in Zürich', prose('Zürich’s'), head)),
+          'text/html',
+        );
+      }
+      case '/undeclared-utf8':
+        return sendHtml(res, Buffer.from(articleHtml('Señora Müller’s café', prose('Müller’s'))), 'text/html');
+      case '/undeclared-cp1252':
+        return sendHtml(
+          res,
+          iconv.encode(articleHtml('Señora Müller’s café', prose('Müller’s')), 'win1252'),
+          'text/html',
+        );
+      case '/late-meta-in-script': {
+        // A <meta> a script writes is no declaration of the page's: the page declares nothing and is UTF-8.
+        const head = `<script>${' '.repeat(1200)}document.write('<meta charset="windows-1251">');</script>`;
+        return sendHtml(res, Buffer.from(articleHtml('Ødegaard’s notes', prose('Ødegaard’s'), head)), 'text/html');
+      }
       case '/sjis-header':
         return sendHtml(
           res,
@@ -224,6 +246,27 @@ describe('content', () => {
     expect(fromHeader.content).toContain('東京の研究者は新しい結果を発表しました');
     const fromMeta = await crawler.fetchDocument(url('/sjis-meta'), { noCache: true });
     expect(fromMeta.content).toContain('大阪の大学は新しい研究を始めました');
+  });
+
+  it('decodes a UTF-8 page whose <meta charset> comes after the first 1,024 bytes as UTF-8, as a browser does', async () => {
+    const doc = await crawler.fetchDocument(url('/late-meta-utf8'), { noCache: true });
+    expect(doc.title).toBe('It didn’t rain in Zürich');
+    expect(doc.content).toContain('The Zürich’s study number 1');
+    expect(doc.content).not.toMatch(/â€|Ã|\uFFFD/u);
+  });
+
+  it('decodes a page declaring no charset as UTF-8 when its bytes are UTF-8, else as windows-1252', async () => {
+    for (const path of ['/undeclared-utf8', '/undeclared-cp1252']) {
+      const doc = await crawler.fetchDocument(url(path), { noCache: true });
+      expect(doc.title).toBe('Señora Müller’s café');
+      expect(doc.content).toContain('The Müller’s study number 1');
+      expect(doc.content).not.toMatch(/â€|Ã|\uFFFD/u);
+    }
+  });
+
+  it('takes no charset from a <meta> inside a script', async () => {
+    const doc = await crawler.fetchDocument(url('/late-meta-in-script'), { noCache: true });
+    expect(doc.title).toBe('Ødegaard’s notes');
   });
 
   it('reads the text and document information of a PDF', async () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { isUtf8 } from 'node:buffer';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createExtractionPool, type ExtractionPool } from '@research/crawler';
 import { describeWithData } from '../support/data-dir';
@@ -155,6 +156,47 @@ describeWithData('extraction of real pages', [READABILITY_PAGES, SCRAPINGHUB_PAG
     expect(summary.title).toBeGreaterThan(0.9);
     expect(summary.byline).toBeGreaterThan(0.85);
     expect(summary.lang).toBeGreaterThan(0.9);
+  });
+
+  it('reads every page served without a charset as a browser does: no mojibake the page itself does not hold', async () => {
+    const pages = [
+      ...fs.readdirSync(readabilityDir).map((name) => fs.readFileSync(path.join(readabilityDir, name, 'source.html'))),
+      ...fs
+        .readdirSync(path.join(scrapinghubDir, 'html'))
+        .filter((f) => f.endsWith('.html.gz'))
+        .map((f) => zlib.gunzipSync(fs.readFileSync(path.join(scrapinghubDir, 'html', f)))),
+    ];
+    const garbled = /â€|Ã[\u0080-\u00bf]|\uFFFD/u;
+    const results = await Promise.all(
+      pages.map(async (body) => {
+        // What the page says as its bytes are, and the charsets its markup names anywhere (normalised).
+        const own = new TextDecoder('utf-8').decode(body);
+        const named = new Set(
+          [...body.toString('latin1').matchAll(/charset\s*=\s*["']?\s*([\w-]+)/giu)].flatMap(([, label]) => {
+            try {
+              return [new TextDecoder(label!).encoding];
+            } catch {
+              return [];
+            }
+          }),
+        );
+        const doc = await pool.extract({ body, contentType: 'text/html', kind: 'html', url: 'http://fakehost/page' });
+        return { own, named, doc };
+      }),
+    );
+    // Fixtures saved again as UTF-8 under a <meta> naming their first charset (Readability's qq: GBK) are read as
+    // they declare, as a browser would; they are no page a server sends.
+    const resaved = results.filter(
+      (r) => r.doc.encoding !== 'UTF-8' && isUtf8(Buffer.from(r.own)) && r.named.has(r.doc.encoding!.toLowerCase()),
+    );
+    const checked = results.filter((r) => !resaved.includes(r) && !garbled.test(r.own));
+    const wrong = checked.filter((r) => garbled.test(`${r.doc.title ?? ''}\n${r.doc.content}`));
+    console.log(
+      `pages ${results.length}, re-saved fixtures ${resaved.length}, checked ${checked.length}, garbled ${wrong.length}`,
+    );
+    expect(results.length).toBeGreaterThan(150);
+    expect(resaved.length).toBeLessThanOrEqual(2);
+    expect(wrong.map((r) => r.doc.title)).toEqual([]);
   });
 
   it('keeps the article text of real news pages (shingle F1 >= 0.96), and keeps the event loop free (p99 < 50 ms)', async () => {

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import iconv from 'iconv-lite';
 import { MAX_PDF_PAGES } from '@research/core';
 import {
   createLocalProvider,
@@ -76,6 +77,19 @@ describe('local corpus search provider', () => {
     expect(wind[0]!.snippet).toContain('Wind turbines convert kinetic energy into electricity – offshore');
     expect(await provider.search('hidden', { language: 'de', limit: 5 })).toEqual([]);
     expect(provider.documentCount).toBe(4);
+  });
+
+  it('reads each file in its own charset, as the crawler does: windows-1252 bytes, a <meta> late in the head', async () => {
+    const page = (title: string, head = '') =>
+      `<!doctype html><html><head><title>${title}</title>${head}</head><body><p>Rainfall in ${title}: ` +
+      '“heavy” – records fell.</p></body></html>';
+    await fs.writeFile(path.join(dir, 'zurich.html'), iconv.encode(page('Zürich’s rainfall'), 'win1252'));
+    const lateMeta = `<style>${'p { margin: 0 }\n'.repeat(100)}</style><meta charset="utf-8">`;
+    await fs.writeFile(path.join(dir, 'malmo.html'), page('Malmö’s rainfall', lateMeta));
+    provider = createLocalProvider({ corpusDir: dir, logger: captureLogger().logger, pollIntervalMs: 0 });
+    const hits = await provider.search('rainfall records', { language: 'en', limit: 5 });
+    expect(hits.map((h) => h.title).sort()).toEqual(['Malmö’s rainfall', 'Zürich’s rainfall']);
+    for (const hit of hits) expect(hit.snippet).toContain(': “heavy” – records fell.');
   });
 
   it('ranks by BM25: the document about the terms comes first, case and accents folded', async () => {

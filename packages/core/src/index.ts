@@ -8,6 +8,7 @@ export * from './semaphore';
 export * from './time-slice';
 export * from './pdf-limits';
 export * from './pdf-text';
+export * from './text-decoding';
 export * from './registrable-domain';
 export * from './url';
 export * from './timeout';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { registrableDomain, type AppConfig } from '@research/core';
+import { htmlFileType, registrableDomain, type AppConfig } from '@research/core';
 import type { DB } from '@research/database';
 import type { Logger, Metrics } from '@research/observability';
 import { CrawlError, isCrawlError } from './crawl-error';
@@ -108,22 +108,6 @@ export interface Crawler {
 
 function isPool(value: CrawlerOptions['extraction']): value is ExtractionPool {
   return value !== undefined && typeof (value as ExtractionPool).extract === 'function';
-}
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * The Content-Type an HTML file at hand is read with: it has no header, so one that is valid UTF-8 is read as
- * UTF-8, not as the windows-1252 an HTML page without a charset falls back to; any other is sniffed as a page
- * is (its meta charset, else windows-1252).
- */
-function fileType(body: Uint8Array): string {
-  try {
-    strictUtf8.decode(body);
-    return 'text/html; charset=utf-8';
-  } catch {
-    return 'text/html';
-  }
 }
 
 /** Builds the crawler from the service's config; `close()` releases its pool and sockets. */
@@ -293,7 +277,8 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
     fetchMedia,
     fetchDocument,
     fetchSources,
-    extractPage: (body, url, signal) => pool.extract({ body, contentType: fileType(body), kind: 'html', url }, signal),
+    extractPage: (body, url, signal) =>
+      pool.extract({ body, contentType: htmlFileType(body), kind: 'html', url }, signal),
     async close() {
       agents.destroy();
       if (ownPool) await pool.close();

@@ -1,7 +1,7 @@
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { Readability } from '@mozilla/readability';
 import { articleText } from './article-text';
-import { decodeHtml } from './decode';
+import { decodeHtml } from '@research/core';
 import { captionParagraphs, dropPageLandmarks } from './boilerplate';
 import type { ExtractedDocument, PageHints } from './document';
 

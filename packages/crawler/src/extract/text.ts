@@ -1,4 +1,4 @@
-import { decodeText } from './decode';
+import { decodeText } from '@research/core';
 import { EMPTY_HINTS, type ExtractedDocument } from './document';
 import { tidyText } from './article-text';
 

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { decodeHtml, decodeText, htmlFileType } from '@research/core';
 import { htmlToText } from '../html-text';
 import { PdfTextExtractor } from './pdf-text';
 
@@ -86,17 +87,13 @@ export async function readDocumentText(file: string, pdf: PdfTextExtractor): Pro
       break;
     }
     case 'text/html':
-      ({ title, text } = htmlToText(bytes.toString('utf8')));
+      ({ title, text } = htmlToText(decodeHtml(bytes, htmlFileType(bytes)).text));
       break;
     case 'text/markdown':
-      ({ title, text } = markdownToText(bytes.toString('utf8')));
+      ({ title, text } = markdownToText(decodeText(bytes).text));
       break;
     case 'text/plain':
-      text = bytes
-        .toString('utf8')
-        .replace(/^\uFEFF/, '')
-        .replace(/\r\n?/g, '\n')
-        .trim();
+      text = decodeText(bytes).text.replace(/\r\n?/g, '\n').trim();
       title = firstLine(text);
       break;
   }

@@ -1,0 +1,105 @@
+import { isUtf8 } from 'node:buffer';
+import iconv from 'iconv-lite';
+import sniffHtmlEncoding from 'html-encoding-sniffer';
+
+/** The charset parameter of a Content-Type header, if any. */
+export function charsetOf(contentType: string | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '');
+  return match ? match[1] : undefined;
+}
+
+/**
+ * Decodes with the WHATWG decoder (Node's ICU: the exact mapping browsers use, ISO-2022-JP included);
+ * iconv-lite covers the labels a small-ICU Node build lacks, and windows-1252, which Node 20's decoder reads as
+ * ISO-8859-1 (bytes 0x80–0x9F as control characters instead of ’ “ ” – € …: every page labelled latin1 or
+ * windows-1252 lost its quotes and dashes); unknown labels fall back to UTF-8.
+ */
+function decodeAs(body: Uint8Array, encoding: string): string {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (encoding.toLowerCase() === 'windows-1252') return iconv.decode(bytes, 'windows-1252');
+  try {
+    return new TextDecoder(encoding).decode(body);
+  } catch {
+    const name = iconv.encodingExists(encoding) ? encoding : 'utf-8';
+    return iconv.decode(bytes, name).replace(/^\uFEFF/, '');
+  }
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as UTF-8 (without a BOM), or null when its bytes are not valid UTF-8. */
+function validUtf8(body: Uint8Array): string | null {
+  try {
+    return strictUtf8.decode(body);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How far into a page a `<meta>` declaring its charset is looked for, when the first 1,024 bytes the standard's
+ * prescan reads hold none: a browser that meets the declaration later in the head re-reads the page with it, and
+ * real heads put it after kilobytes of inline scripts and styles (19 of Readability's 130 test pages). The head
+ * ends sooner on every page; the bound keeps a page without `</head>` from being scanned whole.
+ */
+const HEAD_SCAN_BYTES = 256 * 1024;
+
+// Where a `<meta>` would be no tag: inside a comment, a script or a style.
+const INERT = /<!--[\s\S]*?-->|<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>/giu;
+
+/**
+ * The charset a `<meta>` of the page's head declares (the first that declares one, read by the standard's prescan
+ * from the tag on), or null: the head is what comes before `</head>` or `<body>`, comments, scripts and styles
+ * left out.
+ */
+function declaredInHead(body: Uint8Array): string | null {
+  const scanned = Math.min(body.byteLength, HEAD_SCAN_BYTES);
+  // Latin-1 keeps one character per byte, so a match's index is the tag's byte offset.
+  const view = Buffer.from(body.buffer, body.byteOffset, scanned)
+    .toString('latin1')
+    .replace(INERT, (inert) => ' '.repeat(inert.length));
+  const end = /<\/head\s*>|<body[\s>]/iu.exec(view)?.index ?? view.length;
+  const tags = /<meta[\s/]/giu;
+  for (let tag = tags.exec(view); tag && tag.index < end; tag = tags.exec(view)) {
+    const declared = sniffHtmlEncoding(body.subarray(tag.index, tag.index + 1024), { defaultEncoding: '' });
+    if (declared) return declared;
+  }
+  return null;
+}
+
+/**
+ * Decodes an HTML body as a browser that sniffs content reads it: its BOM, the header's charset, a `<meta charset>`
+ * or `http-equiv` of its head (the standard's prescan of the first 1,024 bytes, then the rest of the head, see
+ * declaredInHead); a page declaring nothing is UTF-8 when its bytes are valid UTF-8 (as browsers' own detectors
+ * find), else windows-1252.
+ */
+export function decodeHtml(body: Uint8Array, contentType?: string): { text: string; encoding: string } {
+  const declared =
+    sniffHtmlEncoding(body, { transportLayerEncodingLabel: charsetOf(contentType), defaultEncoding: '' }) ||
+    declaredInHead(body);
+  if (declared) return { text: decodeAs(body, declared), encoding: declared };
+  const utf8 = validUtf8(body);
+  if (utf8 !== null) return { text: utf8, encoding: 'UTF-8' };
+  return { text: decodeAs(body, 'windows-1252'), encoding: 'windows-1252' };
+}
+
+/**
+ * The Content-Type an HTML file at hand is read with (decodeHtml): it has no header, so one whose bytes are valid
+ * UTF-8 is read as UTF-8 whatever its `<meta>` says (a page saved again as UTF-8 keeps the declaration of its first
+ * encoding: Readability's test pages do), any other as a fetched page is.
+ */
+export function htmlFileType(body: Uint8Array): string {
+  return isUtf8(body) ? 'text/html; charset=utf-8' : 'text/html';
+}
+
+/** Decodes a text/plain body: BOM, the header's charset, else UTF-8 (windows-1252 when not valid UTF-8). */
+export function decodeText(body: Uint8Array, contentType?: string): { text: string; encoding: string } {
+  const label = charsetOf(contentType);
+  const sniffed = sniffHtmlEncoding(body, { xml: true, transportLayerEncodingLabel: label, defaultEncoding: 'UTF-8' });
+  if (sniffed === 'UTF-8' && label === undefined) {
+    const utf8 = validUtf8(body);
+    if (utf8 !== null) return { text: utf8, encoding: 'UTF-8' };
+    return { text: decodeAs(body, 'windows-1252'), encoding: 'windows-1252' };
+  }
+  return { text: decodeAs(body, sniffed), encoding: sniffed };
+}
