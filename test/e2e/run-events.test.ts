@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { EventSource } from 'eventsource';
 import { createApiKey } from './fleet-support';
 import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
 import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
@@ -113,6 +114,40 @@ describe('run events and cancel across processes', () => {
       cursor = page.body.next_after;
     }
     expect(pages).toEqual(events.map((e) => e.data));
+  }, 60_000);
+
+  it('tells a standard EventSource that reconnects after the end to stop (204), so it is not held open', async () => {
+    const created = await call[0]!('POST', '/v1/research', QUESTION);
+    const id = created.body.research_id as string;
+    const first = stream(bases[0]!, id);
+    await first.closed;
+    const end = first.events.at(-1)!;
+    expect(end.event).toBe('end');
+    // The `eventsource` package, as a client would use it: it reconnects after the server closes the stream
+    // (`retry: 2000`), sending the last id it saw.
+    const received: string[] = [];
+    const source = new EventSource(`${bases[1]}/v1/research/${id}/events`, {
+      fetch: (input, init) => fetch(input, { ...init, headers: { ...init.headers, 'X-API-Key': key } }),
+    });
+    source.addEventListener('end', (e) => received.push(e.lastEventId));
+    try {
+      await waitFor(
+        'the EventSource to stop reconnecting',
+        async () => source.readyState === EventSource.CLOSED,
+        20_000,
+      );
+    } finally {
+      source.close();
+    }
+    expect(received).toEqual([end.id]);
+    const late = stream(bases[0]!, id, { 'Last-Event-ID': end.id! });
+    expect((await late.response).statusCode).toBe(204);
+    await late.closed;
+    expect(late.events).toEqual([]);
+    // Before the end, the same request streams (one event short of it: the end still comes).
+    const before = stream(bases[0]!, id, { 'Last-Event-ID': String(Number(end.id) - 1) });
+    await before.closed;
+    expect(types(before.events)).toEqual(['end']);
   }, 60_000);
 
   it('answers bad resumes with 422, unknown runs with 404 and a missing key with 401', async () => {

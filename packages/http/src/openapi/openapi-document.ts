@@ -22,7 +22,12 @@ import {
   setProtectionBodySchema,
   sourcesResponseSchema,
 } from '../routes/research.schemas';
-import { cancelResponseSchema, runEventsQuerySchema, runEventsResponseSchema } from '../routes/research-events.schemas';
+import {
+  cancelResponseSchema,
+  runEventsHeadersSchema,
+  runEventsQuerySchema,
+  runEventsResponseSchema,
+} from '../routes/research-events.schemas';
 import { webhookDeliveriesResponseSchema } from '../routes/webhook-deliveries.schemas';
 import { healthResponseSchema, providersResponseSchema, readinessResponseSchema } from '../routes/system.schemas';
 import { registerMcpRoutes } from './mcp.openapi';
@@ -153,8 +158,8 @@ function registerRunProgressRoutes(run: (operation: RunOperation) => void): void
     path: '/v1/research/{id}/events',
     summary: 'Progress of a run, live (Server-Sent Events) or as JSON pages',
     description:
-      'With `Accept: text/event-stream`: one event per step of the pipeline (`id: <seq>`, `event: <type>`, `data: {"seq", "type", "at", …}`), first those already stored after `after` (or `Last-Event-ID`), then each as it is written; a comment line every 15 s; the stream ends after the `end` event. Otherwise: JSON pages of the same events.',
-    request: { query: runEventsQuerySchema },
+      'With `Accept: text/event-stream`: one event per step of the pipeline (`id: <seq>`, `event: <type>`, `data: {"seq", "type", "at", …}`), first those already stored after `after` (or `Last-Event-ID`), then each as it is written; a comment line every 15 s; the stream ends after the `end` event; a stream asked for after the `end` event (an EventSource reconnecting once the run has ended) gets 204, which tells the client to stop. Otherwise: JSON pages of the same events.',
+    request: { query: runEventsQuerySchema, headers: runEventsHeadersSchema },
     responses: {
       200: {
         description: 'The events after `after`.',
@@ -163,6 +168,7 @@ function registerRunProgressRoutes(run: (operation: RunOperation) => void): void
           'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events.' } },
         },
       },
+      204: { description: "A stream asked for after the run's `end` event: nothing more will come." },
       422: error('`after`, `limit` or `Last-Event-ID` out of range.'),
     },
   });

@@ -74,6 +74,12 @@ export function runEventsHandler(ctx: AppContext, hub: RunEventHub) {
     const query = parseQuery(runEventsQuerySchema, req.query);
     const after = resumeAfter(req, query.after);
     if (req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream') {
+      // A client that has seen the end (an EventSource reconnects after every close) is told to stop: 204.
+      const [end] = await listRunEvents(ctx.db, run.id, { types: ['end'], limit: 1 });
+      if (end && end.seq <= after) {
+        res.status(204).end();
+        return;
+      }
       streamRunEvents(hub, ctx.config.http.eventsKeepAliveMs, { req, res, runId: run.id, after });
       return;
     }

@@ -15,6 +15,19 @@ export const runEventsQuerySchema = z.object({
 });
 export type RunEventsQuery = z.output<typeof runEventsQuerySchema>;
 
+/** GET /v1/research/{id}/events headers, as the OpenAPI document states them (read by resumeAfter). */
+export const runEventsHeadersSchema = z.object({
+  'last-event-id': z
+    .string()
+    .regex(/^\d{1,9}$/)
+    .optional()
+    .meta({
+      description:
+        'The `seq` of the last event seen (an EventSource sends it when it reconnects): the stream resumes after it; ' +
+        'it wins over `after`. After the `end` event, 204.',
+    }),
+});
+
 // ---- Responses -----------------------------------------------------------------------------------
 
 export const runEventItemSchema = z
