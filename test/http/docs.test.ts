@@ -58,7 +58,8 @@ describe('API description (/docs, /redoc, /openapi.json)', () => {
 
     it('describes requests with the same rules that validate them', async () => {
       const { body } = await request(t.app).get('/openapi.json').expect(200);
-      const create = body.components.schemas.CreateResearchRequest;
+      // Request bodies are written out where they are used (see document-finish.ts).
+      const create = body.paths['/v1/research'].post.requestBody.content['application/json'].schema;
       expect(create.required).toEqual(['query']);
       expect(create.properties.query).toMatchObject({ type: 'string', minLength: 1, maxLength: 2000 });
       expect(create.properties.depth).toMatchObject({
@@ -67,7 +68,8 @@ describe('API description (/docs, /redoc, /openapi.json)', () => {
         default: 'normal',
       });
       expect(create.properties.extra_queries).toMatchObject({ type: 'array', maxItems: 20, nullable: true });
-      expect(body.components.schemas.SetDeletionProtectionRequest.properties.password).toMatchObject({
+      const protect = body.paths['/v1/research/{id}/deletion-protection'].put.requestBody.content['application/json'];
+      expect(protect.schema.properties.password).toMatchObject({
         minLength: 8,
         maxLength: 256,
       });

@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { VERSION } from '@research/core';
+import { finishDocument } from './document-finish';
 import { hiddenRunsResponseSchema, purgeResponseSchema } from '../routes/admin.schemas';
 import { errorResponseSchema, runIdParamsSchema } from '../routes/common.schemas';
 import { reportDocumentResponseSchema, reportQuerySchema } from '../routes/report-export.schemas';
@@ -89,11 +90,14 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
   registerMountedRoutes(registry, secured);
   registerMcpRoutes(registry, secured);
 
-  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
+  const generated = new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',
+    // Relative: the document is served by the service it describes, wherever that is.
+    servers: [{ url: '/', description: 'The service that serves this document' }],
     info: {
       title: 'Research service',
       version: VERSION,
+      license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
       description:
         'Accepts a research question, runs an asynchronous evidence pipeline (plan, search, fetch, analyze, compare, synthesize) and exposes the run, its sources, claims, evidence scores, plan and report.',
     },
@@ -108,6 +112,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
       { name: 'mcp', description: 'The research tools for assistants over MCP (Bearer key or X-API-Key).' },
     ],
   });
+  return finishDocument(generated);
 }
 
 function registerSystemRoutes(registry: OpenAPIRegistry): void {
@@ -116,6 +121,7 @@ function registerSystemRoutes(registry: OpenAPIRegistry): void {
     path: '/health',
     summary: 'Liveness and version',
     tags: ['system'],
+    security: [],
     responses: { 200: json(healthResponseSchema, 'The service is alive.') },
   });
   registry.registerPath({
@@ -123,6 +129,7 @@ function registerSystemRoutes(registry: OpenAPIRegistry): void {
     path: '/ready',
     summary: 'Readiness of database, queue and LLM (always 200)',
     tags: ['system'],
+    security: [],
     responses: { 200: json(readinessResponseSchema, '`ready` or `not_ready` with each check.') },
   });
   registry.registerPath({
@@ -130,6 +137,7 @@ function registerSystemRoutes(registry: OpenAPIRegistry): void {
     path: '/providers',
     summary: 'Configured model providers (no secrets)',
     tags: ['system'],
+    security: [],
     responses: { 200: json(providersResponseSchema, 'LLM, vision and audio availability.') },
   });
   registry.registerPath({
@@ -137,6 +145,7 @@ function registerSystemRoutes(registry: OpenAPIRegistry): void {
     path: '/metrics',
     summary: 'Prometheus metrics of the API and every live worker',
     tags: ['system'],
+    security: [],
     responses: { 200: { description: 'Prometheus text format.', content: { 'text/plain': { schema: z.string() } } } },
   });
 }
