@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import request from 'supertest';
 import { VERSION } from '@research/core';
 import { connectPostgres, countRunningRuns, findRunById } from '@research/database';
@@ -13,12 +16,28 @@ const METRIC_NAMES = SPEC_METRIC_NAMES;
 
 const LLM_KEY = 'sk-test-very-secret-llm-key-4711';
 
+/** A search provider's API on loopback (the Wikipedia provider pointed at it): it answers, whatever it is asked. */
+async function startSearchApi(status = 200) {
+  const server = http.createServer((_req, res) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end('{}'),
+  );
+  return listenOnLoopback(server);
+}
+
 describe('system endpoints', () => {
   let t: TestApp;
+  let searchApi: Awaited<ReturnType<typeof startSearchApi>>;
+  /** The configuration every app of these tests gets: its search provider's API is there. */
+  let searchEnv: Record<string, string>;
   beforeAll(async () => {
-    t = await buildTestApp('system');
+    searchApi = await startSearchApi();
+    searchEnv = { WIKIPEDIA_API_URL: `${searchApi.origin}/w/api.php` };
+    t = await buildTestApp('system', { env: searchEnv });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await searchApi.close();
+  });
 
   describe('GET /health', () => {
     it('answers ok with the version, without a key', async () => {
@@ -30,14 +49,14 @@ describe('system endpoints', () => {
   describe('GET /ready', () => {
     it('is ready with the LLM disabled when none is configured', async () => {
       const res = await request(t.app).get('/ready').expect(200);
-      expect(res.body).toEqual({ status: 'ready', database: 'ok', queue: 'ok', llm: 'disabled' });
+      expect(res.body).toEqual({ status: 'ready', database: 'ok', queue: 'ok', search: 'ok', llm: 'disabled' });
     });
 
     it('checks GET {LLM_BASE_URL}/models with the bearer key and reports the configured model', async () => {
       const llm = await startFakeLlm(200);
       const app = await buildTestApp('ready-llm', {
         database: t.database,
-        env: { LLM_BASE_URL: llm.url, LLM_API_KEY: LLM_KEY, LLM_MODEL: 'configured-model' },
+        env: { ...searchEnv, LLM_BASE_URL: llm.url, LLM_API_KEY: LLM_KEY, LLM_MODEL: 'configured-model' },
       });
       try {
         const res = await request(app.app).get('/ready').expect(200);
@@ -45,6 +64,7 @@ describe('system endpoints', () => {
           status: 'ready',
           database: 'ok',
           queue: 'ok',
+          search: 'ok',
           llm: 'ok',
           llm_model: 'configured-model',
         });
@@ -58,7 +78,10 @@ describe('system endpoints', () => {
 
     it('reports the first listed model when LLM_MODEL is unset, and sends no Authorization without a key', async () => {
       const llm = await startFakeLlm(200, { models: ['llama3.1:8b', 'other'] });
-      const app = await buildTestApp('ready-nomodel', { database: t.database, env: { LLM_BASE_URL: llm.url } });
+      const app = await buildTestApp('ready-nomodel', {
+        database: t.database,
+        env: { ...searchEnv, LLM_BASE_URL: llm.url },
+      });
       try {
         const res = await request(app.app).get('/ready').expect(200);
         expect(res.body).toMatchObject({ status: 'ready', llm: 'ok', llm_model: 'llama3.1:8b' });
@@ -73,11 +96,11 @@ describe('system endpoints', () => {
       const llm = await startFakeLlm(500);
       const app = await buildTestApp('ready-500', {
         database: t.database,
-        env: { LLM_BASE_URL: llm.url, LLM_MODEL: 'm' },
+        env: { ...searchEnv, LLM_BASE_URL: llm.url, LLM_MODEL: 'm' },
       });
       try {
         const res = await request(app.app).get('/ready').expect(200);
-        expect(res.body).toEqual({ status: 'not_ready', database: 'ok', queue: 'ok', llm: 'error:500' });
+        expect(res.body).toEqual({ status: 'not_ready', database: 'ok', queue: 'ok', search: 'ok', llm: 'error:500' });
       } finally {
         await app.close();
         await llm.close();
@@ -88,11 +111,17 @@ describe('system endpoints', () => {
       const down = await listenDroppingEveryConnection();
       const app = await buildTestApp('ready-down', {
         database: t.database,
-        env: { LLM_BASE_URL: `${down.origin}/v1`, LLM_MODEL: 'm' },
+        env: { ...searchEnv, LLM_BASE_URL: `${down.origin}/v1`, LLM_MODEL: 'm' },
       });
       try {
         const res = await request(app.app).get('/ready').expect(200);
-        expect(res.body).toEqual({ status: 'not_ready', database: 'ok', queue: 'ok', llm: 'error:ConnectionError' });
+        expect(res.body).toEqual({
+          status: 'not_ready',
+          database: 'ok',
+          queue: 'ok',
+          search: 'ok',
+          llm: 'error:ConnectionError',
+        });
       } finally {
         await app.close();
         await down.close();
@@ -103,11 +132,17 @@ describe('system endpoints', () => {
       const silent = await listenOnLoopback(http.createServer(() => undefined));
       const app = await buildTestApp('ready-silent', {
         database: t.database,
-        env: { LLM_BASE_URL: `${silent.origin}/v1`, LLM_MODEL: 'm' },
+        env: { ...searchEnv, LLM_BASE_URL: `${silent.origin}/v1`, LLM_MODEL: 'm' },
       });
       try {
         const res = await request(app.app).get('/ready').expect(200);
-        expect(res.body).toEqual({ status: 'not_ready', database: 'ok', queue: 'ok', llm: 'error:TimeoutError' });
+        expect(res.body).toEqual({
+          status: 'not_ready',
+          database: 'ok',
+          queue: 'ok',
+          search: 'ok',
+          llm: 'error:TimeoutError',
+        });
       } finally {
         await app.close();
         await silent.close();
@@ -124,6 +159,7 @@ describe('system endpoints', () => {
           status: 'not_ready',
           database: 'error:ConnectionError',
           queue: 'ok',
+          search: 'ok',
           llm: 'disabled',
         });
       } finally {
@@ -132,16 +168,66 @@ describe('system endpoints', () => {
       }
     });
 
+    it('is not_ready, naming the search provider, when its API cannot be reached or fails (no internet)', async () => {
+      const down = await listenDroppingEveryConnection();
+      const failing = await startSearchApi(503);
+      try {
+        for (const [server, search] of [
+          [down, 'error:ConnectionError'],
+          [failing, 'error:503'],
+        ] as const) {
+          const app = await buildTestApp('ready-search', {
+            database: t.database,
+            env: { WIKIPEDIA_API_URL: `http://127.0.0.1:${server.port}/w/api.php` },
+          });
+          try {
+            const res = await request(app.app).get('/ready').expect(200);
+            expect(res.body).toEqual({ status: 'not_ready', database: 'ok', queue: 'ok', search, llm: 'disabled' });
+          } finally {
+            await app.close();
+          }
+        }
+      } finally {
+        await down.close();
+        await failing.close();
+      }
+    });
+
+    it('is ready with the local provider, which needs no network', async () => {
+      const corpus = fs.mkdtempSync(path.join(os.tmpdir(), 'ready-local-'));
+      const app = await buildTestApp('ready-local', {
+        database: t.database,
+        env: { SEARCH_PROVIDER: 'local', LOCAL_CORPUS_DIR: corpus },
+      });
+      try {
+        const res = await request(app.app).get('/ready').expect(200);
+        expect(res.body).toMatchObject({ status: 'ready', search: 'ok' });
+      } finally {
+        await app.close();
+        fs.rmSync(corpus, { recursive: true, force: true });
+      }
+    });
+
     describe('with Redis down', () => {
       let down: TestApp;
       beforeAll(async () => {
-        down = await buildTestApp('ready-redis', { database: t.database, redisUrl: 'redis://127.0.0.1:1' });
+        down = await buildTestApp('ready-redis', {
+          database: t.database,
+          redisUrl: 'redis://127.0.0.1:1',
+          env: searchEnv,
+        });
       });
       afterAll(() => down.close());
 
       it('is not_ready with queue error', async () => {
         const res = await request(down.app).get('/ready').expect(200);
-        expect(res.body).toEqual({ status: 'not_ready', database: 'ok', queue: 'error', llm: 'disabled' });
+        expect(res.body).toEqual({
+          status: 'not_ready',
+          database: 'ok',
+          queue: 'error',
+          search: 'ok',
+          llm: 'disabled',
+        });
       });
 
       it('still creates runs (state created, 200) and serves reads', async () => {
@@ -201,7 +287,7 @@ describe('system endpoints', () => {
     it('shows the LLM with an empty model name when LLM_MODEL is unset, and vision without a model as unavailable', async () => {
       const app = await buildTestApp('providers2', {
         database: t.database,
-        env: { LLM_BASE_URL: 'http://127.0.0.1:9/v1' },
+        env: { ...searchEnv, LLM_BASE_URL: 'http://127.0.0.1:9/v1' },
       });
       try {
         await request(app.app)

@@ -177,7 +177,8 @@ describe('tavily search provider', () => {
       policy: FAST_POLICY,
     });
     await expect(provider.search('solar', { language: 'en', limit: 5 })).rejects.toThrow(
-      'Search provider tavily is unavailable: refused the connection; gave up after 3 attempts',
+      'Search provider tavily is unavailable: refused the connection; gave up after 3 attempts. Without a network, ' +
+        'SEARCH_PROVIDER=local with LOCAL_CORPUS_DIR researches a folder of your own files',
     );
     expect(text()).not.toContain(KEY);
   });

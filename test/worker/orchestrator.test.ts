@@ -14,6 +14,7 @@ import { normalizeWhitespace, type ReportBody } from '@research/core';
 import type { RunEvent } from '@research/engine';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createWorkerEngine, type WorkerEngine } from '../support/engine';
+import { listenDroppingEveryConnection } from '../support/loopback';
 import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
 import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
 import { metricValue } from './metrics-reading';
@@ -468,6 +469,27 @@ describe('research orchestrator', () => {
       expect(failed.plan).not.toBeNull();
     } finally {
       wiki.failSearch = false;
+    }
+  });
+
+  it('fails a run that cannot reach its search provider with what to do without a network', async () => {
+    const unreachable = await listenDroppingEveryConnection();
+    try {
+      const { run: execute } = runner({
+        services: workerEngine(undefined, {
+          WIKIPEDIA_API_URL: `http://127.0.0.1:${unreachable.port}/w/api.php`,
+          SEARCH_RETRY_BASE_MS: '10',
+        }),
+      });
+      const run = await insertTestRun(t.db);
+      await execute({ research_id: run.id }, job());
+      const failed = await runRow(t.db, run.id);
+      expect(failed.state).toBe('failed');
+      expect(failed.metadata).toMatchObject({ failed_step: 'search' });
+      expect(failed.metadata.error).toMatch(/^Search provider wikipedia is unavailable: .*closed the connection/);
+      expect(failed.metadata.error).toContain('SEARCH_PROVIDER=local with LOCAL_CORPUS_DIR');
+    } finally {
+      await unreachable.close();
     }
   });
 });

@@ -17,6 +17,14 @@ export function isSearchProviderConfigured(search: SearchSettings, name: string)
 }
 
 /**
+ * The address of the configured search provider's API, which /ready reaches to tell whether a run can search;
+ * null when the provider needs no network (local files) or is not a registered one.
+ */
+export function searchProviderEndpoint(search: SearchSettings): string | null {
+  return isSearchProviderName(search.provider) ? SEARCH_PROVIDER_REGISTRY[search.provider].endpoint(search) : null;
+}
+
+/**
  * The search provider chosen by SEARCH_PROVIDER, or `name` when given (POST /search's `provider`). Fails at
  * once, with the variable to set, when the provider lacks its setting (so a misconfigured process stops at
  * start, not at the first run).

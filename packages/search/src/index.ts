@@ -4,7 +4,12 @@ export { hitUrlKey } from './hit-url-key';
 export { withSiteOperators, type QueryLimits } from './site-operators';
 export { fuseRankings, FUSION_K, type RankedList, type FusedItem } from './rank-fusion';
 export { htmlToText, plainSnippet, isoDate } from './html-text';
-export { createSearchProvider, isSearchProviderConfigured, type SearchProviderDeps } from './create-search-provider';
+export {
+  createSearchProvider,
+  isSearchProviderConfigured,
+  searchProviderEndpoint,
+  type SearchProviderDeps,
+} from './create-search-provider';
 export {
   SEARCH_PROVIDER_REGISTRY,
   SEARCH_PROVIDER_NAMES,

@@ -69,7 +69,13 @@ interface Failure {
   retry: boolean;
   status?: number;
   waitMs?: number;
+  /** The provider could not be reached at all (no route, no DNS, refused): the machine may have no network. */
+  unreached?: boolean;
 }
+
+/** What a run that could not reach its provider is told to do without a network. */
+const WITHOUT_NETWORK =
+  '. Without a network, SEARCH_PROVIDER=local with LOCAL_CORPUS_DIR researches a folder of your own files';
 
 /** Carries a failed attempt's Failure through the retry loop to the final SearchProviderError. */
 class AttemptFailure extends Error {
@@ -162,7 +168,12 @@ function networkCause(error: unknown, timedOut: boolean, timeoutMs: number): Fai
   const network = networkFailureKind(error);
   if (network) {
     const text = typeof code === 'string' ? NETWORK_FAILURE_TEXT.get(code) : undefined;
-    return { kind: 'unavailable', cause: text ?? NETWORK_FAILURE_KIND_TEXT[network], retry: true };
+    return {
+      kind: 'unavailable',
+      cause: text ?? NETWORK_FAILURE_KIND_TEXT[network],
+      retry: true,
+      unreached: network === 'connection',
+    };
   }
   if (!(axios.isAxiosError(error) && error.request)) {
     const name = (error as Error | undefined)?.name;
@@ -222,7 +233,7 @@ function finalError(provider: string, failure: Failure, attempts: number, extraW
   const text = (() => {
     switch (failure.kind) {
       case 'unavailable':
-        return `is unavailable: ${failure.cause}${tries}`;
+        return `is unavailable: ${failure.cause}${tries}${failure.unreached ? WITHOUT_NETWORK : ''}`;
       case 'rate_limited':
         return extraWait !== undefined
           ? `is rate limiting requests (asked to wait ${Math.ceil(extraWait / 1000)} s)`

@@ -10,6 +10,10 @@ export const readinessResponseSchema = z
     status: z.enum(['ready', 'not_ready']),
     database: z.string().meta({ description: '`ok` or `error:<type>`.' }),
     queue: z.string().meta({ description: '`ok` or `error`.' }),
+    search: z.string().meta({
+      description:
+        "The search provider's API (SEARCH_PROVIDER): `ok`, `error:<HTTP status>` or `error:<type>` (`ConnectionError` without network: set `SEARCH_PROVIDER=local` to research a folder of files).",
+    }),
     llm: z
       .string()
       .meta({ description: '`ok`, `disabled` (no LLM configured), `error:<HTTP status>` or `error:<type>`.' }),
@@ -17,7 +21,7 @@ export const readinessResponseSchema = z
   })
   .meta({
     id: 'ReadinessResponse',
-    example: { status: 'ready', database: 'ok', queue: 'ok', llm: 'ok', llm_model: 'llama3.1:8b' },
+    example: { status: 'ready', database: 'ok', queue: 'ok', search: 'ok', llm: 'ok', llm_model: 'llama3.1:8b' },
   });
 export type ReadinessResponse = z.infer<typeof readinessResponseSchema>;
 

@@ -1,6 +1,7 @@
 import axios from 'axios';
 import { isDependencyUnavailable, networkFailureKind, withTimeout } from '@research/core';
 import { probeDatabase } from '@research/database';
+import { searchProviderEndpoint } from '@research/search';
 import type { AppContext } from '../context';
 import type { ReadinessResponse } from '../routes/system.schemas';
 
@@ -8,6 +9,8 @@ export const DATABASE_CHECK_TIMEOUT_MS = 2000;
 export const QUEUE_CHECK_TIMEOUT_MS = 2000;
 /** SPEC 4.1: the LLM connectivity check waits 5 seconds. */
 export const LLM_CHECK_TIMEOUT_MS = 5000;
+/** The search provider's check waits as long as the LLM's. */
+export const SEARCH_CHECK_TIMEOUT_MS = LLM_CHECK_TIMEOUT_MS;
 
 /**
  * A short, secret-free name for why a check failed: `TimeoutError`, `ConnectionError` (also for a dependency that
@@ -76,16 +79,47 @@ async function checkLlm(ctx: Pick<AppContext, 'config'>): Promise<{ llm: string;
 }
 
 /**
- * SPEC 4.1 /ready: `ready` when the database, the queue and (if configured) the LLM answer. No LLM
+ * The configured search provider's API (searchProviderEndpoint), asked with a GET and no key: `ok` when it answers
+ * below 500 (a 401 or 405 without a key is an answer: the provider is there), `error:<HTTP status>` for a server
+ * error, `error:<type>` when it cannot be reached (no network: ConnectionError, TimeoutError); `ok` for a provider
+ * that needs no network (local files, checked when the process starts).
+ */
+async function checkSearch(ctx: Pick<AppContext, 'config'>): Promise<string> {
+  const endpoint = searchProviderEndpoint(ctx.config.search);
+  if (!endpoint) return 'ok';
+  const deadline = AbortSignal.timeout(SEARCH_CHECK_TIMEOUT_MS);
+  try {
+    const response = await axios.get(endpoint, {
+      timeout: SEARCH_CHECK_TIMEOUT_MS,
+      signal: deadline,
+      maxContentLength: 1024 * 1024,
+      maxRedirects: 0,
+      responseType: 'text',
+      validateStatus: () => true,
+    });
+    return response.status < 500 ? 'ok' : `error:${response.status}`;
+  } catch (error) {
+    return `error:${deadline.aborted ? 'TimeoutError' : errorType(error)}`;
+  }
+}
+
+/**
+ * SPEC 4.1 /ready: `ready` when the database, the queue, the search provider and (if configured) the LLM answer. No LLM
  * configured is `disabled` and does not make the service not ready (CONTRACT 4).
  */
 export async function checkReadiness(ctx: Pick<AppContext, 'db' | 'queue' | 'config'>): Promise<ReadinessResponse> {
-  const [database, queue, llm] = await Promise.all([checkDatabase(ctx), checkQueue(ctx), checkLlm(ctx)]);
-  const ready = database === 'ok' && queue === 'ok' && (llm.llm === 'ok' || llm.llm === 'disabled');
+  const [database, queue, search, llm] = await Promise.all([
+    checkDatabase(ctx),
+    checkQueue(ctx),
+    checkSearch(ctx),
+    checkLlm(ctx),
+  ]);
+  const ready = database === 'ok' && queue === 'ok' && search === 'ok' && (llm.llm === 'ok' || llm.llm === 'disabled');
   return {
     status: ready ? 'ready' : 'not_ready',
     database,
     queue,
+    search,
     llm: llm.llm,
     ...(ready && llm.model !== undefined ? { llm_model: llm.model } : {}),
   };

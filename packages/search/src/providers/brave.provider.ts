@@ -132,5 +132,6 @@ export function createBraveProvider(options: BraveProviderOptions): SearchProvid
 /** SEARCH_PROVIDER=brave: BRAVE_API_KEY, and BRAVE_API_URL for another endpoint. */
 export const braveRegistration: SearchProviderRegistration = {
   missingSetting: (search) => (search.braveApiKey ? undefined : 'BRAVE_API_KEY'),
+  endpoint: (search) => search.braveApiUrl ?? BRAVE_API_URL,
   create: (search, deps) => createBraveProvider({ apiKey: search.braveApiKey!, apiUrl: search.braveApiUrl, ...deps }),
 };

@@ -323,6 +323,7 @@ export function createLocalProvider(options: LocalProviderOptions): LocalSearchP
 /** SEARCH_PROVIDER=local: LOCAL_CORPUS_DIR, a folder that must exist at start. */
 export const localRegistration: SearchProviderRegistration = {
   missingSetting: (search) => (search.localCorpusDir ? undefined : 'LOCAL_CORPUS_DIR'),
+  endpoint: () => null,
   create: (search, { logger }) => {
     const dir = search.localCorpusDir!;
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {

@@ -30,6 +30,11 @@ export type SearchSettings = AppConfig['search'];
 export interface SearchProviderRegistration {
   /** The variable this provider cannot work without when it is unset, otherwise undefined. */
   missingSetting(search: SearchSettings): string | undefined;
+  /**
+   * The address /ready reaches to tell whether the provider can be searched (its API), or null for a provider
+   * that needs no network (local files).
+   */
+  endpoint(search: SearchSettings): string | null;
   /** Builds the provider; only called when missingSetting found nothing. */
   create(search: SearchSettings, deps: Required<RemoteProviderDeps>): SearchProvider;
 }

@@ -58,5 +58,6 @@ export function createSearxngProvider(options: SearxngProviderOptions): SearchPr
 /** SEARCH_PROVIDER=searxng: SEARXNG_URL. */
 export const searxngRegistration: SearchProviderRegistration = {
   missingSetting: (search) => (search.searxngUrl ? undefined : 'SEARXNG_URL'),
+  endpoint: (search) => search.searxngUrl ?? null,
   create: (search, deps) => createSearxngProvider({ baseUrl: search.searxngUrl!, ...deps }),
 };

@@ -49,6 +49,7 @@ export function createTavilyProvider(options: TavilyProviderOptions): SearchProv
 /** SEARCH_PROVIDER=tavily: TAVILY_API_KEY, and TAVILY_API_URL for another endpoint. */
 export const tavilyRegistration: SearchProviderRegistration = {
   missingSetting: (search) => (search.tavilyApiKey ? undefined : 'TAVILY_API_KEY'),
+  endpoint: (search) => search.tavilyApiUrl ?? TAVILY_API_URL,
   create: (search, deps) =>
     createTavilyProvider({ apiKey: search.tavilyApiKey!, apiUrl: search.tavilyApiUrl, ...deps }),
 };

@@ -120,5 +120,6 @@ function apiError(error: NonNullable<MediaWikiSearchBody['error']>): Error {
 /** SEARCH_PROVIDER=wikipedia (the default): needs nothing; WIKIPEDIA_API_URL for another wiki. */
 export const wikipediaRegistration: SearchProviderRegistration = {
   missingSetting: () => undefined,
+  endpoint: (search) => wikipediaApiUrl(search.wikipediaApiUrl, undefined),
   create: (search, deps) => createWikipediaProvider({ apiUrl: search.wikipediaApiUrl, ...deps }),
 };
