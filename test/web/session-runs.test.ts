@@ -39,6 +39,10 @@ describeWithBrowser('the web page: sign in, runs, admin', () => {
 
     await page.goto(stack.base);
     await expectHeading(page, 'Research');
+    // It says where a newcomer finds a key.
+    const hint = await page.locator('#api-key-hint').innerText();
+    expect(hint).toContain('initial-admin-key');
+    expect(hint).toContain('npm run cli -- keys create <username>');
     await capture(page, 'sign-in', { phone: true });
     await expectAccessible(page, 'the sign-in page');
     await page.getByLabel('API key').fill(wrong);

@@ -5,6 +5,7 @@ import { createBullResearchQueue, type ResearchQueue } from '@research/queue';
 import { closeServer, listen } from './http-server';
 import { ensureInitialAdmin } from './initial-admin';
 import { openServices, type Services } from './services';
+import { logWelcome } from './welcome';
 
 /** A running process part that can be stopped in order. */
 export interface Stoppable {
@@ -79,6 +80,7 @@ export async function startApiRuntime(config: AppConfig): Promise<Stoppable> {
   const ctx = buildAppContext(services, queue);
   const server = await listen(createApp(ctx), config, services.logger);
   services.logger.info('API listening', { host: config.host, port: config.port });
+  logWelcome(config, services.logger);
   void llmPreflight(services);
   return {
     async stop() {

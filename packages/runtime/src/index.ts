@@ -10,3 +10,4 @@ export * from './worker';
 export * from './standalone';
 export * from './research-services';
 export * from './verify-run';
+export * from './welcome';

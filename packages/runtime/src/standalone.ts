@@ -4,6 +4,7 @@ import { createBullResearchQueue, type ResearchQueue } from '@research/queue';
 import { buildAppContext, llmPreflight, type Stoppable } from './api';
 import { closeServer, listen } from './http-server';
 import { ensureInitialAdmin } from './initial-admin';
+import { logWelcome } from './welcome';
 import { openServices } from './services';
 import { startInProcessWorker, startQueueWorker } from './worker';
 
@@ -37,6 +38,7 @@ export async function startAllRuntime(config: AppConfig): Promise<Stoppable> {
     database: services.databaseKind,
     queue: config.redisUrl ? 'redis' : 'in-process',
   });
+  logWelcome(config, services.logger);
   void llmPreflight(services);
   return {
     async stop() {

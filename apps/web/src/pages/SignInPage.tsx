@@ -53,7 +53,9 @@ export function SignInPage({ notice, onSignedIn }: { notice: string | null; onSi
           aria-describedby={error ? 'sign-in-error' : 'api-key-hint'}
         />
         <p id="api-key-hint" className="hint">
-          Kept in this tab only, until you sign out or close it.
+          Kept in this tab only, until you sign out or close it. The first start of the service writes an administrator
+          key to <code>initial-admin-key</code> in its data folder (<code>DATA_DIR</code>, <code>./data</code> by
+          default) and logs that file&apos;s path; more keys: <code>npm run cli -- keys create &lt;username&gt;</code>.
         </p>
         {error && (
           <p id="sign-in-error" role="alert" className="error">
