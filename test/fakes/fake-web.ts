@@ -21,6 +21,8 @@ export interface FakeWeb {
   urlOf(page: FakeWebPage): string;
   pageLatencyMs: number;
   searchLatencyMs: number;
+  /** While true, every search answers 500 (a search engine that is down: runs fail in their search). */
+  failSearch: boolean;
   readonly requests: { search: number; pages: number; queries: string[] };
   close(): Promise<void>;
 }
@@ -78,6 +80,7 @@ export async function startFakeWeb(options: {
   const state = {
     pageLatencyMs: options.pageLatencyMs ?? 0,
     searchLatencyMs: 0,
+    failSearch: false,
     requests: { search: 0, pages: 0, queries: [] as string[] },
   };
   const hosts = [...new Set(options.pages.map((p) => p.host))];
@@ -121,6 +124,10 @@ export async function startFakeWeb(options: {
       state.requests.search++;
       await answerDelay(state.searchLatencyMs, res);
       if (res.destroyed) return;
+      if (state.failSearch) {
+        res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"engine down"}');
+        return;
+      }
       const q = url.searchParams.get('q') ?? '';
       state.requests.queries.push(q);
       // Like the engines behind SearxNG, `site:`/`-site:` operators restrict the hosts.

@@ -7,7 +7,7 @@ import { waitFor } from '../support/wait';
 import { describeWithBrowser, launchBrowser, openPage, type PageWatch } from './browser';
 import { capture, expectAccessible, layoutShifts, observeLayoutShifts, resetLayoutShifts } from './checks';
 import { hashOf, expectHeading, signIn, stateBadge, watchRunToEnd } from './flows';
-import { createRun, startWebStack, type WebStack } from './stack';
+import { createRun, startWebStack, waitForRunEnd, type WebStack } from './stack';
 
 const QUESTION = 'How does photosynthesis convert light energy in plants?';
 const SLOW_QUESTION = 'What does chlorophyll absorb in photosynthesis?';
@@ -287,6 +287,35 @@ describeWithBrowser('the web page: asking and a run', () => {
       stack.web.pageLatencyMs = PAGE_LATENCY_MS;
     }
   });
+
+  it('shows a failed run its error and a Retry, without a report notice or downloads; Retry asks again', async () => {
+    stack.web.failSearch = true;
+    let id: string;
+    try {
+      id = await createRun(stack, QUESTION);
+      expect(await waitForRunEnd(stack, id, 60_000)).toBe('failed');
+    } finally {
+      stack.web.failSearch = false;
+    }
+    await page.goto(`${stack.base}/#/runs/${id}`);
+    await expectHeading(page, QUESTION);
+    const retry = page.getByRole('button', { name: 'Retry' });
+    await retry.waitFor();
+    expect(await page.locator('.run-error').innerText()).toMatch(/^The run failed: Search provider searxng /);
+    expect(await page.getByRole('group', { name: 'Export the report' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Findings' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Disagreements' }).count()).toBe(0);
+    await expectAccessible(page, 'a failed run');
+    await capture(page, 'run-failed', { phone: true });
+
+    await retry.click();
+    await waitFor('the new run’s page', async () => !hashOf(page).includes(id) && hashOf(page).startsWith('#/runs/'));
+    const again = hashOf(page).replace('#/runs/', '');
+    await expectHeading(page, QUESTION);
+    expect(await waitForRunEnd(stack, again, 60_000)).toBe('completed');
+    const asked = await stack.call('GET', `/v1/research/${again}/manifest`);
+    expect(asked.body).toMatchObject({ query: QUESTION, depth: 'quick', language: 'en' });
+  }, 120_000);
 
   it('shows the API’s 404 for an unknown run', async () => {
     const unknown = '00000000-0000-4000-8000-000000000000';

@@ -16,6 +16,36 @@ export function startResearch(api: ApiClient, request: ResearchRequest): Promise
   return api.json<CreatedRun>('POST', '/v1/research', { body: request });
 }
 
+/** What GET /v1/research/{id}/manifest says of how the run was asked for (the fields a retry sends again). */
+interface RunRequestOfManifest {
+  query: string;
+  depth: ResearchRequest['depth'];
+  language: string;
+  extra_queries: string[] | null;
+  source_controls: {
+    include_domains?: string[];
+    exclude_domains?: string[];
+    published_after?: string | null;
+    max_sources?: number | null;
+  } | null;
+}
+
+/** A new run asked for as `id` was (its manifest: question, depth, language, extra queries, source controls). */
+export async function retryRun(api: ApiClient, id: string): Promise<CreatedRun> {
+  const asked = await api.get<RunRequestOfManifest>(runPath(id, '/manifest'));
+  const controls = asked.source_controls ?? {};
+  return startResearch(api, {
+    query: asked.query,
+    depth: asked.depth,
+    language: asked.language,
+    ...(asked.extra_queries?.length ? { extra_queries: asked.extra_queries } : {}),
+    ...(controls.include_domains?.length ? { include_domains: controls.include_domains } : {}),
+    ...(controls.exclude_domains?.length ? { exclude_domains: controls.exclude_domains } : {}),
+    ...(controls.published_after ? { published_after: controls.published_after } : {}),
+    ...(controls.max_sources ? { max_sources: controls.max_sources } : {}),
+  });
+}
+
 /** GET /v1/research: one page of the visible runs, newest first. */
 export function listRuns(api: ApiClient, page: { offset: number; limit: number }, signal?: AbortSignal) {
   return api.get<RunList>(`/v1/research?limit=${page.limit}&offset=${page.offset}`, signal);

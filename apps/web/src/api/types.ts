@@ -73,9 +73,11 @@ export interface ResearchRequest {
   query: string;
   depth: Depth;
   language?: string;
+  extra_queries?: string[];
   include_domains?: string[];
   exclude_domains?: string[];
   published_after?: string;
+  max_sources?: number;
 }
 
 export interface HiddenResult {

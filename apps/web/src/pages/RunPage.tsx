@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { errorText, runPath, type ApiClient } from '../api/client';
 import type { ReportDocument } from '../api/report-types';
+import { retryRun } from '../api/research';
 import type { RunStatus, SourceContent } from '../api/types';
 import { ExportButtons } from '../run/ExportButtons';
 import { ProgressLog } from '../run/ProgressLog';
@@ -10,6 +11,7 @@ import type { SourceTarget } from '../run/source-target';
 import { StopButton } from '../run/StopButton';
 import { useRunEvents, type StreamTrouble } from '../run/use-run-events';
 import { StateBadge } from '../components/StateBadge';
+import { navigate } from '../router';
 import { useSession } from '../session-context';
 import { useResource } from '../use-resource';
 import './RunPage.css';
@@ -84,6 +86,41 @@ function Report({
   );
 }
 
+/**
+ * A failed run's report section: no report notice and no downloads, the failure in words (the header gives the
+ * error) and a button that asks again as the run was asked.
+ */
+function FailedRun({ api, id }: { api: ApiClient; id: string }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function retry() {
+    setBusy(true);
+    setError(null);
+    try {
+      const run = await retryRun(api, id);
+      navigate({ name: 'run', id: run.research_id });
+    } catch (e) {
+      setError(errorText(e));
+      setBusy(false);
+    }
+  }
+  return (
+    <div className="failed-run">
+      <p>
+        This run failed before it wrote a report. Asking again starts a new run with the same question and settings.
+      </p>
+      <button type="button" onClick={() => void retry()} disabled={busy}>
+        {busy ? 'Starting…' : 'Retry'}
+      </button>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
 function RunView({ id }: { id: string }) {
   const { api } = useSession();
   const { progress, trouble } = useRunEvents(api, id);
@@ -146,7 +183,11 @@ function RunView({ id }: { id: string }) {
       </section>
       <section aria-labelledby="report-heading">
         <h2 id="report-heading">Report</h2>
-        <Report api={api} id={id} ended={ended} onOpen={open} />
+        {state === 'failed' ? (
+          <FailedRun api={api} id={id} />
+        ) : (
+          <Report api={api} id={id} ended={ended} onOpen={open} />
+        )}
       </section>
       <SourceViewer target={target} content={content.data} error={content.error} onClose={close} />
     </>
