@@ -18,7 +18,7 @@ export interface WebhookReceiver extends LoopbackServer {
 }
 
 /**
- * A webhook receiver on loopback that verifies `X-Research-Signature` as the README tells receivers to:
+ * A webhook receiver on loopback that verifies `X-Research-Signature` as docs/guide.md (Webhooks) tells receivers to:
  * `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` with the shared secret, compared in constant time.
  */
 export async function startWebhookReceiver(secret: string): Promise<WebhookReceiver> {

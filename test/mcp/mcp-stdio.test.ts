@@ -139,7 +139,7 @@ describe('npm run mcp (MCP over stdio)', () => {
 
   it.each([
     // npm prints its banner to stdout first, which an MCP client reads as lines that are not messages and
-    // skips; the README therefore configures clients with --silent, whose stdout is the protocol alone.
+    // skips; docs/mcp.md therefore configures clients with --silent, whose stdout is the protocol alone.
     ['run mcp', false],
     ['run --silent mcp', true],
   ])('runs as `npm %s`', async (args, cleanStdout) => {

@@ -27,7 +27,7 @@ class DataSkipReporter {
     if (this.skips.length === 0) return;
     const lines = this.skips.map((s) => `  - ${s.where}: ${s.reason}`);
     process.stdout.write(
-      `\nSkipped ${this.skips.length} suite(s), third-party data or a tool not found (RESEARCH_DATA_DIR, see README "Tests"):\n` +
+      `\nSkipped ${this.skips.length} suite(s), third-party data or a tool not found (RESEARCH_DATA_DIR, see docs/development.md, "Tests"):\n` +
         `${lines.join('\n')}\n`,
     );
   }

@@ -139,7 +139,7 @@ describeWithBrowser('the web page: asking and a run', () => {
 
     await underHeading(page, 'Findings').getByRole('listitem').first().waitFor();
     const shifts = await layoutShifts(page);
-    // The figure the README and the issue quote: printed on every run.
+    // The figure docs/guide.md and the issue quote: printed on every run.
     console.log(`web: layout shift on the run page while its stream updated: ${shifts.total.toFixed(4)} (limit 0.1)`);
     if (shifts.total >= 0.1) throw new Error(`layout shift ${shifts.total}: ${JSON.stringify(shifts.shifts)}`);
   });
