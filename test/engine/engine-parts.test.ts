@@ -12,6 +12,7 @@ import {
   termSet,
   type ClaimInput,
   type SourceInput,
+  claimTextOf,
 } from '@research/engine';
 
 const reference = new Date('2025-06-01T00:00:00Z');
@@ -229,6 +230,40 @@ describe('claims of a text that repeats itself', () => {
       'Die Stadt hat ca. 3,5 Mio. Einwohner laut Dr. Müller.',
       'Im Jahr 2020 wuchs sie um 1,2 Prozent.',
     ]);
+  });
+});
+
+describe('the words a claim shows', () => {
+  it('leaves out reference marks and a dateline, while its evidence span stays as the source has it', async () => {
+    const text =
+      'Feb. 23, 2015 -- Peanut allergies have been on the rise in the past decade.\n' +
+      'In 1642, the Dutch explorer Abel Tasman became the first European to sight New Zealand.[14][15]\n' +
+      'CAIRO — Peanut allergy trials in 2015 reduced allergies by more than 80 percent.[citation needed]';
+    const plan = extractivePlan({
+      query: 'Do peanut allergy trials reduce allergies, and who first sighted New Zealand?',
+      language: 'en',
+      extraQueries: [],
+      referenceDate: reference,
+    });
+    const claims = await extractClaims({
+      runId: 'r',
+      sourceId: 's',
+      text,
+      language: 'en',
+      terms: planTerms(plan, plan.query),
+    });
+    expect(claims.map((c) => c.claim_text)).toEqual([
+      'Peanut allergies have been on the rise in the past decade.',
+      'In 1642, the Dutch explorer Abel Tasman became the first European to sight New Zealand.',
+      'Peanut allergy trials in 2015 reduced allergies by more than 80 percent.',
+    ]);
+    for (const c of claims) expect(text).toContain(c.evidence_span);
+    expect(claims[1]!.evidence_span).toMatch(/\[14\]\[15\]$/);
+  });
+
+  it('keeps what only looks like a dateline or a mark', () => {
+    for (const kept of ['U.S. — the country grew in 2010.', 'NASA announced it in 2010.', 'A-ha - the band sang.'])
+      expect(claimTextOf(kept)).toBe(kept);
   });
 });
 

@@ -11,6 +11,7 @@ export {
 export { extractivePlan, type PlannerInput } from './plan/extractive-planner';
 export { nameKey, namedEntities, questionNames, subjectKey } from './text/names';
 export { extractClaims, claimTypeOf, planTerms } from './claims/extractive-claims';
+export { claimTextOf } from './claims/claim-text';
 export {
   isStatement,
   nonStatementReason,

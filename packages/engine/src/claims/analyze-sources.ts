@@ -1,14 +1,8 @@
-import {
-  createPause,
-  LlmFailure,
-  normalizeWhitespace,
-  type ClaimDraft,
-  type LlmCallContext,
-  type LlmClient,
-} from '@research/core';
+import { createPause, LlmFailure, type ClaimDraft, type LlmCallContext, type LlmClient } from '@research/core';
 import { stableId } from '../ids';
 import * as claimsPrompt from '../prompts/claims.v2';
 import { chunkText } from './chunking';
+import { claimTextOf } from './claim-text';
 import { CLAIMS_PER_SOURCE, extractClaims, type PlanTerms } from './extractive-claims';
 import { prepareGrounding } from './grounding';
 import { statementCheck } from './statements';
@@ -151,7 +145,7 @@ export async function analyzeSources(
                 continue;
               }
               if (statement(span, text.indexOf(span.slice(0, QUOTE_PREFIX))) !== null) continue;
-              const claimText = normalizeWhitespace(c.claim_text);
+              const claimText = claimTextOf(c.claim_text);
               drafts.push({
                 id: stableId(runId, source.id, span, claimText),
                 source_id: source.id,

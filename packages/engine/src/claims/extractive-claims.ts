@@ -11,6 +11,7 @@ import { languageProfile } from '../text/language';
 import { questionNames } from '../text/names';
 import { sentenceSteps, type Sentence } from '../text/sentences';
 import { overlapCount, quantities, round2, termSet, years } from '../text/tokens';
+import { claimTextOf } from './claim-text';
 import { statementCheck } from './statements';
 
 /**
@@ -138,7 +139,7 @@ export async function extractClaims(
     return {
       id: stableId(params.runId, params.sourceId, span),
       source_id: params.sourceId,
-      claim_text: span,
+      claim_text: claimTextOf(span),
       evidence_span: span,
       claim_type: type,
       confidence: round2(confidence),

@@ -1,3 +1,5 @@
+import { REFERENCE_MARK } from './claim-text';
+
 /**
  * Why a piece of page text is no statement a claim may rest on: a fragment that does not end as a sentence
  * does (a heading in sentence case, a caption, a menu item, a list's lead-in), a question, a title in
@@ -8,9 +10,9 @@ export type NonStatement =
   'fragment' | 'question' | 'heading' | 'navigation' | 'site' | 'publication' | 'reference' | 'markup';
 
 // A sentence ends with a stop (Latin, CJK, Devanagari, Arabic), then perhaps closing quotes or brackets and
-// footnote markers ("[12]").
-const SENTENCE_END = /[.!?…。！？।؟](?:["'”’»)\]]|\[\d{1,3}\])*\s*$/u;
-const QUESTION = /[?？؟](?:["'”’»)\]]|\[\d{1,3}\])*\s*$|^\s*¿/u;
+// reference marks ("[12]", "[citation needed]": REFERENCE_MARK).
+const SENTENCE_END = new RegExp(`[.!?…。！？।؟](?:["'”’»)\\]]|${REFERENCE_MARK})*\\s*$`, 'u');
+const QUESTION = new RegExp(`[?？؟](?:["'”’»)\\]]|${REFERENCE_MARK})*\\s*$|^\\s*¿`, 'u');
 
 // Menus, breadcrumbs, headline labels ("Africa|United States …") and bylines join their parts with these
 // marks; prose does not.
