@@ -218,7 +218,11 @@ describeWithBrowser('the web page: asking and a run', () => {
 
     const finding = underHeading(page, 'Findings').locator(':scope > li').nth(index);
     const citation = finding.getByRole('button', { name: `Source ${quote.citation}: ${source.title}`, exact: true });
-    const quoteButton = finding.getByRole('button').filter({ hasText: quote.text }).first();
+    // A quote in the finding's own words is not printed again: a button opens its passage.
+    const sameWords = quote.text.replace(/\s+/g, ' ') === doc.findings[index]!.text.replace(/\s+/g, ' ');
+    const quoteButton = sameWords
+      ? finding.getByRole('button', { name: `The passage in source ${quote.citation}`, exact: true })
+      : finding.getByRole('button').filter({ hasText: quote.text }).first();
     const dialog = page.getByRole('dialog');
     for (const opener of [citation, quoteButton]) {
       await opener.click();

@@ -5,8 +5,39 @@ import type { OpenSource } from './source-target';
 
 export type SourceOfNumber = (number: number) => DocumentSource | undefined;
 
-function Quote({ quote, sourceOf, onOpen }: { quote: DocumentQuote; sourceOf: SourceOfNumber; onOpen: OpenSource }) {
+const words = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * A quote that backs a finding: its text when it says more or other than the finding (a finding worded by its
+ * claim, the quote as the source has it), else only a button to the passage, for the finding already says it.
+ */
+function Quote({
+  quote,
+  findingText,
+  sourceOf,
+  onOpen,
+}: {
+  quote: DocumentQuote;
+  findingText: string;
+  sourceOf: SourceOfNumber;
+  onOpen: OpenSource;
+}) {
   const source = sourceOf(quote.citation);
+  if (words(quote.text) === words(findingText)) {
+    return (
+      <li className="quote">
+        {source && (
+          <button type="button" className="quote-open" onClick={(e) => onOpen({ source, quote }, e.currentTarget)}>
+            The passage in source {quote.citation}
+          </button>
+        )}
+        <p className="quote-meta">
+          [{quote.citation}] {quote.claim_type}, in the finding’s own words
+        </p>
+        {quote.evidence && <EvidenceBars evidence={quote.evidence} />}
+      </li>
+    );
+  }
   return (
     <li className="quote">
       {source ? (
@@ -52,7 +83,7 @@ function Finding({
       {finding.quotes.length > 0 && (
         <ul className="quotes" aria-label={`Quotes for finding ${finding.number}`}>
           {finding.quotes.map((q) => (
-            <Quote key={q.claim_id} quote={q} sourceOf={sourceOf} onOpen={onOpen} />
+            <Quote key={q.claim_id} quote={q} findingText={finding.text} sourceOf={sourceOf} onOpen={onOpen} />
           ))}
         </ul>
       )}

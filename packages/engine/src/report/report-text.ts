@@ -66,7 +66,7 @@ const EN: ReportText = {
   notAnswered: (n) =>
     `The ${n} source(s) read do not answer this question: none of their statements is about it, so the report lists no findings.`,
   disagreementSentence: (topics, cites) => `The sources disagree on ${topics} ${cites}.`,
-  singleSource: (n) => `Finding [${n}] rests on a single source.`,
+  singleSource: (n) => `Finding F${n} rests on a single source.`,
   unansweredField: (f) => `No sourced statement was found for "${f}".`,
   unsupportedSubQuestion: (q) => `The sub-question "${q}" remains without evidence.`,
   searchBudget: (max, dropped) =>
@@ -145,7 +145,7 @@ const DE: ReportText = {
   notAnswered: (n) =>
     `Die ${n} gelesenen Quellen beantworten diese Frage nicht: Keine ihrer Aussagen handelt davon, daher nennt der Bericht keine Befunde.`,
   disagreementSentence: (topics, cites) => `Die Quellen widersprechen sich bei ${topics} ${cites}.`,
-  singleSource: (n) => `Befund [${n}] stützt sich auf nur eine Quelle.`,
+  singleSource: (n) => `Befund F${n} stützt sich auf nur eine Quelle.`,
   unansweredField: (f) => `Für „${f}“ wurde keine belegte Aussage gefunden.`,
   unsupportedSubQuestion: (q) => `Die Teilfrage „${q}“ bleibt ohne Beleg.`,
   searchBudget: (max, dropped) =>
@@ -224,7 +224,7 @@ const FR: ReportText = {
   notAnswered: (n) =>
     `Les ${n} source(s) lues ne répondent pas à cette question : aucune de leurs affirmations ne la traite, le rapport ne présente donc aucun constat.`,
   disagreementSentence: (topics, cites) => `Les sources divergent sur ${topics} ${cites}.`,
-  singleSource: (n) => `Le constat [${n}] repose sur une seule source.`,
+  singleSource: (n) => `Le constat F${n} repose sur une seule source.`,
   unansweredField: (f) => `Aucune affirmation sourcée n'a été trouvée pour « ${f} ».`,
   unsupportedSubQuestion: (q) => `La sous-question « ${q} » reste sans preuve.`,
   searchBudget: (max, dropped) =>
@@ -306,7 +306,7 @@ const ES: ReportText = {
   notAnswered: (n) =>
     `Las ${n} fuentes consultadas no responden a esta pregunta: ninguna de sus afirmaciones trata de ella, por lo que el informe no presenta hallazgos.`,
   disagreementSentence: (topics, cites) => `Las fuentes discrepan sobre ${topics} ${cites}.`,
-  singleSource: (n) => `El hallazgo [${n}] se basa en una sola fuente.`,
+  singleSource: (n) => `El hallazgo F${n} se basa en una sola fuente.`,
   unansweredField: (f) => `No se encontró ninguna afirmación con fuente para «${f}».`,
   unsupportedSubQuestion: (q) => `La subpregunta «${q}» queda sin pruebas.`,
   searchBudget: (max, dropped) =>
@@ -386,7 +386,7 @@ const IT: ReportText = {
   notAnswered: (n) =>
     `Le ${n} fonti consultate non rispondono a questa domanda: nessuna delle loro affermazioni la riguarda, quindi il rapporto non riporta risultati.`,
   disagreementSentence: (topics, cites) => `Le fonti non concordano su ${topics} ${cites}.`,
-  singleSource: (n) => `Il risultato [${n}] si basa su una sola fonte.`,
+  singleSource: (n) => `Il risultato F${n} si basa su una sola fonte.`,
   unansweredField: (f) => `Nessuna affermazione documentata trovata per «${f}».`,
   unsupportedSubQuestion: (q) => `La sotto-domanda «${q}» resta senza prove.`,
   searchBudget: (max, dropped) =>
