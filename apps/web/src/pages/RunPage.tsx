@@ -28,7 +28,7 @@ function RunHeader({ run, state, stop }: { run: RunStatus; state: string; stop: 
         <span>Depth {run.depth}</span>
         <span>Started {new Date(run.created_at).toLocaleString()}</span>
         <span>
-          {run.search_count} searches · {run.source_count} sources · {run.claim_count} claims
+          {run.search_count} search results · {run.source_count} sources · {run.claim_count} claims
         </span>
         {stop}
       </div>
