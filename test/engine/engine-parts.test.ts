@@ -17,6 +17,12 @@ import {
 
 const reference = new Date('2025-06-01T00:00:00Z');
 
+/** The extractive claims of `text` for a run asking `query`. */
+function claimsOf(text: string, query: string, language: string) {
+  const plan = extractivePlan({ query, language, extraQueries: [], referenceDate: reference });
+  return extractClaims({ runId: 'r', sourceId: 's', text, language, terms: planTerms(plan, plan.query) });
+}
+
 describe('extractive planner', () => {
   it('plans in the run language from the query terms, names and question patterns', () => {
     const de = extractivePlan({
@@ -190,19 +196,7 @@ describe('sentences, chunks and grounding', () => {
     const content =
       'Photosynthesis converts light energy into chemical energy in plants.\nThe weather was nice that day and everyone went out.\n' +
       'Critics argue that artificial photosynthesis will not be competitive before 2040.';
-    const plan = extractivePlan({
-      query: 'How does photosynthesis convert light energy?',
-      language: 'en',
-      extraQueries: [],
-      referenceDate: reference,
-    });
-    const claims = await extractClaims({
-      runId: 'r',
-      sourceId: 's',
-      text: content,
-      language: 'en',
-      terms: planTerms(plan, plan.query),
-    });
+    const claims = await claimsOf(content, 'How does photosynthesis convert light energy?', 'en');
     expect(claims.map((c) => c.claim_type)).toEqual(['claim', 'opinion']);
     for (const c of claims) expect(content).toContain(c.evidence_span);
   });
@@ -213,19 +207,7 @@ describe('claims of a text that repeats itself', () => {
     const text = 'Die Stadt hat ca. 3,5 Mio. Einwohner laut Dr. Müller. Im Jahr 2020 wuchs sie um 1,2 Prozent. '.repeat(
       50,
     );
-    const plan = extractivePlan({
-      query: 'Wie viele Einwohner hat die Stadt?',
-      language: 'de',
-      extraQueries: [],
-      referenceDate: reference,
-    });
-    const claims = await extractClaims({
-      runId: 'r',
-      sourceId: 's',
-      text,
-      language: 'de',
-      terms: planTerms(plan, plan.query),
-    });
+    const claims = await claimsOf(text, 'Wie viele Einwohner hat die Stadt?', 'de');
     expect(claims.map((c) => c.evidence_span)).toEqual([
       'Die Stadt hat ca. 3,5 Mio. Einwohner laut Dr. Müller.',
       'Im Jahr 2020 wuchs sie um 1,2 Prozent.',
@@ -239,19 +221,11 @@ describe('the words a claim shows', () => {
       'Feb. 23, 2015 -- Peanut allergies have been on the rise in the past decade.\n' +
       'In 1642, the Dutch explorer Abel Tasman became the first European to sight New Zealand.[14][15]\n' +
       'CAIRO — Peanut allergy trials in 2015 reduced allergies by more than 80 percent.[citation needed]';
-    const plan = extractivePlan({
-      query: 'Do peanut allergy trials reduce allergies, and who first sighted New Zealand?',
-      language: 'en',
-      extraQueries: [],
-      referenceDate: reference,
-    });
-    const claims = await extractClaims({
-      runId: 'r',
-      sourceId: 's',
+    const claims = await claimsOf(
       text,
-      language: 'en',
-      terms: planTerms(plan, plan.query),
-    });
+      'Do peanut allergy trials reduce allergies, and who first sighted New Zealand?',
+      'en',
+    );
     expect(claims.map((c) => c.claim_text)).toEqual([
       'Peanut allergies have been on the rise in the past decade.',
       'In 1642, the Dutch explorer Abel Tasman became the first European to sight New Zealand.',
