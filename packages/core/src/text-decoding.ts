@@ -44,8 +44,25 @@ function validUtf8(body: Uint8Array): string | null {
  */
 const HEAD_SCAN_BYTES = 256 * 1024;
 
-// Where a `<meta>` would be no tag: inside a comment, a script or a style.
-const INERT = /<!--[\s\S]*?-->|<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>/giu;
+/**
+ * `view` with its comments, scripts and styles (where a `<meta>` would be no tag) blanked out, each character a
+ * space, so that indexes stay; one pass, an unclosed one blanks the rest.
+ */
+function blankInert(view: string): string {
+  const lower = view.toLowerCase();
+  const opening = /<!--|<script\b|<style\b/gu;
+  let out = '';
+  let at = 0;
+  for (let open = opening.exec(lower); open; open = opening.exec(lower)) {
+    const close = open[0] === '<!--' ? '-->' : open[0] === '<script' ? '</script' : '</style';
+    const closed = lower.indexOf(close, open.index + open[0].length);
+    const end = closed < 0 ? lower.length : closed + close.length;
+    out += view.slice(at, open.index) + ' '.repeat(end - open.index);
+    at = end;
+    opening.lastIndex = end;
+  }
+  return out + view.slice(at);
+}
 
 /**
  * The charset a `<meta>` of the page's head declares (the first that declares one, read by the standard's prescan
@@ -55,9 +72,7 @@ const INERT = /<!--[\s\S]*?-->|<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\
 function declaredInHead(body: Uint8Array): string | null {
   const scanned = Math.min(body.byteLength, HEAD_SCAN_BYTES);
   // Latin-1 keeps one character per byte, so a match's index is the tag's byte offset.
-  const view = Buffer.from(body.buffer, body.byteOffset, scanned)
-    .toString('latin1')
-    .replace(INERT, (inert) => ' '.repeat(inert.length));
+  const view = blankInert(Buffer.from(body.buffer, body.byteOffset, scanned).toString('latin1'));
   const end = /<\/head\s*>|<body[\s>]/iu.exec(view)?.index ?? view.length;
   const tags = /<meta[\s/]/giu;
   for (let tag = tags.exec(view); tag && tag.index < end; tag = tags.exec(view)) {
