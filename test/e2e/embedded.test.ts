@@ -57,11 +57,10 @@ describe('npm start on the embedded defaults', () => {
     expect(logs).toContain(file);
     expect(logs).not.toContain(key);
     expect(logs).not.toContain(key.slice(21));
-    // One plain line says what to open and where the key is.
-    const welcome = service!.lines.filter((line) => String(line.message).startsWith('open http://'));
-    expect(welcome.map((line) => line.message)).toEqual([
-      `open http://127.0.0.1:${port}/ in a browser and sign in with the first administrator key, in ${file}`,
-    ]);
+    // One plain line says what to open and where the key is (logged right after 'service listening').
+    const welcome = `open http://127.0.0.1:${port}/ in a browser and sign in with the first administrator key, in ${file}`;
+    await waitForLogLine(service!, welcome, 10_000);
+    expect(service!.lines.filter((line) => String(line.message).startsWith('open http://'))).toHaveLength(1);
   });
 
   it('runs a research to completion and serves every result', async () => {
