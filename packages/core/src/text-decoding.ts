@@ -27,12 +27,12 @@ function decodeAs(body: Uint8Array, encoding: string): string {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The body as UTF-8 (without a BOM), or null when its bytes are not valid UTF-8. */
-function validUtf8(body: Uint8Array): string | null {
+/** A body that declares no charset: UTF-8 (without a BOM) when its bytes are valid UTF-8, else windows-1252. */
+function undeclared(body: Uint8Array): { text: string; encoding: string } {
   try {
-    return strictUtf8.decode(body);
+    return { text: strictUtf8.decode(body), encoding: 'UTF-8' };
   } catch {
-    return null;
+    return { text: decodeAs(body, 'windows-1252'), encoding: 'windows-1252' };
   }
 }
 
@@ -92,10 +92,7 @@ export function decodeHtml(body: Uint8Array, contentType?: string): { text: stri
   const declared =
     sniffHtmlEncoding(body, { transportLayerEncodingLabel: charsetOf(contentType), defaultEncoding: '' }) ||
     declaredInHead(body);
-  if (declared) return { text: decodeAs(body, declared), encoding: declared };
-  const utf8 = validUtf8(body);
-  if (utf8 !== null) return { text: utf8, encoding: 'UTF-8' };
-  return { text: decodeAs(body, 'windows-1252'), encoding: 'windows-1252' };
+  return declared ? { text: decodeAs(body, declared), encoding: declared } : undeclared(body);
 }
 
 /**
@@ -111,10 +108,6 @@ export function htmlFileType(body: Uint8Array): string {
 export function decodeText(body: Uint8Array, contentType?: string): { text: string; encoding: string } {
   const label = charsetOf(contentType);
   const sniffed = sniffHtmlEncoding(body, { xml: true, transportLayerEncodingLabel: label, defaultEncoding: 'UTF-8' });
-  if (sniffed === 'UTF-8' && label === undefined) {
-    const utf8 = validUtf8(body);
-    if (utf8 !== null) return { text: utf8, encoding: 'UTF-8' };
-    return { text: decodeAs(body, 'windows-1252'), encoding: 'windows-1252' };
-  }
+  if (sniffed === 'UTF-8' && label === undefined) return undeclared(body);
   return { text: decodeAs(body, sniffed), encoding: sniffed };
 }

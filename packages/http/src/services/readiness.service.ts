@@ -55,27 +55,43 @@ function firstModelId(body: unknown): string | undefined {
   return typeof first?.id === 'string' ? first.id : undefined;
 }
 
+/**
+ * A GET of `url` within `timeoutMs` for the whole exchange (`timeout` alone does not bound a slow connect): its
+ * status and body, whatever the status, or `error:<type>` when no answer came (TimeoutError, ConnectionError, …).
+ */
+async function reach(
+  url: string,
+  timeoutMs: number,
+  options: { headers?: Record<string, string>; responseType?: 'json' | 'text' } = {},
+): Promise<{ status: number; data: unknown } | { error: string }> {
+  const deadline = AbortSignal.timeout(timeoutMs);
+  try {
+    const response = await axios.get(url, {
+      timeout: timeoutMs,
+      signal: deadline,
+      headers: options.headers ?? {},
+      maxContentLength: 1024 * 1024,
+      maxRedirects: 0,
+      ...(options.responseType ? { responseType: options.responseType } : {}),
+      validateStatus: () => true,
+    });
+    return { status: response.status, data: response.data };
+  } catch (error) {
+    // axios reports the deadline's abort as a bare cancel (ERR_CANCELED) that does not say why.
+    return { error: `error:${deadline.aborted ? 'TimeoutError' : errorType(error)}` };
+  }
+}
+
 /** GET {LLM_BASE_URL}/models (CONTRACT 4): `ok`, `disabled`, `error:<HTTP status>` or `error:<type>`. */
 async function checkLlm(ctx: Pick<AppContext, 'config'>): Promise<{ llm: string; model?: string }> {
   const { baseUrl, apiKey, model } = ctx.config.llm;
   if (!baseUrl) return { llm: 'disabled' };
-  // `timeout` alone does not bound a slow connect; the deadline bounds the whole exchange.
-  const deadline = AbortSignal.timeout(LLM_CHECK_TIMEOUT_MS);
-  try {
-    const response = await axios.get(`${baseUrl}/models`, {
-      timeout: LLM_CHECK_TIMEOUT_MS,
-      signal: deadline,
-      headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : {},
-      maxContentLength: 1024 * 1024,
-      maxRedirects: 0,
-      validateStatus: () => true,
-    });
-    if (response.status < 200 || response.status >= 300) return { llm: `error:${response.status}` };
-    return { llm: 'ok', model: model ?? firstModelId(response.data) ?? '' };
-  } catch (error) {
-    // axios reports the deadline's abort as a bare cancel (ERR_CANCELED) that does not say why.
-    return { llm: `error:${deadline.aborted ? 'TimeoutError' : errorType(error)}` };
-  }
+  const answer = await reach(`${baseUrl}/models`, LLM_CHECK_TIMEOUT_MS, {
+    headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : {},
+  });
+  if ('error' in answer) return { llm: answer.error };
+  if (answer.status < 200 || answer.status >= 300) return { llm: `error:${answer.status}` };
+  return { llm: 'ok', model: model ?? firstModelId(answer.data) ?? '' };
 }
 
 /**
@@ -87,20 +103,9 @@ async function checkLlm(ctx: Pick<AppContext, 'config'>): Promise<{ llm: string;
 async function checkSearch(ctx: Pick<AppContext, 'config'>): Promise<string> {
   const endpoint = searchProviderEndpoint(ctx.config.search);
   if (!endpoint) return 'ok';
-  const deadline = AbortSignal.timeout(SEARCH_CHECK_TIMEOUT_MS);
-  try {
-    const response = await axios.get(endpoint, {
-      timeout: SEARCH_CHECK_TIMEOUT_MS,
-      signal: deadline,
-      maxContentLength: 1024 * 1024,
-      maxRedirects: 0,
-      responseType: 'text',
-      validateStatus: () => true,
-    });
-    return response.status < 500 ? 'ok' : `error:${response.status}`;
-  } catch (error) {
-    return `error:${deadline.aborted ? 'TimeoutError' : errorType(error)}`;
-  }
+  const answer = await reach(endpoint, SEARCH_CHECK_TIMEOUT_MS, { responseType: 'text' });
+  if ('error' in answer) return answer.error;
+  return answer.status < 500 ? 'ok' : `error:${answer.status}`;
 }
 
 /**
