@@ -97,11 +97,11 @@ function expectSoundRun(o: Outcome): void {
     expect(finding.confidence).toBeGreaterThanOrEqual(0);
     expect(finding.confidence).toBeLessThanOrEqual(1);
   }
-  // Every summary sentence ends citing findings that exist (split after the citations: source sentences
+  // Every summary sentence ends citing findings that exist, as [F1] (split after the citations: source sentences
   // hold abbreviations like "U.S." that no simple splitter gets right).
   for (const sentence of o.report.summary.split(/(?<=\]\.)\s+/)) {
-    const cited = [...sentence.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
-    expect(sentence).toMatch(/(\[\d+\])+\.$/);
+    const cited = [...sentence.matchAll(/\[F(\d+)\]/g)].map((m) => Number(m[1]));
+    expect(sentence).toMatch(/(\[F\d+\])+\.$/);
     for (const n of cited) expect(n).toBeLessThanOrEqual(o.report.findings.length);
   }
   expect(o.report.source_statistics).toMatchObject({ total_sources: o.sources.length });

@@ -214,12 +214,14 @@ describe('GET /v1/research/:id/report/document', () => {
         t.db,
         runId,
         {
-          summary: 'Kurz [1].',
+          summary: 'Kurz [F1].',
           findings: [{ text: FINDING_1, confidence: 0.6, source_ids: [sources[3]!.id, sources[1]!.id] }],
         },
         new Date(),
       );
       const doc = await documentOf(runId);
+      // The engine cites finding 1 as [F1] (the fixture's other report, stored before the F, as [1]).
+      expect(doc.summary).toEqual(['Kurz ', { finding: 1 }, '.']);
       expect(doc.sources.map((s: { number: number | null; url: string }) => [s.number, s.url])).toEqual([
         [1, urls[3]],
         [2, urls[1]],

@@ -64,7 +64,7 @@ describe('GET /v1/research/:id/report exports', () => {
       expect(md).not.toContain('neun Monate');
       // Each source is cited once; a source the run does not hold is not cited, and no claim is quoted for
       // a finding its sources do not state.
-      expect(md).toContain('**F3.** Ein Befund ohne passende Aussage. [1]\n\n_confidence 0.3_\n\n## Disagreements');
+      expect(md).toContain('**F3.** Ein Befund ohne passende Aussage. [1]\n\n_Confidence 30 %_\n\n## Disagreements');
       expect(md).toContain('- [1] (supports): steigt um 13 Prozent');
       expect(md).toContain('- https://anderswo.example/x (refutes): sinkt um 2 Prozent');
       expect(md).toContain('- Wenige Langzeitstudien.');

@@ -15,3 +15,4 @@ export * from './timeout';
 export * from './retry';
 export * from './llm';
 export * from './source-controls';
+export * from './finding-citation';

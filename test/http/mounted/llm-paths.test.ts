@@ -199,10 +199,12 @@ describe('LLM paths of the planner, claims and synthesis routes (fake OpenAI-com
       const asked = llm.requests.filter((r) => r.schemaName === 'report').at(-1)!;
       expect(asked.messages.find((m) => m.role === 'system')!.content).toMatch(/first sentence answers the question/);
       expect(asked.messages.find((m) => m.role === 'user')!.content).toContain(`Question: ${QUERY}`);
-      expect(res.body).toMatchObject({ research_id: runId, engine: 'llm', fallbacks: [], summary: written });
+      // The model cites finding 1 as [1]; the report, as every text of the report, as [F1].
+      const cited = written.replace(/\[(\d+)\]/g, '[F$1]');
+      expect(res.body).toMatchObject({ research_id: runId, engine: 'llm', fallbacks: [], summary: cited });
       expect(res.body.methodology).toContain('Bericht: Sprachmodell');
       const v1 = await get(`/v1/research/${runId}/report`).expect(200);
-      expect(v1.body.summary).toBe(written);
+      expect(v1.body.summary).toBe(cited);
     });
 
     it("keeps only the model's sentences whose names and figures the findings they cite state", async () => {
@@ -220,7 +222,7 @@ describe('LLM paths of the planner, claims and synthesis routes (fake OpenAI-com
       const res = await post(`/research/${runId}/synthesis`).expect(200);
       expect(res.body.engine).toBe('llm');
       expect(res.body.summary).not.toMatch(/Erika Berger|40 Prozent/);
-      expect(res.body.summary).toMatch(/13 Prozent stieg \[1\]\./);
+      expect(res.body.summary).toMatch(/13 Prozent stieg \[F1\]\./);
     });
 
     it('falls back to the extractive report when the model answers 500, and says so', async () => {
@@ -232,7 +234,7 @@ describe('LLM paths of the planner, claims and synthesis routes (fake OpenAI-com
         fallbacks: [{ step: 'synthesize', reason: 'http', count: 1 }],
       });
       expect(res.body.findings.length).toBeGreaterThan(0);
-      expect(res.body.summary).toMatch(/\[1\]\./);
+      expect(res.body.summary).toMatch(/\[F1\]\./);
       expect(res.body.methodology).toContain('Bericht: extraktives Verfahren');
       expect(res.body.uncertainties.join(' ')).toMatch(
         /Bericht \(Runde \d\): Das Sprachmodell war nicht nutzbar \(Serverfehler/,

@@ -1,4 +1,10 @@
-import type { LlmCallContext, LlmClient, ReportBody } from '@research/core';
+import {
+  findingCitation,
+  findingCitations,
+  type LlmCallContext,
+  type LlmClient,
+  type ReportBody,
+} from '@research/core';
 import * as reportPrompt from '../prompts/report.v2';
 import { dateSpans, numberSpans } from '../answer/spans';
 import { nameKey, questionNames } from '../text/names';
@@ -20,7 +26,7 @@ function summarySentences(summary: string): string[] {
 function schemaFor(count: number) {
   return reportPrompt.schema.superRefine((answer, issue) => {
     for (const sentence of summarySentences(answer.summary)) {
-      const cited = [...sentence.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+      const cited = findingCitations(sentence, { legacy: true }).map((c) => c.number);
       if (cited.length === 0)
         issue.addIssue({
           code: 'custom',
@@ -79,7 +85,7 @@ export async function llmReport(
     const kept = original.size === 0 ? 0 : overlapCount(original, termSet(text, false)) / original.size;
     return kept >= RESTATEMENT_MIN_OVERLAP ? { ...finding, text } : finding;
   });
-  const summary = backedSummary(answer.summary, {
+  const summary = backedSummary(asFindingCitations(answer.summary), {
     question: params.query,
     language: params.language,
     findings,
@@ -87,6 +93,17 @@ export async function llmReport(
     answerSpan: params.answerSpan,
   });
   return { ...base, summary, findings };
+}
+
+/** The model's summary citing findings as the report does (the prompt numbers them `[1]`; the report says `[F1]`). */
+function asFindingCitations(summary: string): string {
+  let out = '';
+  let from = 0;
+  for (const c of findingCitations(summary, { legacy: true })) {
+    out += summary.slice(from, c.index) + findingCitation(c.number);
+    from = c.index + c.length;
+  }
+  return out + summary.slice(from);
 }
 
 /**
@@ -113,10 +130,10 @@ function backedSummary(
 ): string {
   const words = (text: string) => ` ${nameKey(text)} `;
   const backed = summarySentences(summary).filter((sentence) => {
-    const cited = [...sentence.matchAll(/\[(\d+)\]/g)].map((m) => findings[Number(m[1]) - 1]?.text ?? '');
+    const cited = findingCitations(sentence).map((c) => findings[c.number - 1]?.text ?? '');
     const source = words([question, ...cited].join(' '));
     // Names as the language writes them (in German, whose nouns are all capitalised, names of several words).
-    const said = sentence.replace(/\[\d+\]/gu, ' ');
+    const said = sentence.replace(/\[F\d+\]/gu, ' ');
     const stated = [...questionNames(said, language), ...[...numberSpans(said), ...dateSpans(said)].map((s) => s.text)];
     return stated.every((text) => source.includes(words(text)));
   });

@@ -1,4 +1,4 @@
-import { normalizeWhitespace, type SlicedWork } from '@research/core';
+import { findingCitations, normalizeWhitespace, type SlicedWork } from '@research/core';
 import type { ClaimRow } from '@research/database';
 import { findingEvidenceOf } from '@research/engine';
 import type { ReportResponse } from '../../routes/research.schemas';
@@ -58,8 +58,7 @@ export type SummaryPart = string | number;
  * A report as every export format renders it (and GET …/report/document answers it): the JSON report
  * (SPEC 2.6, as GET …/report presents it), with each finding's and each position's sources as numbered
  * citations, the quoted evidence under each finding, and the list of cited sources. The summary's
- * citations name findings (the engine cites finding n as `[n]`); the formats show them as `[Fn]`, because
- * `[n]` in an export is the n-th source.
+ * citations name findings as `[Fn]` (findingCitation), because `[n]` in an export is the n-th source.
  */
 export interface ReportDocument {
   researchId: string;
@@ -169,18 +168,17 @@ export function* reportDocumentWork(
 }
 
 /**
- * The summary as text and citations of findings: the engine cites finding n as `[n]` (`[1][3]`); a
- * bracketed number beyond the findings is the text's own and stays text.
+ * The summary as text and citations of findings: the engine cites finding n as `[Fn]` (`[F1][F3]`; reports stored
+ * before it as `[n]`); a bracketed number beyond the findings is the text's own and stays text.
  */
 function summaryParts(summary: string, findingCount: number): SummaryPart[] {
   const parts: SummaryPart[] = [];
   let from = 0;
-  for (const match of summary.matchAll(/\[(\d{1,4})\]/g)) {
-    const number = Number(match[1]);
+  for (const { number, index, length } of findingCitations(summary, { legacy: true })) {
     if (number < 1 || number > findingCount) continue;
-    if (match.index > from) parts.push(summary.slice(from, match.index));
+    if (index > from) parts.push(summary.slice(from, index));
     parts.push(number);
-    from = match.index + match[0].length;
+    from = index + length;
   }
   if (from < summary.length) parts.push(summary.slice(from));
   return parts;
@@ -189,6 +187,11 @@ function summaryParts(summary: string, findingCount: number): SummaryPart[] {
 /** Citations as the formats write them after a text: `[1][3]`. */
 export function citationMarks(numbers: readonly number[]): string {
   return numbers.map((n) => `[${n}]`).join('');
+}
+
+/** A finding's confidence for people, as the page shows it: `0.4` is `40 %`. */
+export function confidenceText(confidence: number): string {
+  return `${LABELS.confidence} ${Math.round(confidence * 100)} %`;
 }
 
 /** A time of the report for people: `2026-11-21 09:00 UTC` (empty for an empty time). */
@@ -202,7 +205,7 @@ export const LABELS = {
   generated: 'generated',
   summary: 'Summary',
   findings: 'Findings',
-  confidence: 'confidence',
+  confidence: 'Confidence',
   disagreements: 'Disagreements',
   touches: 'Findings concerned',
   uncertainties: 'Uncertainties',

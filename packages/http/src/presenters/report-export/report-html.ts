@@ -1,4 +1,5 @@
-import { LABELS, readableTime } from './report-document';
+import { findingCitation } from '@research/core';
+import { LABELS, confidenceText, readableTime } from './report-document';
 import type { DocumentDisagreement, DocumentFinding, ReportDocument, SummaryPart } from './report-document';
 
 const ENTITIES: Readonly<Record<string, string>> = {
@@ -32,14 +33,16 @@ function cites(numbers: readonly number[]): string {
 }
 
 function summary(parts: readonly SummaryPart[]): string {
-  return parts.map((p) => (typeof p === 'number' ? `<a href="#finding-${p}">[F${p}]</a>` : escape(p))).join('');
+  return parts
+    .map((p) => (typeof p === 'number' ? `<a href="#finding-${p}">${findingCitation(p)}</a>` : escape(p)))
+    .join('');
 }
 
 function finding(f: DocumentFinding): string {
   const quotes = f.quotes.map((q) => `<blockquote>“${escape(q.text)}” ${cites([q.citation])}</blockquote>`);
   return (
     `<li id="finding-${f.number}"><p><strong>F${f.number}.</strong> ${escape(f.text)} ${cites(f.citations)}</p>` +
-    `<p class="confidence">${LABELS.confidence} ${f.confidence}</p>${quotes.join('')}</li>`
+    `<p class="confidence">${confidenceText(f.confidence)}</p>${quotes.join('')}</li>`
   );
 }
 

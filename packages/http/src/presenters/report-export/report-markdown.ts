@@ -1,4 +1,5 @@
-import { LABELS, citationMarks, readableTime } from './report-document';
+import { findingCitation } from '@research/core';
+import { LABELS, citationMarks, confidenceText, readableTime } from './report-document';
 import type { DocumentDisagreement, DocumentFinding, ReportDocument, SummaryPart } from './report-document';
 
 /**
@@ -26,7 +27,7 @@ function link(url: string): string {
 function summary(parts: readonly SummaryPart[]): string {
   return lineStart(
     parts
-      .map((p) => (typeof p === 'number' ? `[F${p}]` : escape(p)))
+      .map((p) => (typeof p === 'number' ? findingCitation(p) : escape(p)))
       .join('')
       .trim(),
   );
@@ -34,7 +35,7 @@ function summary(parts: readonly SummaryPart[]): string {
 
 function finding(f: DocumentFinding): string[] {
   const lines = [`**F${f.number}.** ${inline(f.text)} ${citationMarks(f.citations)}`.trimEnd(), ''];
-  lines.push(`_${LABELS.confidence} ${f.confidence}_`, '');
+  lines.push(`_${confidenceText(f.confidence)}_`, '');
   for (const quote of f.quotes) lines.push(`> "${inline(quote.text)}" [${quote.citation}]`, '');
   return lines;
 }

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
-import { createPause, type Pause } from '@research/core';
-import { LABELS, citationMarks, readableTime } from './report-document';
+import { createPause, findingCitation, type Pause } from '@research/core';
+import { LABELS, citationMarks, confidenceText, readableTime } from './report-document';
 import type { DocumentDisagreement, DocumentFinding, ReportDocument } from './report-document';
 
 type Pdf = PDFKit.PDFDocument;
@@ -46,7 +46,7 @@ function heading(pdf: Pdf, title: string): void {
 function finding(pdf: Pdf, f: DocumentFinding): void {
   pdf.font(BOLD).fillColor('black').text(`F${f.number}. `, { continued: true });
   pdf.font(FONT).text(`${winAnsiText(f.text)} ${citationMarks(f.citations)}`);
-  pdf.fillColor(GREY).fontSize(9).text(`${LABELS.confidence} ${f.confidence}`).fontSize(10.5).fillColor('black');
+  pdf.fillColor(GREY).fontSize(9).text(confidenceText(f.confidence)).fontSize(10.5).fillColor('black');
   for (const q of f.quotes) {
     pdf.font(ITALIC).text(`“${winAnsiText(q.text)}” [${q.citation}]`, { indent: 18 });
   }
@@ -72,7 +72,7 @@ function* parts(doc: ReportDocument): Generator<(pdf: Pdf) => void> {
     pdf.font(FONT).fontSize(9).fillColor(GREY);
     pdf.text(`${LABELS.run} ${doc.researchId}${generated ? `, ${LABELS.generated} ${generated}` : ''}`);
     heading(pdf.fillColor('black'), LABELS.summary);
-    const summary = doc.summary.map((p) => (typeof p === 'number' ? `[F${p}]` : p)).join('');
+    const summary = doc.summary.map((p) => (typeof p === 'number' ? findingCitation(p) : p)).join('');
     pdf.text(winAnsiText(summary));
   };
   if (doc.findings.length > 0) yield (pdf) => heading(pdf, LABELS.findings);
