@@ -54,6 +54,19 @@ function isReference(text: string): boolean {
 const PUBLICATION =
   /\b(?:this|our) (?:article|story|page|post|site|website|web site|newsletter|e-?mail|video|gallery|blog|homepage|edition)\b|\b(?:dieser|diesen|dieses|diese) (?:Artikel|Artikels|Seite|Beitrag|Beitrags|Newsletter)\b|\b(?:cet article|cette page|ce site|este artículo|esta página|este sitio|questo articolo|questa pagina|questo sito)\b|\bappears? in print\b|\bprinted from\b|^\W*(?:last (?:updated|modified|edited)|(?:powered|created|generated|built) (?:by|using|with)|(?:posted|filed) (?:by|in|on|under))\b/iu;
 
+// A byline: "By" (or "Written by", "Story by", "Photos by"; von, par, por, di) and a name of two to four
+// capitalised words (case matters: no `i` flag, under which \p{Lu} takes lower case too), then at most the author's role and publication ("By Jane Doe, staff writer.", "By Jane Doe and
+// John Smith, The Washington Post."): who wrote the page, not what it says. "By Monday, the storm…" names no one
+// (one word), and "By New Year's Eve, the city ran out…" goes on in words that are no role.
+const BYLINE_NAME = "\\p{Lu}[\\p{L}.'’-]*(?:\\s+\\p{Lu}[\\p{L}.'’-]*){1,3}";
+const BYLINE_ROLE =
+  "(?:staff|senior|special|contributing|freelance|chief|science|health|political|business|foreign|writers?|reporters?|correspondents?|editors?|columnists?|contributors?|photographers?|and|for|at|of|the|in|\\p{Lu}[\\p{L}.'’&-]*)";
+const BYLINE = new RegExp(
+  `^\\W*(?:(?:[Ww]ritten|[Ss]tory|[Ww]ords|[Tt]ext|[Rr]eporting|[Pp]hotos?|[Pp]hotographs?|[Ii]nterview)\\s+by|[Bb][Yy]|[Vv]on|[Pp]ar|[Pp]or|[Dd]i)\\s+` +
+    `${BYLINE_NAME}(?:\\s+(?:and|und|et|y|e)\\s+${BYLINE_NAME})?(?:\\s*[,|–—-]\\s*${BYLINE_ROLE}(?:\\s+${BYLINE_ROLE})*)?\\s*\\.?\\s*$`,
+  'u',
+);
+
 // Legal notices: copyright, trademarks, licences, reproduction rights.
 const LEGAL =
   /[©®]|\b(?:copyright|all rights reserved|(?:registered )?trade ?marks? of|without (?:prior )?(?:express )?written permission|may not be (?:reproduced|published|republished|redistributed|copied)|alle rechte vorbehalten|droits réservés|derechos reservados|direitos reservados|diritti riservati)\b/iu;
@@ -123,7 +136,7 @@ export function nonStatementReason(text: string, options: StatementOptions = {})
   if (MARKUP.test(trimmed) || (trimmed.match(IDENTIFIER)?.length ?? 0) > MAX_IDENTIFIERS) return 'markup';
   if (LEGAL.test(trimmed) || CALL_TO_ACTION.test(trimmed) || (SITE_WORDS.test(trimmed) && READER.test(trimmed)))
     return 'site';
-  if (PUBLICATION.test(trimmed)) return 'publication';
+  if (PUBLICATION.test(trimmed) || BYLINE.test(trimmed)) return 'publication';
   if (isTitleCase(trimmed)) return 'heading';
   if (QUESTION.test(trimmed)) return 'question';
   if (!options.quoted && !SENTENCE_END.test(trimmed)) return 'fragment';
