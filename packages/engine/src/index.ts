@@ -60,6 +60,7 @@ export {
   type FindingEvidence,
 } from './report/finding-evidence';
 export { englishFallback, hasReportText, reportText, REPORT_LANGUAGES, type ReportText } from './report/report-text';
+export { MAX_CONTEXT_SENTENCES, standaloneText } from './report/standalone';
 export { sentences, type Sentence } from './text/sentences';
 export { containment, jaccard, termSet } from './text/tokens';
 export * as planPromptV1 from './prompts/plan.v1';

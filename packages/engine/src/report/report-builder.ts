@@ -1,5 +1,6 @@
 import {
   createPause,
+  findingCitation,
   type EvidenceDraft,
   type Finding,
   type Plan,
@@ -17,6 +18,7 @@ import { findAnswer, MIN_COVERAGE, type AnswerReading, type FoundAnswer } from '
 import { readQuestion, type AskedQuestion } from '../answer/question';
 import { answerSpans } from '../answer/spans';
 import { englishFallback, hasReportText, reportText, type ReportText } from './report-text';
+import { standaloneText } from './standalone';
 
 /**
  * Findings a report lists at most, and how many of them the summary states: what a reader takes in at a glance.
@@ -48,6 +50,8 @@ export interface ReportInput {
 export interface RankedFinding {
   cluster: Cluster;
   finding: Finding;
+  /** The claim whose words the finding shows. */
+  claimId: string;
   /** The claims behind it, strongest first. */
   claimTexts: string[];
 }
@@ -69,10 +73,10 @@ export type RankedFindings = RankedFinding[] & {
   readonly answer: ReportAnswer | null;
 };
 
-/** Ends a sentence with its citations: "Text [1]." */
+/** Ends a sentence with the findings it cites: "Text [F1]." */
 export function cite(text: string, numbers: number[]): string {
   const body = text.trim().replace(/[.!?…]+["'”»]*$/u, (m) => (m.length > 1 ? m.slice(1) : ''));
-  return `${body} ${numbers.map((n) => `[${n}]`).join('')}.`;
+  return `${body} ${numbers.map(findingCitation).join('')}.`;
 }
 
 /** Claims whose names link the question to the pages that answer it (see linksOf). */
@@ -345,6 +349,7 @@ export async function rankFindings(
       terms,
       score: relevance * (0.5 + best.strength) + cluster.groups,
       finding: { text: best.claim.claim_text, confidence, source_ids: [...cluster.sourceIds] },
+      claimId: best.claim.id,
       claimTexts: members.map((m) => m.claim.claim_text),
     };
   };
@@ -366,7 +371,12 @@ export async function rankFindings(
   // The answer leads: its cluster first, worded by the claim that states it, also when more findings outrank it
   // than the report lists (in place of the last of them).
   const answer = leadWithAnswer(picked, ranked, reading, graph);
-  const findings = picked.map(({ cluster, finding, claimTexts }) => ({ cluster, finding, claimTexts }));
+  const findings = picked.map(({ cluster, finding, claimId, claimTexts }) => ({
+    cluster,
+    finding,
+    claimId,
+    claimTexts,
+  }));
   return Object.assign(findings, { about: new Set(candidates.map((r) => r.cluster.index)), asked, answer });
 }
 
@@ -377,7 +387,7 @@ export async function rankFindings(
  * that may answer (findAnswer's candidates), before the statements that only speak of the question. Returns the
  * answer, or null when there is none.
  */
-function leadWithAnswer<R extends { cluster: Cluster; finding: Finding }>(
+function leadWithAnswer<R extends { cluster: Cluster; finding: Finding; claimId: string }>(
   picked: R[],
   ranked: readonly R[],
   reading: AnswerReading,
@@ -389,7 +399,10 @@ function leadWithAnswer<R extends { cluster: Cluster; finding: Finding }>(
   const following = found
     ? [...new Set(found.via.map(clusterOf))].flatMap((c) => ranked.filter((r) => r.cluster === c && r !== lead))
     : [];
-  const first = lead && found ? [{ ...lead, finding: { ...lead.finding, text: claimText(graph, found.claimId) } }] : [];
+  const first =
+    lead && found
+      ? [{ ...lead, finding: { ...lead.finding, text: claimText(graph, found.claimId) }, claimId: found.claimId }]
+      : [];
   const leading = [...first, ...following.slice(-(SUMMARY_FINDINGS - 1)).reverse()];
   const taken = new Set(leading.map((r) => r.cluster));
   const alternatives = [...new Set(reading.candidates.map(clusterOf))]
@@ -451,14 +464,20 @@ type ClaimOf = Map<string, EvidenceGraph['claims'][number]>;
  * The summary: one cited sentence per leading finding, and one about the disagreements among them; when no
  * statement of the sources read is about the question, a plain sentence saying that they do not answer it.
  */
-function summaryOf(ranked: RankedFindings, graph: EvidenceGraph, findingNumber: Map<number, number>, t: ReportText) {
+function summaryOf(ranked: RankedFindings, input: ReportInput, claims: ClaimOf, t: ReportText) {
+  const { graph, language } = input;
+  const findingNumber = findingNumbers(ranked);
   const sentences = ranked.slice(0, SUMMARY_FINDINGS).map((r, i) => cite(r.finding.text, [i + 1]));
+  // The first sentence is read alone: one that leans on the sentences before it in its source ("But a new report
+  // calls that into question") comes with them. (The finding keeps the claim's own words: its quote is the claim.)
+  const lead = ranked[0] && claims.get(ranked[0].claimId);
+  if (lead && ranked[0]!.finding.text === lead.claim_text)
+    sentences[0] = cite(standaloneText(lead, graph.sources.get(lead.source_id), language), [1]);
   // The answer first: its span, as its source writes it, before the finding that states it when the finding's
   // words do not hold it ("Tony Burke: Anthony Stephen Burke … is a Labor member …"); or, for a question
   // after a fact that no statement gives, a sentence saying so.
   const span = ranked.answer?.span;
-  if (span && sentences.length > 0 && !ranked[0]!.finding.text.includes(span))
-    sentences[0] = `${span}: ${sentences[0]}`;
+  if (span && sentences.length > 0 && !sentences[0]!.includes(span)) sentences[0] = `${span}: ${sentences[0]}`;
   if (!ranked.answer && ranked.length > 0 && asksForFact(ranked.asked)) sentences.unshift(t.answerNotFound);
   const disputed = graph.contradictions
     .flatMap((c) => [findingNumber.get(c.a.index), findingNumber.get(c.b.index)])
@@ -468,10 +487,7 @@ function summaryOf(ranked: RankedFindings, graph: EvidenceGraph, findingNumber: 
       .filter((w) => !/^\p{N}+$/u.test(w))
       .slice(0, 4)
       .join(' ');
-    const cites = [...new Set(disputed)]
-      .slice(0, 4)
-      .map((n) => `[${n}]`)
-      .join('');
+    const cites = [...new Set(disputed)].slice(0, 4).map(findingCitation).join('');
     sentences.push(t.disagreementSentence(`"${topic}"`, cites));
   }
   if (sentences.length > 0) return sentences.join(' ');
@@ -574,8 +590,16 @@ function eventUncertainties(notes: ParsedNotes, t: ReportText): string[] {
   return out;
 }
 
+/** What the report counts of the run: its events, the sources it rejected, the disagreements it lists. */
+interface Tally {
+  notes: ParsedNotes;
+  rejected: number;
+  disagreements: number;
+}
+
 /** Everything a reader should weigh the findings against. */
-function uncertaintiesOf(input: ReportInput, ranked: RankedFinding[], notes: ParsedNotes, t: ReportText): string[] {
+function uncertaintiesOf(input: ReportInput, ranked: RankedFinding[], tally: Tally, t: ReportText): string[] {
+  const { notes, disagreements } = tally;
   const { graph } = input;
   const out: string[] = [];
   if (graph.sources.size === 0) out.push(t.noSources);
@@ -585,7 +609,8 @@ function uncertaintiesOf(input: ReportInput, ranked: RankedFinding[], notes: Par
   for (const f of input.gaps?.unansweredFields ?? [])
     out.push(t.unansweredField(f.startsWith('about:') ? f.slice(6) : (t.fieldNames[f] ?? f)));
   for (const q of input.gaps?.unsupportedSubQuestions ?? []) out.push(t.unsupportedSubQuestion(q));
-  if (graph.contradictions.length > 0) out.push(t.contradictions(graph.contradictions.length));
+  // The contradictions the report lists: those between statements not about the question are only counted (methodology).
+  if (disagreements > 0) out.push(t.contradictions(disagreements));
   const analyzed = notes.engines.filter((e) => e.step === 'analyze');
   if (analyzed.length > 0 && analyzed.every((e) => e.mode === 'extractive')) out.push(t.disagreementsNeedModel);
   out.push(...eventUncertainties(notes, t));
@@ -657,7 +682,8 @@ function controlsSentence(controls: SourceControls | null | undefined, notes: Pa
 }
 
 /** How the run searched, read and compared, in the run's language. */
-function methodologyOf(input: ReportInput, notes: ParsedNotes, rejected: number, t: ReportText): string {
+function methodologyOf(input: ReportInput, ranked: RankedFindings, tally: Tally, t: ReportText): string {
+  const { notes, rejected, disagreements } = tally;
   const { graph } = input;
   const fetched = notes.fetches.reduce((n, f) => n + f.accepted, 0);
   const perRound = [...notes.searches]
@@ -674,7 +700,9 @@ function methodologyOf(input: ReportInput, notes: ParsedNotes, rejected: number,
       claims: graph.claims.length,
       clusters: graph.clusters.length,
       multiSource: graph.clusters.filter((c) => c.groups > 1).length,
+      about: ranked.about.size,
       contradictions: graph.contradictions.length,
+      disagreements,
       engines: enginesOf(notes, t) || '-',
     }) + controlsSentence(input.sourceControls, notes, t)
   );
@@ -689,16 +717,17 @@ function methodologyOf(input: ReportInput, notes: ParsedNotes, rejected: number,
 export function buildReport(input: ReportInput, ranked: RankedFindings): ReportBody {
   const t = reportText(input.language);
   const claims: ClaimOf = new Map(input.graph.claims.map((c) => [c.id, c]));
-  const findingNumber = findingNumbers(ranked);
   const notes = summarizeEvents(input.events);
   const rejected = notes.fetches.reduce((n, f) => n + Math.max(0, f.candidates - f.accepted), 0);
+  const disagreements = disagreementsOf(input.graph, claims, ranked, t);
+  const tally = { notes, rejected, disagreements: disagreements.length };
   return {
-    summary: summaryOf(ranked, input.graph, findingNumber, t),
+    summary: summaryOf(ranked, input, claims, t),
     findings: ranked.map((r) => r.finding),
-    disagreements: disagreementsOf(input.graph, claims, ranked, t),
-    uncertainties: uncertaintiesOf(input, ranked, notes, t),
+    disagreements,
+    uncertainties: uncertaintiesOf(input, ranked, tally, t),
     source_statistics: sourceStatisticsOf(input, ranked, claims, rejected),
-    methodology: methodologyOf(input, notes, rejected, t),
+    methodology: methodologyOf(input, ranked, tally, t),
     generated_at: input.generatedAt.toISOString(),
   };
 }

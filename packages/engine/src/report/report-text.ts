@@ -39,7 +39,11 @@ export interface ReportText {
     claims: number;
     clusters: number;
     multiSource: number;
+    /** Propositions about the question (the findings are taken from them); the others are left out. */
+    about: number;
     contradictions: number;
+    /** Contradictions the report lists as disagreements: those touching a proposition about the question. */
+    disagreements: number;
     engines: string;
   }) => string;
   round: (r: number) => string;
@@ -118,7 +122,9 @@ const EN: ReportText = {
   methodology: (m) =>
     `Research in ${m.rounds} round(s) with ${m.queries} search queries (${m.perRound}). ` +
     `${m.fetched} sources fetched, ${m.rejected} rejected. ${m.claims} claims extracted, grouped into ${m.clusters} ` +
-    `propositions, ${m.multiSource} of them backed by several sources; ${m.contradictions} contradiction(s) found. ` +
+    `propositions, ${m.multiSource} of them backed by several sources; ${m.about} of them about the question ` +
+    `(${m.clusters - m.about} left out of the findings as not about it). ${m.contradictions} contradiction(s) found, ` +
+    `${m.disagreements} of them about the question (listed as disagreements). ` +
     `Engines: ${m.engines}. Evidence scores come from one deterministic function of the evidence (source ` +
     `independence, primary-source proximity, cross-source support, contradiction, directness, date relevance); ` +
     `depth changes only the budgets.`,
@@ -197,7 +203,9 @@ const DE: ReportText = {
   methodology: (m) =>
     `Recherche in ${m.rounds} Runde(n) mit ${m.queries} Suchanfragen (${m.perRound}). ` +
     `${m.fetched} Quellen abgerufen, ${m.rejected} verworfen. ${m.claims} Aussagen extrahiert und zu ${m.clusters} ` +
-    `Kernaussagen gruppiert, davon ${m.multiSource} von mehreren Quellen gestützt; ${m.contradictions} Widerspruch/Widersprüche gefunden. ` +
+    `Kernaussagen gruppiert, davon ${m.multiSource} von mehreren Quellen gestützt; ${m.about} davon betreffen die Frage, ` +
+    `die übrigen ${m.clusters - m.about} sind nicht unter den Befunden. ${m.contradictions} Widerspruch/Widersprüche ` +
+    `gefunden, davon ${m.disagreements} zur Frage (als Abweichungen aufgeführt). ` +
     `Verfahren: ${m.engines}. Die Evidenzwerte stammen aus einer deterministischen Funktion der Belege ` +
     `(Unabhängigkeit der Quellen, Nähe zur Primärquelle, Stützung durch andere Quellen, Widerspruch, Direktheit, ` +
     `zeitliche Relevanz); die Tiefe ändert nur die Budgets.`,
@@ -278,8 +286,9 @@ const FR: ReportText = {
   methodology: (m) =>
     `Recherche en ${m.rounds} tour(s) avec ${m.queries} requêtes de recherche (${m.perRound}). ` +
     `${m.fetched} sources récupérées, ${m.rejected} écartées. ${m.claims} affirmations extraites, regroupées en ` +
-    `${m.clusters} propositions, dont ${m.multiSource} étayées par plusieurs sources ; ${m.contradictions} ` +
-    `contradiction(s) trouvée(s). Procédés : ${m.engines}. Les scores de preuve proviennent d'une seule fonction ` +
+    `${m.clusters} propositions, dont ${m.multiSource} étayées par plusieurs sources ; ${m.about} portent sur la ` +
+    `question, les ${m.clusters - m.about} autres sont écartées des constats. ${m.contradictions} contradiction(s) ` +
+    `trouvée(s), dont ${m.disagreements} sur la question (listées comme désaccords). Procédés : ${m.engines}. Les scores de preuve proviennent d'une seule fonction ` +
     `déterministe des preuves (indépendance des sources, proximité de la source primaire, soutien par d'autres ` +
     `sources, contradiction, caractère direct, pertinence temporelle) ; la profondeur ne change que les budgets.`,
   round: (r) => `tour ${r}`,
@@ -359,8 +368,9 @@ const ES: ReportText = {
   methodology: (m) =>
     `Investigación en ${m.rounds} ronda(s) con ${m.queries} consultas de búsqueda (${m.perRound}). ` +
     `${m.fetched} fuentes descargadas, ${m.rejected} descartadas. ${m.claims} afirmaciones extraídas, agrupadas en ` +
-    `${m.clusters} proposiciones, ${m.multiSource} de ellas respaldadas por varias fuentes; ${m.contradictions} ` +
-    `contradicción(es) encontrada(s). Procedimientos: ${m.engines}. Las puntuaciones de evidencia provienen de una ` +
+    `${m.clusters} proposiciones, ${m.multiSource} de ellas respaldadas por varias fuentes; ${m.about} tratan de la ` +
+    `pregunta, las otras ${m.clusters - m.about} quedan fuera de los hallazgos. ${m.contradictions} contradicción(es) ` +
+    `encontrada(s), ${m.disagreements} de ellas sobre la pregunta (listadas como desacuerdos). Procedimientos: ${m.engines}. Las puntuaciones de evidencia provienen de una ` +
     `única función determinista de la evidencia (independencia de las fuentes, cercanía a la fuente primaria, apoyo ` +
     `de otras fuentes, contradicción, carácter directo, relevancia temporal); la profundidad solo cambia los presupuestos.`,
   round: (r) => `ronda ${r}`,
@@ -439,8 +449,9 @@ const IT: ReportText = {
   methodology: (m) =>
     `Ricerca in ${m.rounds} turno/i con ${m.queries} interrogazioni di ricerca (${m.perRound}). ` +
     `${m.fetched} fonti scaricate, ${m.rejected} scartate. ${m.claims} affermazioni estratte, raggruppate in ` +
-    `${m.clusters} proposizioni, di cui ${m.multiSource} sostenute da più fonti; ${m.contradictions} ` +
-    `contraddizione/i trovata/e. Procedimenti: ${m.engines}. I punteggi delle prove derivano da un'unica funzione ` +
+    `${m.clusters} proposizioni, di cui ${m.multiSource} sostenute da più fonti; ${m.about} riguardano la ` +
+    `domanda, le altre ${m.clusters - m.about} restano fuori dai risultati. ${m.contradictions} contraddizione/i ` +
+    `trovata/e, di cui ${m.disagreements} sulla domanda (elencate come disaccordi). Procedimenti: ${m.engines}. I punteggi delle prove derivano da un'unica funzione ` +
     `deterministica delle prove (indipendenza delle fonti, vicinanza alla fonte primaria, sostegno di altre fonti, ` +
     `contraddizione, carattere diretto, rilevanza temporale); la profondità cambia solo i budget.`,
   round: (r) => `turno ${r}`,

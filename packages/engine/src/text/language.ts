@@ -22,6 +22,11 @@ export interface LanguageProfile {
   readonly firsthand: RegExp;
   /** Words added to queries that look for counter-evidence. */
   readonly counterTerms: readonly [string, string];
+  /**
+   * A sentence opening that leans on the sentence before it: a pronoun or demonstrative standing for what that
+   * sentence named ("He", "This", "The opposite"), or a connective answering it ("But", "However", "Now").
+   */
+  readonly leansBack: RegExp;
 }
 
 const words = (text: string) => new Set(text.split(/\s+/).filter(Boolean));
@@ -74,6 +79,8 @@ const EN: LanguageProfile = {
   secondhand: /\b(according to|reported|reports|said|says|cited|quoted|sources say)\b/i,
   firsthand: /\b(we (?:found|measured|observed|conducted|estimate)|our (?:study|survey|data|analysis)|this study)\b/i,
   counterTerms: ['criticism', 'controversy'],
+  leansBack:
+    /^\W*(?:he|she|it|its|they|them|their|his|her|this|that|these|those|such|both|neither|either|but|and|or|so|yet|also|however|still|then|thus|hence|therefore|instead|meanwhile|moreover|furthermore|besides|actually|well|now|indeed|otherwise|nevertheless|nonetheless|likewise|similarly|consequently|accordingly|the (?:opposite|same|latter|former|reverse)|in (?:addition|fact|contrast|turn|response|particular)|as a result|on the other hand|at the same time|for (?:example|instance)|by contrast|even so|after all|that said)\b/iu,
 };
 
 const DE: LanguageProfile = {
@@ -101,6 +108,8 @@ const DE: LanguageProfile = {
   firsthand:
     /\b(wir (?:fanden|haben gemessen|beobachteten|schätzen)|unsere[rn]? (?:studie|umfrage|daten|analyse)|diese studie)\b/i,
   counterTerms: ['Kritik', 'Kontroverse'],
+  leansBack:
+    /^\W*(?:er|es|sie|ihr|ihre|sein|seine|dies|diese|dieser|dieses|dabei|dadurch|daher|darum|deshalb|deswegen|danach|dann|aber|doch|jedoch|auch|außerdem|zudem|trotzdem|allerdings|stattdessen|somit|also|beide|das gegenteil)\b/iu,
 };
 
 const FR: LanguageProfile = {
@@ -126,6 +135,8 @@ const FR: LanguageProfile = {
   secondhand: /\b(selon|d'après|rapporte\w*|a déclaré|cité)\b/i,
   firsthand: /\b(nous avons (?:trouvé|mesuré|observé)|notre (?:étude|enquête|analyse))\b/i,
   counterTerms: ['critique', 'controverse'],
+  leansBack:
+    /^\W*(?:il|elle|ils|elles|cela|ceci|ce|ça|celui|celle|ceux|celles|mais|cependant|pourtant|toutefois|ainsi|donc|aussi|ensuite|puis|alors|néanmoins|en outre|de plus|par ailleurs|par contre|en revanche|au contraire|les deux)\b/iu,
 };
 
 const ES: LanguageProfile = {
@@ -151,6 +162,8 @@ const ES: LanguageProfile = {
   secondhand: /\b(según|informó|dijo|citado)\b/i,
   firsthand: /\b(hemos (?:encontrado|medido|observado)|nuestro (?:estudio|análisis))\b/i,
   counterTerms: ['crítica', 'controversia'],
+  leansBack:
+    /^\W*(?:él|ella|ellos|ellas|esto|eso|esta|este|estos|estas|pero|sin embargo|también|además|entonces|luego|así|por eso|por (?:lo )?tanto|no obstante|en cambio|al contrario|ambos|ambas)(?![\p{L}])/iu,
 };
 
 const IT: LanguageProfile = {
@@ -176,6 +189,8 @@ const IT: LanguageProfile = {
   secondhand: /\b(secondo|riferito|ha detto|citato)\b/i,
   firsthand: /\b(abbiamo (?:trovato|misurato|osservato)|il nostro (?:studio|sondaggio))\b/i,
   counterTerms: ['critica', 'controversia'],
+  leansBack:
+    /^\W*(?:egli|ella|lui|lei|loro|esso|essa|questo|questa|questi|queste|ciò|ma|però|tuttavia|inoltre|anche|quindi|poi|allora|dunque|invece|entrambi|entrambe|al contrario)(?![\p{L}])/iu,
 };
 
 const PROFILES: Record<LanguageCode, LanguageProfile> = { de: DE, en: EN, fr: FR, es: ES, it: IT };

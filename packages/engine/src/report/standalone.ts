@@ -1,0 +1,56 @@
+import { claimTextOf } from '../claims/claim-text';
+import { languageProfile } from '../text/language';
+import { sentences } from '../text/sentences';
+
+/** A line that ends as a sentence does (a stop, then perhaps closing quotes or brackets). */
+const SENTENCE_END = /[.!?…。！？]["'”’»)\]]*$/u;
+
+/**
+ * Sentences before a claim taken at most to make it stand alone. A pronoun or a connective leans on the sentence
+ * just before it, which may lean on its own ("… the Barcelona lab. It is run by … . They test …"): two cover such a
+ * chain without turning the summary's first sentence into a paragraph. Swept on the local evaluation (`npm run eval
+ * -- local --replay`, answered questions whose summary's first sentence leans back on nothing before it): see
+ * docs/evaluation.md.
+ */
+export const MAX_CONTEXT_SENTENCES = 2;
+
+/** Whether a sentence opens leaning on the one before it ("He…", "This…", "But…", "The opposite…"). */
+export function leansBack(sentence: string, language: string): boolean {
+  return languageProfile(language).leansBack.test(sentence);
+}
+
+/**
+ * The words of a claim as a reader can take them alone: its text, after the sentences of its paragraph it leans on
+ * (leansBack), as its source writes them (reference marks and datelines dropped, as claimTextOf does): "Zeev Sharon
+ * and Michael Forrest Jones both run hotel start-ups in the US. Sharon is the CEO of Hotelied …". The text alone
+ * when it leans on nothing, follows a heading, or its span is not found in the source's text.
+ */
+export function standaloneText(
+  claim: { claim_text: string; evidence_span: string },
+  source: { content: string } | undefined,
+  language: string,
+): string {
+  if (!leansBack(claim.claim_text, language) || !source) return claim.claim_text;
+  const at = claim.evidence_span ? source.content.indexOf(claim.evidence_span) : -1;
+  if (at < 0) return claim.claim_text;
+  const context: string[] = [];
+  // Back through the sentences before the span, across paragraphs (news gives one sentence a paragraph), never
+  // across a line that does not end as a sentence does: a heading starts another matter.
+  const lines = source.content.slice(0, at).split('\n');
+  for (let l = lines.length - 1; l >= 0 && context.length < MAX_CONTEXT_SENTENCES; l--) {
+    const line = lines[l]!.trim();
+    if (!line) continue;
+    if (l < lines.length - 1 && !SENTENCE_END.test(line)) break;
+    // Sentences of any length: a short one is an antecedent too.
+    const before = sentences(line, language, { min: 1 });
+    let leaning = true;
+    for (let i = before.length - 1; i >= 0 && context.length < MAX_CONTEXT_SENTENCES; i--) {
+      const text = claimTextOf(before[i]!.text);
+      context.unshift(text);
+      leaning = leansBack(text, language);
+      if (!leaning) break;
+    }
+    if (!leaning) break;
+  }
+  return context.length > 0 ? `${context.join(' ')} ${claim.claim_text}` : claim.claim_text;
+}
