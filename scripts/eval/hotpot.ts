@@ -19,7 +19,9 @@ import {
   fraction,
   hostOfTitle,
   isYesNo,
+  notFoundOpening,
   sentencesCoveredBy,
+  standsAlone,
   statesSomeAnswer,
 } from './protocol';
 import {
@@ -45,6 +47,7 @@ export const HOTPOT_FIGURES = [
   'sentence_recall',
   'answer_in_report',
   'answer_first',
+  'first_sentence_stands_alone',
   'bm25_answer_in_snippets',
   'gold_pages_missed',
   'gold_pages_missed_in_results',
@@ -70,6 +73,8 @@ export interface QaJudgement {
   answerInReport: boolean | undefined;
   /** The answer in the summary's first sentence; undefined for a yes/no question. */
   answerFirst: boolean | undefined;
+  /** The summary's first sentence stands alone (standsAlone); undefined when the summary opens with no finding. */
+  standsAlone: boolean | undefined;
   bm25BothPages: boolean;
   bm25AnswerInSnippets: boolean | undefined;
 }
@@ -89,11 +94,15 @@ function supportingSentences(item: QaItem): Array<[string, number]> {
 function answerJudgement(
   item: QaItem,
   report: RunOutcome['report'],
-): Pick<QaJudgement, 'answerInReport' | 'answerFirst'> {
-  if (isYesNo(item.answer)) return { answerInReport: undefined, answerFirst: undefined };
+): Pick<QaJudgement, 'answerInReport' | 'answerFirst' | 'standsAlone'> {
+  const opensWithFinding = report.findings.length > 0 && !notFoundOpening(report.summary);
+  const standsAloneJudgement = opensWithFinding ? standsAlone(firstSentence(report.summary)) : undefined;
+  if (isYesNo(item.answer))
+    return { answerInReport: undefined, answerFirst: undefined, standsAlone: standsAloneJudgement };
   const answers = answersOf(item);
   const reportText = [report.summary, ...report.findings.map((f) => f.text)].join('\n');
   return {
+    standsAlone: standsAloneJudgement,
     answerInReport: statesSomeAnswer(reportText, answers),
     answerFirst: statesSomeAnswer(firstSentence(report.summary), answers),
   };
@@ -185,6 +194,9 @@ export interface QaTally {
   found: number;
   answerInReport: number;
   answerFirst: number;
+  /** Summaries opening with a finding, and those whose first sentence stands alone. */
+  opening: number;
+  standsAlone: number;
   bm25AnswerInSnippets: number;
   goldPages: number;
   goldMissed: number;
@@ -205,6 +217,8 @@ export function tallyQa(judgements: readonly QaJudgement[], settings: EvalSettin
     found: judgements.reduce((s, j) => s + j.found, 0),
     answerInReport: count((j) => j.answerInReport),
     answerFirst: count((j) => j.answerFirst),
+    opening: count((j) => j.standsAlone !== undefined),
+    standsAlone: count((j) => j.standsAlone),
     bm25AnswerInSnippets: count((j) => j.bm25AnswerInSnippets),
     goldPages: goldPages.length,
     goldMissed: missed.length,
@@ -217,6 +231,7 @@ export function tallyQa(judgements: readonly QaJudgement[], settings: EvalSettin
   bench.figure('sentence_recall', fraction(tally.found, tally.supporting));
   bench.figure('answer_in_report', fraction(tally.answerInReport, tally.open));
   bench.figure('answer_first', fraction(tally.answerFirst, tally.open));
+  bench.figure('first_sentence_stands_alone', fraction(tally.standsAlone, tally.opening));
   bench.figure('bm25_answer_in_snippets', fraction(tally.bm25AnswerInSnippets, tally.open));
   bench.figure('gold_pages_missed', tally.goldMissed);
   bench.figure('gold_pages_missed_in_results', tally.goldMissedInResults);
@@ -246,6 +261,7 @@ export async function evaluateHotpot(settings: EvalSettings): Promise<void> {
       `${counted(t.bm25AnswerInSnippets, t.open)} (answer in the 10 snippets)`,
     ],
     ["answer in the summary's first sentence", counted(t.answerFirst, t.open), ''],
+    ["summary's first sentence stands alone (of those opening with a finding)", counted(t.standsAlone, t.opening), ''],
     ...runCostRows(outcomes, settings).map(([label, value]): [string, string, string] => [label, value, '']),
   ]);
   console.log(`\n  ${missedLine(t)}.`);

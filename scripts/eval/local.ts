@@ -27,7 +27,14 @@ import {
   type AnsweredQuestion,
   type LocalItem,
 } from './local-corpus';
-import { firstSentence, fraction, notFoundOpening, statesSomeAnswer, type NotFoundSentence } from './protocol';
+import {
+  firstSentence,
+  fraction,
+  notFoundOpening,
+  standsAlone,
+  statesSomeAnswer,
+  type NotFoundSentence,
+} from './protocol';
 import { replaySaved } from './replay';
 import type { RunOutcome } from './service-stack';
 
@@ -39,6 +46,9 @@ export const LOCAL_FIGURES = [
   'answer_in_report',
   'answer_first',
   'answered_said_not_found',
+  'first_sentence_stands_alone',
+  'findings_per_run',
+  'unrelated_findings_per_run',
   'search_page_top10',
   'search_answer_in_snippets',
   'no_findings',
@@ -52,6 +62,13 @@ export interface LocalJudgement {
   findings: number;
   /** The "not found" sentence the summary opens with, if any (report-text.ts). */
   notFound: NotFoundSentence | null;
+  /** The summary opens with a finding whose first sentence stands alone (null: it opens with "not found" or nothing). */
+  standsAlone: boolean | null;
+  /**
+   * Answered questions: findings none of whose sources is the answering page or a page on its topic (whose title
+   * shares a content word with the question: unrelatedPage).
+   */
+  unrelated?: number;
   /** Answered questions only (undefined for the others): the page among the sources a finding cites. */
   pageCited?: boolean;
   /** The page among the run's sources, cited or not. */
@@ -114,6 +131,20 @@ async function judge(item: LocalItem, run: RunOutcome, world: LocalWorld): Promi
 
 const localAnswers = (q: AnsweredQuestion) => [q.answer, ...(q.aliases ?? [])];
 
+/** Words of four letters or more, lower case: what a page's title shares with a question on its topic. */
+const titleWords = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? []);
+
+/**
+ * Whether a source is on another topic than the question: not its answering page, and a title that shares no word
+ * of four letters or more with it ("Facebook" joins the pages on Facebook's deals; a page on tarot cards shares
+ * nothing with a question on neon lights). The 130 pages are on as many topics, most of them one each.
+ */
+function unrelatedPage(source: { url: string; title: string | null }, q: AnsweredQuestion): boolean {
+  if (pageOfLocalUrl(source.url) === q.page) return false;
+  const asked = titleWords(q.question);
+  return ![...titleWords(source.title ?? '')].some((w) => asked.has(w));
+}
+
 /** What the report says of the question (the findings, the "not found" opening, the page cited, the answer). */
 function reportJudgement(item: LocalItem, run: RunOutcome): LocalJudgement {
   const { report } = run;
@@ -122,6 +153,10 @@ function reportJudgement(item: LocalItem, run: RunOutcome): LocalJudgement {
     completed: run.state === 'completed',
     findings: report.findings.length,
     notFound: notFoundOpening(report.summary),
+    standsAlone:
+      report.findings.length > 0 && !notFoundOpening(report.summary)
+        ? standsAlone(firstSentence(report.summary))
+        : null,
   };
   if (item.kind === 'unanswered') return common;
   const answers = localAnswers(item.q);
@@ -130,6 +165,12 @@ function reportJudgement(item: LocalItem, run: RunOutcome): LocalJudgement {
   return {
     ...common,
     pageCited: cited.has(item.q.page),
+    unrelated: report.findings.filter((f) =>
+      f.source_ids.every((id) => {
+        const source = run.sources.find((s) => s.id === id);
+        return !source || unrelatedPage(source, item.q);
+      }),
+    ).length,
     answerInReport: statesSomeAnswer([report.summary, ...report.findings.map((f) => f.text)].join('\n'), answers),
     answerFirst: statesSomeAnswer(firstSentence(report.summary), answers),
   };
@@ -262,6 +303,24 @@ function report(judgements: LocalJudgement[], outcomes: RunOutcome[], settings: 
       unanswered.length,
     ),
   );
+  const opening = judgements.filter((j) => j.standsAlone !== null);
+  bench.figure(
+    'first_sentence_stands_alone',
+    fraction(
+      count(opening, (j) => j.standsAlone === true),
+      opening.length,
+    ),
+  );
+  const perRun = (list: LocalJudgement[], pick: (j: LocalJudgement) => number) =>
+    Number((list.reduce((n, j) => n + pick(j), 0) / Math.max(1, list.length)).toFixed(2));
+  bench.figure(
+    'findings_per_run',
+    perRun(answered, (j) => j.findings),
+  );
+  bench.figure(
+    'unrelated_findings_per_run',
+    perRun(answered, (j) => j.unrelated ?? 0),
+  );
   const opens = (kind: NotFoundSentence) => (j: LocalJudgement) => j.notFound === kind;
   const both = (pick: (j: LocalJudgement) => boolean | undefined): [string, string] => [
     counted(a(pick), answered.length),
@@ -309,6 +368,23 @@ function report(judgements: LocalJudgement[], outcomes: RunOutcome[], settings: 
         a((j) => j.answerFirst),
         answered.length,
       ),
+      '',
+      '',
+    ],
+    [
+      "summary's first sentence stands alone",
+      ...[answered, unanswered].map((list) => {
+        const opened = list.filter((j) => j.standsAlone !== null);
+        return `${counted(
+          count(opened, (j) => j.standsAlone === true),
+          opened.length,
+        )} opening with a finding`;
+      }),
+      '',
+    ],
+    [
+      'findings per run (from pages on other topics)',
+      `${perRun(answered, (j) => j.findings)} (${perRun(answered, (j) => j.unrelated ?? 0)})`,
       '',
       '',
     ],

@@ -57,11 +57,24 @@ export async function evaluateMultihop(settings: EvalSettings): Promise<void> {
       'answer',
       'answer in the',
       "answer in the summary's",
+      'first sentence',
       'completed',
       'grounding',
       'run s',
     ],
-    ['', '', 'run', 'one search, top 10', 'in report', '10 snippets', 'first sentence', '', '', 'median'],
+    [
+      '',
+      '',
+      'run',
+      'one search, top 10',
+      'in report',
+      '10 snippets',
+      'first sentence',
+      'stands alone',
+      '',
+      '',
+      'median',
+    ],
     ...rows.map(({ set, tally: t, outcomes }): [string, ...string[]] => {
       const { grounded, claims } = groundedClaims(outcomes);
       return [
@@ -72,6 +85,7 @@ export async function evaluateMultihop(settings: EvalSettings): Promise<void> {
         counted(t.answerInReport, t.open),
         counted(t.bm25AnswerInSnippets, t.open),
         counted(t.answerFirst, t.open),
+        counted(t.standsAlone, t.opening),
         counted(outcomes.filter((o) => o.state === 'completed').length, outcomes.length),
         counted(grounded, claims),
         median(outcomes.map((o) => o.seconds)).toFixed(1),

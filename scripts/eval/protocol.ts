@@ -110,6 +110,31 @@ export function firstSentence(summary: string, language = 'en'): string {
   return end < 0 ? summary : summary.slice(0, end + 2);
 }
 
+/**
+ * The words a sentence read alone cannot open with: it leans on a sentence the reader has not seen. Third-person
+ * and demonstrative pronouns, coordinating conjunctions, and the conjunctive adverbs and discourse markers of an
+ * English grammar's lists ("However", "Now", "Actually"), with "the opposite" and its kin. The evaluation's own list,
+ * written from a grammar, not from the report's rule (packages/engine/src/text/language.ts), and broader than it.
+ */
+const LEANING_OPENING = new RegExp(
+  '^\\W*(?:' +
+    [
+      'he|she|it|they|him|her|them|his|hers|its|their|theirs|this|that|these|those|such',
+      'and|but|or|nor|so|yet',
+      'accordingly|additionally|also|anyway|besides|certainly|consequently|finally|further|furthermore|hence|however',
+      'indeed|instead|likewise|meanwhile|moreover|nevertheless|next|nonetheless|now|otherwise|similarly|still',
+      'subsequently|then|thereafter|therefore|thus|actually|well|again|both',
+      'the (?:opposite|same|latter|former|reverse|other)',
+    ].join('|') +
+    ')\\b',
+  'iu',
+);
+
+/** Whether the summary's first sentence (firstSentence) stands alone: it opens with no word leaning on another. */
+export function standsAlone(sentence: string): boolean {
+  return !LEANING_OPENING.test(sentence);
+}
+
 /** The report's fixed sentences that say the sources read do not answer the question (report-text.ts). */
 export type NotFoundSentence = 'not_answered' | 'no_findings' | 'answer_not_found';
 

@@ -9,6 +9,7 @@ import {
   notFoundOpening,
   partOf,
   sentencesCoveredBy,
+  standsAlone,
   statesAnswer,
   statesSomeAnswer,
 } from '../../scripts/eval/protocol';
@@ -162,6 +163,24 @@ describe('measuring rules of the evaluation', () => {
     expect(firstSentence('No sourced statements on this question were found.')).toBe(
       'No sourced statements on this question were found.',
     );
+  });
+
+  it('reads a first sentence opening with a pronoun, a conjunction or a connective as leaning on another', () => {
+    for (const leaning of [
+      'Now research shows the opposite is true [F1].',
+      'But a new report calls that into question [F1].',
+      "It's also surprisingly dense [F1].",
+      '“They said no,” the minister wrote [F1].',
+      'The opposite is true [F1].',
+    ])
+      expect(standsAlone(leaning)).toBe(false);
+    for (const alone of [
+      'Feeding peanuts to babies early prevents a peanut allergy [F1].',
+      'Thomas Edison patented it in 1880 [F1].',
+      'Theodore Roosevelt won the election in 1904 [F1].',
+      'For years, parents were told to wait [F1].',
+    ])
+      expect(standsAlone(alone)).toBe(true);
   });
 
   it('tells which of the report\'s "not found" sentences a summary opens with, in the product\'s own words', () => {
