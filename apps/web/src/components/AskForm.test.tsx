@@ -88,6 +88,61 @@ describe('the Ask form', () => {
   });
 });
 
+describe('the Ask form from the keyboard and folded', () => {
+  it('starts on Enter in the question, and takes Shift+Enter as a new line', async () => {
+    const sent: ResearchRequest[] = [];
+    render(<AskForm onStart={async (request) => void sent.push(request)} />);
+    type('Question', 'Is coffee healthy?');
+    const question = screen.getByLabelText('Question');
+    expect(fireEvent.keyDown(question, { key: 'Enter', shiftKey: true })).toBe(true);
+    expect(sent).toEqual([]);
+    // An input method composing a word takes its Enter for itself.
+    expect(fireEvent.keyDown(question, { key: 'Enter', isComposing: true })).toBe(true);
+    expect(sent).toEqual([]);
+    await act(async () => void fireEvent.keyDown(question, { key: 'Enter' }));
+    expect(sent).toEqual([{ query: 'Is coffee healthy?', depth: 'normal', language: 'en' }]);
+  });
+
+  it('folds the source controls under Advanced, says how many are set, and unfolds for a refused one', async () => {
+    const detail = 'exclude_domains.0: must be a host name or IP address (no scheme, path or port)';
+    render(
+      <AskForm
+        onStart={async () => {
+          throw new ApiError(422, detail);
+        }}
+      />,
+    );
+    const advanced = screen.getByText('Advanced').closest('details')!;
+    expect(advanced.open).toBe(false);
+    expect(advanced.contains(screen.getByLabelText('Include domains'))).toBe(true);
+    type('Exclude domains', 'https://example.org/');
+    expect(advanced.querySelector('summary')!.textContent).toBe('Advanced (1 set)');
+    type('Question', 'Is coffee healthy?');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Start research' })));
+    expect(advanced.open).toBe(true);
+    expect(document.activeElement).toBe(screen.getByLabelText('Exclude domains'));
+  });
+
+  it('offers the languages as a list of names with the codes the API takes', async () => {
+    const sent: ResearchRequest[] = [];
+    render(<AskForm onStart={async (request) => void sent.push(request)} />);
+    const language = screen.getByLabelText('Language') as HTMLSelectElement;
+    const options = Array.from(language.options, (o) => [o.value, o.textContent]);
+    expect(options.slice(0, 5)).toEqual([
+      ['en', 'English – en'],
+      ['de', 'German (Deutsch) – de'],
+      ['fr', 'French (Français) – fr'],
+      ['es', 'Spanish (Español) – es'],
+      ['it', 'Italian (Italiano) – it'],
+    ]);
+    expect(options.every(([code]) => /^[a-z]{2}$/.test(code ?? ''))).toBe(true);
+    type('Language', 'de');
+    type('Question', 'Wie viel Strom liefert Solar?');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Start research' })));
+    expect(sent[0]?.language).toBe('de');
+  });
+});
+
 describe('a failed start, as the form shows it', () => {
   it('puts a field’s 422 by the field, a 400 by the depth, and anything else at the top only', () => {
     expect(askErrorOf(new ApiError(422, 'published_after: must be a date YYYY-MM-DD'))).toEqual({

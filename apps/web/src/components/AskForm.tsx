@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { ApiError, errorText } from '../api/client';
 import { fieldProblemOf } from '../api/field-problem';
 import type { Depth, ResearchRequest } from '../api/types';
 import { researchRequestOf, type AskFields } from './ask-request';
+import { REPORT_LANGUAGES, SEARCH_LANGUAGES } from './languages';
 import './AskForm.css';
 
 /** The request fields the form has an input for, so a 422 naming one is shown beside it. */
@@ -31,6 +32,9 @@ export function askErrorOf(error: unknown): AskError {
     return { summary: error.detail, field: 'depth', message: null };
   return { summary: errorText(error), field: null, message: null };
 }
+
+/** The fields folded under "Advanced": the source controls. */
+const ADVANCED: readonly Field[] = ['include_domains', 'exclude_domains', 'published_after'];
 
 const SUMMARY_ID = 'ask-error';
 const inputId = (field: Field) => `ask-${field.replaceAll('_', '-')}`;
@@ -87,17 +91,33 @@ const EMPTY: AskFields = {
   publishedAfter: '',
 };
 
-/** The question and its settings; `onStart` sends them (and moves on), a rejection is shown as the API words it. */
+/** Enter sends the question, as in a search box or a chat; Shift+Enter (or an IME's Enter) is a new line. */
+function submitOnEnter(e: KeyboardEvent<HTMLTextAreaElement>) {
+  if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
+  e.preventDefault();
+  e.currentTarget.form?.requestSubmit();
+}
+
+/** How many source controls are set, to say on the folded "Advanced" that something inside is in force. */
+function advancedCount(fields: AskFields): number {
+  return [fields.includeDomains, fields.excludeDomains, fields.publishedAfter].filter((v) => v.trim()).length;
+}
+
+/**
+ * The question and its settings, the source controls folded under "Advanced"; `onStart` sends them (and moves
+ * on), a rejection is shown as the API words it.
+ */
 export function AskForm({ onStart }: { onStart: (request: ResearchRequest) => Promise<void> }) {
   const [fields, setFields] = useState<AskFields>(EMPTY);
   const [error, setError] = useState<AskError | null>(null);
   const [busy, setBusy] = useState(false);
+  const [advancedOpen, setAdvancedOpen] = useState(false);
   const summary = useRef<HTMLParagraphElement>(null);
   const set = (name: keyof AskFields) => (e: { target: { value: string } }) =>
     setFields((f) => ({ ...f, [name]: e.target.value }));
   // Codes and host names, not words: no spelling marks under them.
   const input =
-    (name: Exclude<keyof AskFields, 'depth'>, type = 'text') =>
+    (name: 'includeDomains' | 'excludeDomains' | 'publishedAfter', type = 'text') =>
     (aria: ControlAria) => <input {...aria} type={type} spellCheck={false} value={fields[name]} onChange={set(name)} />;
 
   useEffect(() => {
@@ -120,7 +140,10 @@ export function AskForm({ onStart }: { onStart: (request: ResearchRequest) => Pr
     try {
       await onStart(request);
     } catch (e) {
-      setError(askErrorOf(e));
+      const problem = askErrorOf(e);
+      // A refused source control is folded away: unfold it, so its field can take the focus and show why.
+      if (problem.field && ADVANCED.includes(problem.field)) setAdvancedOpen(true);
+      setError(problem);
       setBusy(false);
     }
   }
@@ -132,8 +155,22 @@ export function AskForm({ onStart }: { onStart: (request: ResearchRequest) => Pr
           {error.summary}
         </p>
       )}
-      <FormField field="query" label="Question" error={error}>
-        {(aria) => <textarea {...aria} rows={4} required value={fields.query} onChange={set('query')} />}
+      <FormField
+        field="query"
+        label="Question"
+        hint="Enter starts the research; Shift+Enter starts a new line."
+        error={error}
+      >
+        {(aria) => (
+          <textarea
+            {...aria}
+            rows={4}
+            required
+            value={fields.query}
+            onChange={set('query')}
+            onKeyDown={submitOnEnter}
+          />
+        )}
       </FormField>
       <FormField field="depth" label="Depth" hint="Quick reads fewer sources; deep reads the most." error={error}>
         {(aria) => (
@@ -151,38 +188,54 @@ export function AskForm({ onStart }: { onStart: (request: ResearchRequest) => Pr
       <FormField
         field="language"
         label="Language"
-        hint="The report's language, as a code such as en or de."
+        hint="Reports are written in English, German, French, Spanish or Italian; with another language the search looks for pages in it and the report is in English."
         error={error}
       >
-        {input('language')}
+        {(aria) => (
+          <select {...aria} value={fields.language} onChange={set('language')}>
+            <optgroup label="Search and report">
+              {REPORT_LANGUAGES.map((l) => (
+                <option key={l.code} value={l.code}>{`${l.name} – ${l.code}`}</option>
+              ))}
+            </optgroup>
+            <optgroup label="Search only (report in English)">
+              {SEARCH_LANGUAGES.map((l) => (
+                <option key={l.code} value={l.code}>{`${l.name} – ${l.code}`}</option>
+              ))}
+            </optgroup>
+          </select>
+        )}
       </FormField>
-      <fieldset>
-        <legend>Sources (optional)</legend>
-        <FormField
-          field="include_domains"
-          label="Include domains"
-          hint="Only sources from these hosts and their subdomains; separate them with commas or spaces."
-          error={error}
-        >
-          {input('includeDomains')}
-        </FormField>
-        <FormField
-          field="exclude_domains"
-          label="Exclude domains"
-          hint="No sources from these hosts or their subdomains."
-          error={error}
-        >
-          {input('excludeDomains')}
-        </FormField>
-        <FormField
-          field="published_after"
-          label="Published after"
-          hint="Sources dated before this day are left out; sources without a date are kept."
-          error={error}
-        >
-          {input('publishedAfter', 'date')}
-        </FormField>
-      </fieldset>
+      <details className="ask-advanced" open={advancedOpen} onToggle={(e) => setAdvancedOpen(e.currentTarget.open)}>
+        <summary>Advanced{advancedCount(fields) > 0 && ` (${advancedCount(fields)} set)`}</summary>
+        <fieldset>
+          <legend>Sources (optional)</legend>
+          <FormField
+            field="include_domains"
+            label="Include domains"
+            hint="Only sources from these hosts and their subdomains; separate them with commas or spaces."
+            error={error}
+          >
+            {input('includeDomains')}
+          </FormField>
+          <FormField
+            field="exclude_domains"
+            label="Exclude domains"
+            hint="No sources from these hosts or their subdomains."
+            error={error}
+          >
+            {input('excludeDomains')}
+          </FormField>
+          <FormField
+            field="published_after"
+            label="Published after"
+            hint="Sources dated before this day are left out; sources without a date are kept."
+            error={error}
+          >
+            {input('publishedAfter', 'date')}
+          </FormField>
+        </fieldset>
+      </details>
       <button type="submit" disabled={busy} aria-busy={busy || undefined}>
         Start research
       </button>
