@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { client } from '../e2e/support';
-import { describeWithBrowser, launchBrowser, openPage, type PageWatch } from './browser';
-import { capture, expectAccessible } from './checks';
+import { DESKTOP, PHONE_390, describeWithBrowser, launchBrowser, openPage, type PageWatch } from './browser';
+import { buttonsOutside, capture, expectAccessible, expectNoHorizontalOverflow, screenshot } from './checks';
 import { hashOf, expectHeading, sessionValues, signIn } from './flows';
 import { createRun, startWebStack, type WebStack } from './stack';
 
@@ -39,6 +39,7 @@ describeWithBrowser('the web page: sign in, runs, admin', () => {
 
     await page.goto(stack.base);
     await expectHeading(page, 'Research');
+    expect(await page.title()).toBe('Sign in — Research');
     // It says where a newcomer finds a key.
     const hint = await page.locator('#api-key-hint').innerText();
     expect(hint).toContain('initial-admin-key');
@@ -66,6 +67,7 @@ describeWithBrowser('the web page: sign in, runs, admin', () => {
 
     await nav.getByRole('link', { name: 'Runs' }).click();
     await expectHeading(page, 'Runs');
+    expect(await page.title()).toBe('Runs — Research');
     expect(hashOf(page)).toBe('#/runs');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
     await nav.getByRole('link', { name: 'Ask' }).click();
@@ -129,6 +131,7 @@ describeWithBrowser('the web page: sign in, runs, admin', () => {
       await page.getByRole('button', { name: 'Next page' }).click();
       await table.getByRole('link', { name: PROTECTED, exact: true }).waitFor();
       expect(hashOf(page)).toBe('#/runs?page=2');
+      expect(await page.title()).toBe('Runs, page 2 — Research');
       expect(await page.getByText(/^Page \d+ of \d+$/).innerText()).toBe('Page 2 of 2');
       expect(await table.locator('tbody tr').count()).toBe(2);
       expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
@@ -141,25 +144,98 @@ describeWithBrowser('the web page: sign in, runs, admin', () => {
       await context.close();
     });
 
+    it('is usable at 390 px: each run a card, its actions in a menu the keyboard works', async () => {
+      const { context, page } = await open(PHONE_390);
+      await signIn(page, stack.base, stack.userKey, '#/runs');
+      const table = page.getByRole('table', { name: 'Research runs' });
+      await table.getByRole('link', { name: QUERIES[11]! }).waitFor();
+      await expectNoHorizontalOverflow(page);
+      // The actions of every row are on screen, beside its query: nothing to scroll sideways to.
+      const buttons = await page.getByRole('button', { name: /^Actions: / }).all();
+      expect(buttons.length).toBe(10);
+      for (const button of buttons) {
+        const b = (await button.boundingBox())!;
+        expect(b.x + b.width).toBeLessThanOrEqual(PHONE_390.width);
+      }
+      await screenshot(page, 'runs-narrow');
+
+      const actions = page.getByRole('button', { name: `Actions: ${QUERIES[11]!}` });
+      await actions.focus();
+      await page.keyboard.press('Enter');
+      const menu = page.getByRole('menu', { name: `Actions: ${QUERIES[11]!}` });
+      await menu.waitFor();
+      expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['Protect from deletion', 'Delete']);
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Protect from deletion');
+      await page.keyboard.press('ArrowDown');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Delete');
+      const m = (await menu.boundingBox())!;
+      expect(m.x).toBeGreaterThanOrEqual(0);
+      expect(m.x + m.width).toBeLessThanOrEqual(PHONE_390.width);
+      await screenshot(page, 'runs-menu');
+      await expectAccessible(page, 'the runs list with a row’s menu open');
+      await page.keyboard.press('Escape');
+      await menu.waitFor({ state: 'detached' });
+      expect(await actions.evaluate((button) => button === document.activeElement)).toBe(true);
+
+      // An unprotected run's deletion asks no password; the dialog's buttons fit the screen.
+      await actions.click();
+      await menu.getByRole('menuitem', { name: 'Delete' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete this run?' });
+      await dialog.waitFor();
+      expect(await dialog.getByLabel('Deletion-protection password').count()).toBe(0);
+      expect(await buttonsOutside(page, dialog)).toEqual([]);
+      await screenshot(page, 'runs-delete-narrow');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await actions.evaluate((button) => button === document.activeElement)).toBe(true);
+
+      // The protection dialogs, with their longer labels, fit too.
+      await actions.click();
+      await menu.getByRole('menuitem', { name: 'Protect from deletion' }).click();
+      const protect = page.getByRole('dialog', { name: 'Protect this run from deletion?' });
+      await protect.waitFor();
+      expect(await buttonsOutside(page, protect)).toEqual([]);
+      await screenshot(page, 'runs-protect-narrow');
+      await page.keyboard.press('Escape');
+      await protect.waitFor({ state: 'hidden' });
+      await context.close();
+    });
+
     it('deletes a protected run only with its password, then an administrator purges it', async () => {
       const { context, page } = await open();
       await signIn(page, stack.base, stack.userKey, '#/runs?page=2');
-      const opener = page.getByRole('button', { name: `Delete run: ${PROTECTED}` });
-      // The dialog is keyboard-friendly: Escape closes it and the focus goes back to its opener.
-      await opener.click();
+      const actions = page.getByRole('button', { name: `Actions: ${PROTECTED}` });
+      const openDelete = async () => {
+        await actions.click();
+        await page.getByRole('menu').getByRole('menuitem', { name: 'Delete' }).click();
+      };
+      // A protected run's menu offers to change or remove its password.
+      await actions.click();
+      expect(await page.getByRole('menu').getByRole('menuitem').allInnerTexts()).toEqual([
+        'Change protection password',
+        'Remove protection',
+        'Delete',
+      ]);
+      await page.keyboard.press('Escape');
+      // The dialog is keyboard-friendly: Escape closes it and the focus goes back to the menu's button.
+      await openDelete();
       const dialog = page.getByRole('dialog', { name: 'Delete this run?' });
       await dialog.waitFor();
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
-      expect(await opener.evaluate((button) => button === document.activeElement)).toBe(true);
+      expect(await actions.evaluate((button) => button === document.activeElement)).toBe(true);
 
-      await opener.click();
+      await openDelete();
       await dialog.getByLabel('Deletion-protection password').fill('not the password');
       await dialog.getByRole('button', { name: 'Delete run' }).click();
       const refusal = dialog.getByRole('alert');
       await refusal.waitFor();
       expect(await refusal.innerText()).toContain('A valid deletion-protection password is required.');
       await capture(page, 'runs-delete-refused', { phone: true });
+      await page.setViewportSize(PHONE_390);
+      expect(await buttonsOutside(page, dialog)).toEqual([]);
+      await screenshot(page, 'runs-delete-refused');
+      await page.setViewportSize(DESKTOP);
       await expectAccessible(page, 'the delete dialog with its error');
       expect((await stack.call('GET', `/v1/research/${protectedId}`)).status).toBe(200);
 
@@ -167,7 +243,7 @@ describeWithBrowser('the web page: sign in, runs, admin', () => {
       await dialog.getByRole('button', { name: 'Delete run' }).click();
       await dialog.waitFor({ state: 'hidden' });
       await page.getByRole('status').filter({ hasText: 'Run deleted.' }).waitFor();
-      await opener.waitFor({ state: 'detached' });
+      await actions.waitFor({ state: 'detached' });
       expect((await stack.call('GET', `/v1/research/${protectedId}`)).status).toBe(404);
       await context.close();
 
@@ -180,6 +256,10 @@ describeWithBrowser('the web page: sign in, runs, admin', () => {
       await expectAccessible(admin.page, 'the hidden runs');
       await admin.page.getByRole('button', { name: `Purge run: ${PROTECTED}` }).click();
       const confirm = admin.page.getByRole('dialog', { name: 'Purge this run for good?' });
+      await admin.page.setViewportSize(PHONE_390);
+      expect(await buttonsOutside(admin.page, confirm)).toEqual([]);
+      await screenshot(admin.page, 'admin-purge-narrow');
+      await admin.page.setViewportSize(DESKTOP);
       await confirm.getByRole('button', { name: 'Purge run' }).click();
       await admin.page.getByRole('status').filter({ hasText: 'Run purged.' }).waitFor();
       await hidden.getByText(PROTECTED).waitFor({ state: 'detached' });

@@ -120,6 +120,57 @@ describe('the delete dialog', () => {
   });
 });
 
+describe('the delete dialog of an unprotected run', () => {
+  const open = { query: 'Is coffee healthy?', is_deletion_protected: false };
+
+  it('asks for no password, and sends none', async () => {
+    const sent: string[] = [];
+    render(<DeleteRunDialog run={open} onClose={() => {}} onDelete={async (password) => void sent.push(password)} />);
+    const dialog = screen.getByRole('dialog', { name: 'Delete this run?' });
+    expect(within(dialog).queryByLabelText('Deletion-protection password')).toBeNull();
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Delete run' })));
+    expect(sent).toEqual(['']);
+  });
+
+  it('asks for the password when the run was protected since the list was read', async () => {
+    const sent: string[] = [];
+    render(
+      <DeleteRunDialog
+        run={open}
+        onClose={() => {}}
+        onDelete={async (password) => {
+          sent.push(password);
+          if (password !== 'right one') throw new ApiError(403, 'A valid deletion-protection password is required.');
+        }}
+      />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Delete this run?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete run' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'A valid deletion-protection password is required.',
+    );
+    fireEvent.change(within(dialog).getByLabelText('Deletion-protection password'), { target: { value: 'right one' } });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Delete run' })));
+    expect(sent).toEqual(['', 'right one']);
+  });
+
+  it('shows another refusal without a password field', async () => {
+    render(
+      <DeleteRunDialog
+        run={open}
+        onClose={() => {}}
+        onDelete={async () => {
+          throw new ApiError(403, 'You may only manage your own research runs.');
+        }}
+      />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Delete this run?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete run' }));
+    await within(dialog).findByRole('alert');
+    expect(within(dialog).queryByLabelText('Deletion-protection password')).toBeNull();
+  });
+});
+
 describe('the deletion-protection dialogs', () => {
   it('asks for the current password too when the run is protected already', async () => {
     const sent: unknown[] = [];

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { ApiError } from '../api/client';
 import type { RunListItem } from '../api/types';
 import { ConfirmDialog } from './ConfirmDialog';
 
@@ -40,8 +41,8 @@ function PasswordField({
 }
 
 /**
- * "Delete this run?": the password field is always there (a run may have been protected since the list was read);
- * `onDelete` gets what was typed, empty when nothing was.
+ * "Delete this run?": the password is asked only for a protected run. A run protected since the list was read
+ * answers 403 naming the password; the field appears then, beside the API's words.
  */
 export function DeleteRunDialog({
   run,
@@ -53,24 +54,22 @@ export function DeleteRunDialog({
   onClose: () => void;
 }) {
   const [password, setPassword] = useState('');
+  const [asked, setAsked] = useState(run.is_deletion_protected);
+  async function confirm() {
+    try {
+      await onDelete(asked ? password : '');
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 403 && /password/i.test(e.detail)) setAsked(true);
+      throw e;
+    }
+  }
   return (
-    <ConfirmDialog
-      title="Delete this run?"
-      confirmLabel="Delete run"
-      danger
-      onConfirm={() => onDelete(password)}
-      onClose={onClose}
-    >
+    <ConfirmDialog title="Delete this run?" confirmLabel="Delete run" danger onConfirm={confirm} onClose={onClose}>
       <p>
         “{run.query}” leaves the list and its work stops.
         {run.is_deletion_protected && ' It is protected against deletion.'}
       </p>
-      <PasswordField
-        label="Deletion-protection password"
-        value={password}
-        onChange={setPassword}
-        hint="Needed only when the run is protected."
-      />
+      {asked && <PasswordField label="Deletion-protection password" value={password} onChange={setPassword} />}
     </ConfirmDialog>
   );
 }

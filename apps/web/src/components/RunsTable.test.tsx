@@ -54,20 +54,77 @@ describe('the runs table', () => {
     expect(within(second as HTMLElement).getAllByRole('cell')[6]?.textContent).toBe('no');
   });
 
-  it('names each row’s buttons by the first 60 characters of the query, and Unprotect only when protected', () => {
+  it('keeps each row’s actions in one menu named by the first 60 characters of the query', () => {
     const asked: [RunAction, string][] = [];
     render(<RunsTable runs={runs} onAction={(action, run) => asked.push([action, run.research_id])} />);
-    fireEvent.click(screen.getByRole('button', { name: `Delete run: ${LONG.slice(0, 60)}` }));
-    fireEvent.click(screen.getByRole('button', { name: `Protect run: ${LONG.slice(0, 60)}` }));
-    fireEvent.click(screen.getByRole('button', { name: `Unprotect run: ${LONG.slice(0, 60)}` }));
-    fireEvent.click(screen.getByRole('button', { name: 'Delete run: Is coffee healthy?' }));
-    expect(screen.queryByRole('button', { name: 'Unprotect run: Is coffee healthy?' })).toBeNull();
+    const actions = screen.getByRole('button', { name: `Actions: ${LONG.slice(0, 60)}` });
+    expect(actions.getAttribute('aria-haspopup')).toBe('menu');
+    expect(actions.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('menu')).toBeNull();
+
+    fireEvent.click(actions);
+    const menu = screen.getByRole('menu', { name: `Actions: ${LONG.slice(0, 60)}` });
+    expect(actions.getAttribute('aria-expanded')).toBe('true');
+    // A protected run: its password can be changed or removed; Delete, which destroys, comes last.
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Change protection password', 'Remove protection', 'Delete']);
+    expect(document.activeElement?.textContent).toBe('Change protection password');
+    fireEvent.click(within(menu).getByRole('menuitem', { name: 'Delete' }));
+    expect(screen.queryByRole('menu')).toBeNull();
+    // The focus is back on the button, so a dialog the action opens gives it back there.
+    expect(document.activeElement).toBe(actions);
+
+    // An unprotected run can only be protected or deleted.
+    fireEvent.click(screen.getByRole('button', { name: 'Actions: Is coffee healthy?' }));
+    expect(
+      within(screen.getByRole('menu'))
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Protect from deletion', 'Delete']);
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Protect from deletion' }));
     expect(asked).toEqual([
       ['delete', 'r/1'],
-      ['protect', 'r/1'],
-      ['unprotect', 'r/1'],
-      ['delete', 'r2'],
+      ['protect', 'r2'],
     ]);
+  });
+
+  it('works the menu from the keyboard: arrows, Home, End, Escape', () => {
+    const asked: RunAction[] = [];
+    render(<RunsTable runs={runs} onAction={(action) => asked.push(action)} />);
+    const actions = screen.getByRole('button', { name: `Actions: ${LONG.slice(0, 60)}` });
+    const focused = () => document.activeElement?.textContent;
+    actions.focus();
+    fireEvent.keyDown(actions, { key: 'ArrowUp' });
+    expect(focused()).toBe('Delete');
+    const menu = screen.getByRole('menu');
+    fireEvent.keyDown(menu, { key: 'ArrowDown' });
+    expect(focused()).toBe('Change protection password');
+    fireEvent.keyDown(menu, { key: 'ArrowDown' });
+    expect(focused()).toBe('Remove protection');
+    fireEvent.keyDown(menu, { key: 'Home' });
+    expect(focused()).toBe('Change protection password');
+    fireEvent.keyDown(menu, { key: 'ArrowUp' });
+    expect(focused()).toBe('Delete');
+    fireEvent.keyDown(menu, { key: 'End' });
+    expect(focused()).toBe('Delete');
+    fireEvent.keyDown(menu, { key: 'Escape' });
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(actions);
+
+    fireEvent.keyDown(actions, { key: 'ArrowDown' });
+    expect(focused()).toBe('Change protection password');
+    fireEvent.keyDown(screen.getByRole('menu'), { key: 'ArrowDown' });
+    fireEvent.click(document.activeElement as HTMLElement);
+    expect(asked).toEqual(['unprotect']);
+
+    // A click elsewhere closes it without acting.
+    fireEvent.click(actions);
+    fireEvent.pointerDown(document.body);
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(asked).toEqual(['unprotect']);
   });
 
   it('says how to start a run when there is none', () => {

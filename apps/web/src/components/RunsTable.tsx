@@ -1,13 +1,25 @@
 import type { RunListItem } from '../api/types';
 import { hrefOf } from '../router';
 import { LocalTime } from './LocalTime';
-import { RowActions, RowButton } from './RowActions';
-import { WideTable } from './WideTable';
+import { RowMenu, rowActionLabel, type RowMenuItem } from './RowActions';
+import { WideTable, type Column } from './WideTable';
 import { StateBadge } from './StateBadge';
 
 export type RunAction = 'delete' | 'protect' | 'unprotect';
 
-/** One page of runs; each row's buttons ask the caller to act on its run. An empty page says how to start one. */
+/** A run's actions, as its protection allows: the password's change and removal only when it has one. */
+function actionsOf(run: RunListItem, onAction: (action: RunAction, run: RunListItem) => void): RowMenuItem[] {
+  const act = (action: RunAction) => () => onAction(action, run);
+  const protection: RowMenuItem[] = run.is_deletion_protected
+    ? [
+        { text: 'Change protection password', onSelect: act('protect') },
+        { text: 'Remove protection', onSelect: act('unprotect') },
+      ]
+    : [{ text: 'Protect from deletion', onSelect: act('protect') }];
+  return [...protection, { text: 'Delete', danger: true, onSelect: act('delete') }];
+}
+
+/** One page of runs; each row's menu asks the caller to act on its run. An empty page says how to start one. */
 export function RunsTable({
   runs,
   onAction,
@@ -22,53 +34,18 @@ export function RunsTable({
       </p>
     );
   }
-  return (
-    <WideTable
-      caption="Research runs"
-      columns={['Query', 'State', 'Depth', 'Created', 'Sources', 'Claims', 'Protected', 'Actions']}
-    >
-      {runs.map((run) => (
-        <tr key={run.research_id}>
-          <td>
-            <a href={hrefOf({ name: 'run', id: run.research_id })}>{run.query}</a>
-          </td>
-          <td>
-            <StateBadge state={run.state} />
-          </td>
-          <td>{run.depth}</td>
-          <td>
-            <LocalTime iso={run.created_at} />
-          </td>
-          <td>{run.source_count}</td>
-          <td>{run.claim_count}</td>
-          <td>{run.is_deletion_protected ? 'yes' : 'no'}</td>
-          <td>
-            <RowActions>
-              <RowButton
-                text="Delete"
-                action="Delete run"
-                query={run.query}
-                danger
-                onClick={() => onAction('delete', run)}
-              />
-              <RowButton
-                text="Protect"
-                action="Protect run"
-                query={run.query}
-                onClick={() => onAction('protect', run)}
-              />
-              {run.is_deletion_protected && (
-                <RowButton
-                  text="Unprotect"
-                  action="Unprotect run"
-                  query={run.query}
-                  onClick={() => onAction('unprotect', run)}
-                />
-              )}
-            </RowActions>
-          </td>
-        </tr>
-      ))}
-    </WideTable>
-  );
+  const columns: Column<RunListItem>[] = [
+    { label: 'Query', cell: (run) => <a href={hrefOf({ name: 'run', id: run.research_id })}>{run.query}</a> },
+    { label: 'State', cell: (run) => <StateBadge state={run.state} /> },
+    { label: 'Depth', cell: (run) => run.depth },
+    { label: 'Created', cell: (run) => <LocalTime iso={run.created_at} /> },
+    { label: 'Sources', cell: (run) => run.source_count },
+    { label: 'Claims', cell: (run) => run.claim_count },
+    { label: 'Protected', cell: (run) => (run.is_deletion_protected ? 'yes' : 'no') },
+    {
+      label: 'Actions',
+      cell: (run) => <RowMenu label={rowActionLabel('Actions', run.query)} items={actionsOf(run, onAction)} />,
+    },
+  ];
+  return <WideTable caption="Research runs" columns={columns} rows={runs} rowKey={(run) => run.research_id} />;
 }

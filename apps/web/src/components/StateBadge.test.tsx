@@ -35,9 +35,18 @@ function contrast(a: string, b: string): number {
 
 describe('the state badge colours', () => {
   const css = readFileSync(path.join(__dirname, 'StateBadge.css'), 'utf8');
-  it.each<StateGroup>(['running', 'completed', 'failed', 'cancelled'])('meet AA contrast for %s', (group) => {
+  const dark = '@media (prefers-color-scheme: dark)';
+  const schemes = { light: css.slice(0, css.indexOf(dark)), dark: css.slice(css.indexOf(dark)) };
+  it.each<[keyof typeof schemes, StateGroup]>(
+    (['light', 'dark'] as const).flatMap((scheme) =>
+      (['running', 'completed', 'failed', 'cancelled'] as const).map((group): [typeof scheme, StateGroup] => [
+        scheme,
+        group,
+      ]),
+    ),
+  )('meet AA contrast in the %s scheme for %s', (scheme, group) => {
     const rule = new RegExp(`\\.state-badge--${group} \\{\\s*color: (#[0-9a-f]{6});\\s*background: (#[0-9a-f]{6});`);
-    const [, color = '', background = ''] = rule.exec(css) ?? [];
+    const [, color = '', background = ''] = rule.exec(schemes[scheme]) ?? [];
     expect(color).toMatch(/^#/);
     expect(contrast(color, background)).toBeGreaterThanOrEqual(4.5);
   });
