@@ -49,6 +49,8 @@ export function launchBrowser(): Promise<Browser> {
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 360, height: 740 };
+/** A common phone's viewport, where the runs list, its menu and the dialogs are checked as well. */
+export const PHONE_390 = { width: 390, height: 844 };
 
 /**
  * What a page did wrong while a test drove it: uncaught errors, refused loads (the page's CSP), and any

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { ROOT } from '../e2e/support';
 import { DESKTOP, PHONE } from './browser';
 
@@ -58,6 +58,20 @@ export async function capture(page: Page, name: string, options: { phone?: boole
   } finally {
     await page.setViewportSize(DESKTOP);
   }
+}
+
+/** The buttons of `dialog` that reach past its edges or the viewport's, to name in a failure. */
+export async function buttonsOutside(page: Page, dialog: Locator): Promise<string[]> {
+  const box = (await dialog.boundingBox())!;
+  const viewport = page.viewportSize()!;
+  const outside: string[] = [];
+  for (const button of await dialog.getByRole('button').all()) {
+    const b = (await button.boundingBox())!;
+    const inDialog = b.x >= box.x && b.x + b.width <= box.x + box.width + 0.5;
+    const inViewport = b.x >= 0 && b.x + b.width <= viewport.width + 0.5;
+    if (!inDialog || !inViewport) outside.push(`${await button.innerText()} at ${b.x}..${b.x + b.width}`);
+  }
+  return outside;
 }
 
 interface AxeViolation {

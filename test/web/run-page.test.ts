@@ -20,9 +20,33 @@ function codePointSlice(text: string, start: number, end: number): string {
   return Array.from(text).slice(start, end).join('');
 }
 
-/** What stands right under the h2 `name` (the list of findings, of disagreements, of sources). */
+/** The list under the h2 `name` (of findings, of disagreements, of sources), or what says there is none. */
 function underHeading(page: Page, name: string): Locator {
-  return page.locator(`xpath=//h2[normalize-space(.)="${name}"]/following-sibling::*[1]`);
+  return page.locator(
+    `xpath=(//h2[normalize-space(.)="${name}"]/following::*[self::ol or self::ul or self::p[contains(@class, "hint")]])[1]`,
+  );
+}
+
+/** A source's host as the page shows it beside a citation: the URL's host without "www.". */
+function hostOf(url: string): string {
+  return new URL(url).hostname.replace(/^www\./, '');
+}
+
+/** The tab's title once it reads `title` (the page sets it after a render). */
+async function expectTitle(page: Page, title: string | RegExp): Promise<void> {
+  await waitFor(`the tab title ${String(title)}`, async () => {
+    const shown = await page.title();
+    return typeof title === 'string' ? shown === title : title.test(shown);
+  }).catch(async (error: Error) => {
+    throw new Error(`${error.message}; the tab reads ${JSON.stringify(await page.title())}`);
+  });
+}
+
+/** Opens the folded event log of an ended run and answers how many events it lists. */
+async function openEventLog(page: Page): Promise<number> {
+  const details = page.locator('details.progress-details');
+  if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator('summary').click();
+  return page.getByRole('log', { name: 'Progress events' }).getByRole('listitem').count();
 }
 
 /** Whether some element of `a` and some of `b` stand side by side: level with each other, not overlapping. */
@@ -85,10 +109,24 @@ describeWithBrowser('the web page: asking and a run', () => {
 
   it('shows the API’s 422 detail beside a field it refuses, and starts nothing', async () => {
     await expectHeading(page, 'Ask a question');
+    await expectTitle(page, 'Ask a question — Research');
     expect(await page.getByLabel('Depth').inputValue()).toBe('normal');
-    expect(await page.getByLabel('Language').inputValue()).toBe('en');
+    // The language is a list of names with the codes the API takes.
+    const language = page.getByLabel('Language');
+    expect(await language.evaluate((e) => e.tagName)).toBe('SELECT');
+    expect(await language.inputValue()).toBe('en');
+    expect(await language.locator('option').allInnerTexts()).toEqual(
+      expect.arrayContaining(['English – en', 'German (Deutsch) – de', 'French (Français) – fr']),
+    );
+    // The source controls are folded under Advanced.
+    const include = page.getByLabel('Include domains');
+    expect(await include.isVisible()).toBe(false);
     await capture(page, 'ask', { phone: true });
     await expectAccessible(page, 'the ask page');
+    await page.getByText('Advanced', { exact: true }).click();
+    await include.waitFor();
+    await capture(page, 'ask-advanced', { phone: true });
+    await expectAccessible(page, 'the ask page with its advanced controls');
 
     const bad = { query: QUESTION, include_domains: ['https://example.org/path'] };
     const refused = await stack.call('POST', '/v1/research', bad);
@@ -105,29 +143,46 @@ describeWithBrowser('the web page: asking and a run', () => {
     await page.getByLabel('Include domains').fill('');
   });
 
-  it('starts a run and shows its progress as it arrives, without moving what is read', async () => {
+  it('starts a run on Enter (Shift+Enter is a new line) and shows its step, time and events as they arrive, without moving what is read', async () => {
     await page.getByLabel('Depth').selectOption('quick');
-    await page.getByRole('button', { name: 'Start research' }).click();
+    const question = page.getByLabel('Question');
+    await question.fill('A first line');
+    await question.press('Shift+Enter');
+    await question.pressSequentially('a second');
+    expect(await question.inputValue()).toBe('A first line\na second');
+    expect(hashOf(page)).toBe('#/ask');
+    await question.fill(QUESTION);
+    await question.press('Enter');
     await page.waitForURL(/#\/runs\/[0-9a-f-]{36}$/);
     runId = hashOf(page).slice('#/runs/'.length);
     await expectHeading(page, QUESTION);
     await resetLayoutShifts(page);
 
     await page.getByRole('button', { name: 'Stop research' }).waitFor();
+    // While it runs: the step (n of 6) beside the time since it was asked, a bar, and the tab says the step.
+    const bar = page.getByRole('progressbar', { name: /^Step \d of 6: / });
+    await bar.waitFor();
+    expect(Number(await bar.getAttribute('max'))).toBe(6);
+    expect(await page.locator('.step-elapsed').innerText()).toMatch(/^Elapsed \d+:\d\d$/);
+    await expectTitle(page, new RegExp(`^\\(\\d/6\\) ${QUESTION.replace(/\?/g, '\\?')} — Research$`));
     await page.getByRole('log', { name: 'Progress events' }).getByRole('listitem').first().waitFor();
-    await capture(page, 'run-in-progress');
+    await capture(page, 'run-in-progress', { phone: true });
     const seen = await watchRunToEnd(page);
     expect(seen.finalState).toBe('completed');
-    // Events were seen arriving while the run was still going: some before its end, more after.
+    await expectTitle(page, `${QUESTION} — Research`);
+    // Events were seen arriving while the run was still going: some before its end, more after (counted in the
+    // log, folded away under the report once the run ended).
     const whileRunning = seen.samples.filter(
       (s) => !(TERMINAL_STATES as readonly string[]).includes(s.state) && s.events > 0,
     );
     expect(whileRunning.length).toBeGreaterThan(0);
-    const last = seen.samples.at(-1)!;
-    expect(last.events).toBeGreaterThan(Math.min(...whileRunning.map((s) => s.events)));
+    await underHeading(page, 'Findings').getByRole('listitem').first().waitFor();
+    const shifts = await layoutShifts(page);
+    expect(await page.getByRole('progressbar').count()).toBe(0);
+    expect(await openEventLog(page)).toBeGreaterThan(Math.min(...whileRunning.map((s) => s.events)));
     // The log names every state the run passed (the badge is sampled: a quick run may pass a step between two
     // samples).
-    await page.getByRole('button', { name: 'Stop research' }).waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: 'Stop research' }).count()).toBe(0);
     const stateLines = (await page.getByRole('log', { name: 'Progress events' }).innerText()).match(/State: /g);
     expect(stateLines?.length ?? 0).toBeGreaterThan(2);
 
@@ -136,16 +191,25 @@ describeWithBrowser('the web page: asking and a run', () => {
     expect(sources.length).toBeGreaterThan(0);
     const logText = await page.getByRole('log', { name: 'Progress events' }).innerText();
     for (const s of sources) expect(logText).toContain(s.title);
+    await page.locator('details.progress-details summary').click();
 
-    await underHeading(page, 'Findings').getByRole('listitem').first().waitFor();
-    const shifts = await layoutShifts(page);
     // The figure docs/guide.md and the issue quote: printed on every run.
     console.log(`web: layout shift on the run page while its stream updated: ${shifts.total.toFixed(4)} (limit 0.1)`);
     if (shifts.total >= 0.1) throw new Error(`layout shift ${shifts.total}: ${JSON.stringify(shifts.shifts)}`);
   });
 
-  it('shows the report as the API gives it: findings with confidence, evidence scores, sources', async () => {
+  it('puts the report first and the progress folded under it, with Run again in place of Stop', async () => {
+    const order = await page.locator('main h2').allInnerTexts();
+    expect(order[0]).toBe('Report');
+    expect(order.at(-1)).toBe('Progress');
+    expect(await page.locator('details.progress-details').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(await page.locator('.run-progress').innerText()).toMatch(/Ended after \d+:\d\d\./);
+    await page.getByRole('button', { name: 'Run again' }).waitFor();
+  });
+
+  it('shows the report as the API gives it: findings with confidence and their sources’ hosts, scores on demand', async () => {
     const report = (await stack.call('GET', `/v1/research/${runId}/report`)).body;
+    const doc = (await stack.call('GET', `/v1/research/${runId}/report/document`)).body as ReportDocumentResponse;
     expect(report.findings.length).toBeGreaterThan(0);
     const findings = underHeading(page, 'Findings').locator(':scope > li');
     expect(await findings.count()).toBe(report.findings.length);
@@ -153,7 +217,22 @@ describeWithBrowser('the web page: asking and a run', () => {
       const text = await findings.nth(i).innerText();
       expect(text).toContain(finding.text);
       expect(text).toContain(`Confidence ${Math.round(finding.confidence * 100)} %`);
+      // Each citation shows its source's host beside its number.
+      for (const n of doc.findings[i]!.citations) {
+        const source = doc.sources.find((s) => s.number === n)!;
+        const citation = findings
+          .nth(i)
+          .getByRole('button', { name: `Source [${n}] ${hostOf(source.url)} – ${source.title}`, exact: true });
+        expect(await citation.locator('.citation-place').innerText()).toBe(hostOf(source.url));
+      }
     }
+    // A finding is its text and its citations: the scores wait behind their switch.
+    const bars = underHeading(page, 'Findings').locator('meter[aria-label], [role=img][aria-label]');
+    expect(await bars.count()).toBe(0);
+    await capture(page, 'run-report', { phone: true });
+    const toggle = page.getByRole('checkbox', { name: 'Show scores' });
+    await toggle.check();
+    await bars.first().waitFor();
     // Every score bar names a score of the API's evidence, to two decimals.
     const evidence = (await stack.call('GET', `/v1/research/${runId}/evidence`)).body.evidence as Record<
       string,
@@ -164,9 +243,7 @@ describeWithBrowser('the web page: asking and a run', () => {
         .flatMap((e) => Object.values(e).filter((v): v is number => typeof v === 'number'))
         .map((v) => v.toFixed(2)),
     );
-    const labels = await underHeading(page, 'Findings')
-      .locator('meter[aria-label], [role=img][aria-label]')
-      .evaluateAll((bars) => bars.map((bar) => bar.getAttribute('aria-label') ?? ''));
+    const labels = await bars.evaluateAll((all) => all.map((bar) => bar.getAttribute('aria-label') ?? ''));
     expect(labels.length).toBeGreaterThanOrEqual(6);
     for (const label of labels) {
       const value = /^\S.* (\d\.\d\d)$/.exec(label)?.[1];
@@ -194,8 +271,36 @@ describeWithBrowser('the web page: asking and a run', () => {
     const view = (p: { view: string }) => disagreements.getByText(p.view, { exact: true });
     expect(await sideBySide(view(first!), view(second!))).toBe(true);
 
-    await capture(page, 'run-report', { phone: true });
+    await capture(page, 'run-report-scores', { phone: true });
+    await expectAccessible(page, 'the run page with its report and scores');
+    await toggle.uncheck();
+    expect(await bars.count()).toBe(0);
     await expectAccessible(page, 'the run page with its report');
+  });
+
+  it('copies a citation as plain text and says so', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.base });
+    const doc = (await stack.call('GET', `/v1/research/${runId}/report/document`)).body as ReportDocumentResponse;
+    const finding = doc.findings[0]!;
+    const n = finding.citations[0]!;
+    const source = doc.sources.find((s) => s.number === n)!;
+    const button = page.getByRole('button', { name: `Copy citation: finding ${finding.number}, source ${n}` });
+    await button.click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Copied: finding ${finding.number}, source ${n}.` })
+      .waitFor();
+    expect(await button.innerText()).toBe('Copied');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const passages = finding.quotes.filter((q) => q.citation === n).map((q) => `Passage: “${q.text}”`);
+    expect(copied).toBe(
+      [
+        finding.text,
+        `Source [${n}]: ${source.title}, ${source.url} (retrieved ${source.retrieved_at.slice(0, 10)})`,
+        ...passages,
+      ].join('\n'),
+    );
+    await capture(page, 'run-copied');
   });
 
   it('opens a citation and a quote on the source text with the span marked, as the API places it', async () => {
@@ -217,7 +322,10 @@ describeWithBrowser('the web page: asking and a run', () => {
     expect(claims.find((c) => c.id === quote.claim_id)!.evidence_span).toBe(span);
 
     const finding = underHeading(page, 'Findings').locator(':scope > li').nth(index);
-    const citation = finding.getByRole('button', { name: `Source ${quote.citation}: ${source.title}`, exact: true });
+    const citation = finding.getByRole('button', {
+      name: `Source [${quote.citation}] ${hostOf(source.url)} – ${source.title}`,
+      exact: true,
+    });
     // A quote in the finding's own words is not printed again: a button opens its passage.
     const sameWords = quote.text.replace(/\s+/g, ' ') === doc.findings[index]!.text.replace(/\s+/g, ' ');
     const quoteButton = sameWords
@@ -271,6 +379,24 @@ describeWithBrowser('the web page: asking and a run', () => {
     }
   });
 
+  it('runs a finished run again: a new run with the same question and settings', async () => {
+    await page.getByRole('button', { name: 'Run again' }).click();
+    await waitFor(
+      'the new run’s page',
+      async () => !hashOf(page).includes(runId) && hashOf(page).startsWith('#/runs/'),
+    );
+    const again = hashOf(page).replace('#/runs/', '');
+    await expectHeading(page, QUESTION);
+    expect(await waitForRunEnd(stack, again, 60_000)).toBe('completed');
+    const [first, second] = await Promise.all(
+      [runId, again].map(async (id) => (await stack.call('GET', `/v1/research/${id}/manifest`)).body),
+    );
+    for (const field of ['query', 'depth', 'language', 'extra_queries', 'source_controls']) {
+      expect({ field, value: second[field] }).toEqual({ field, value: first[field] });
+    }
+    await page.getByRole('button', { name: 'Run again' }).waitFor();
+  }, 90_000);
+
   it('stops a slow run: the state becomes cancelled', async () => {
     stack.web.pageLatencyMs = 30_000;
     try {
@@ -280,12 +406,24 @@ describeWithBrowser('the web page: asking and a run', () => {
       await expectHeading(page, SLOW_QUESTION);
       // The fake wiki holds its pages for 30 s: the run stays in its fetch until stopped.
       await waitFor('the run to fetch', async () => (await stateBadge(page).textContent()) === 'fetching', 15_000, 50);
+      // A running run's view (its step bar and open log) meets AA in both colour schemes.
+      await expectAccessible(page, 'a running run');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      try {
+        await capture(page, 'dark-run-in-progress', { phone: true });
+        await expectAccessible(page, 'a running run in the dark scheme');
+      } finally {
+        await page.emulateMedia({ colorScheme: 'light' });
+      }
       const stop = page.getByRole('button', { name: /^(Stop research|Stopping…)$/ });
       await stop.click();
       const seen = await watchRunToEnd(page, 10_000);
       expect(seen.finalState).toBe('cancelled');
       await stop.waitFor({ state: 'detached' });
       expect((await stack.call('GET', `/v1/research/${id}`)).body.state).toBe('cancelled');
+      // A stopped run can be asked again too; its tab says how it ended.
+      await page.getByRole('button', { name: 'Run again' }).waitFor();
+      await expectTitle(page, `Cancelled: ${SLOW_QUESTION} — Research`);
       await capture(page, 'run-cancelled', { phone: true });
     } finally {
       stack.web.pageLatencyMs = PAGE_LATENCY_MS;
@@ -309,6 +447,8 @@ describeWithBrowser('the web page: asking and a run', () => {
     expect(await page.getByRole('group', { name: 'Export the report' }).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Findings' }).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Disagreements' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Run again' }).count()).toBe(0);
+    await expectTitle(page, `Failed: ${QUESTION} — Research`);
     await expectAccessible(page, 'a failed run');
     await capture(page, 'run-failed', { phone: true });
 

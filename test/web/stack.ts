@@ -37,9 +37,13 @@ export interface WebStack {
 
 /**
  * Starts the stack of one test file, with a database and Redis prefix of its own. `pageLatencyMs` of the
- * fake web paces the runs: a quick run over it takes a few of these.
+ * fake web paces the runs: a quick run over it takes a few of these. With `localCorpusDir` the runs search
+ * that folder instead (the `local` provider: sources named `local:<path>`), and the fake web stands idle.
  */
-export async function startWebStack(label: string, options: { pageLatencyMs?: number } = {}): Promise<WebStack> {
+export async function startWebStack(
+  label: string,
+  options: { pageLatencyMs?: number; localCorpusDir?: string } = {},
+): Promise<WebStack> {
   if (!fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
     throw new Error(`${WEB_DIST} holds no built page: run \`npm run build\` first (\`npm test\` does)`);
   }
@@ -53,8 +57,9 @@ export async function startWebStack(label: string, options: { pageLatencyMs?: nu
   const env = {
     // No Wikipedia: a closed loopback port stands for it.
     ...workerEnv({ databaseUrl: db.url, redisUrl: TEST_REDIS_URL, prefix, wikiApiUrl: 'http://127.0.0.1:9/w/api.php' }),
-    SEARCH_PROVIDER: 'searxng',
-    SEARXNG_URL: web.searchUrl.replace(/\/search$/, ''),
+    ...(options.localCorpusDir
+      ? { SEARCH_PROVIDER: 'local', LOCAL_CORPUS_DIR: options.localCorpusDir }
+      : { SEARCH_PROVIDER: 'searxng', SEARXNG_URL: web.searchUrl.replace(/\/search$/, '') }),
   };
   const port = await freePort();
   const api = spawnNodeProcess(`${label}-api`, API_MAIN, {

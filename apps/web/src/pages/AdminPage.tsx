@@ -4,12 +4,14 @@ import type { HiddenRun } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { HiddenRunsTable } from '../components/HiddenRunsTable';
 import { StatusLine } from '../components/StatusLine';
+import { useDocumentTitle } from '../document-title';
 import { useSession } from '../session-context';
 import { useResource } from '../use-resource';
 
 /** Administrators: the soft-deleted runs, and purging one for good. */
 export function AdminPage() {
   const { api } = useSession();
+  useDocumentTitle('Hidden runs');
   const load = useCallback((signal: AbortSignal) => listHiddenRuns(api, signal), [api]);
   const hidden = useResource(load);
   const [purging, setPurging] = useState<HiddenRun | null>(null);

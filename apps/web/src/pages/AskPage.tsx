@@ -1,11 +1,13 @@
 import { startResearch } from '../api/research';
 import { AskForm } from '../components/AskForm';
+import { useDocumentTitle } from '../document-title';
 import { navigate } from '../router';
 import { useSession } from '../session-context';
 
 /** Ask a question: the run starts and the page moves to it. */
 export function AskPage() {
   const { api } = useSession();
+  useDocumentTitle('Ask a question');
   return (
     <>
       <h1>Ask a question</h1>

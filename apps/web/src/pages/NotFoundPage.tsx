@@ -1,6 +1,8 @@
+import { useDocumentTitle } from '../document-title';
 import { hrefOf } from '../router';
 
 export function NotFoundPage() {
+  useDocumentTitle('Not found');
   return (
     <>
       <h1>Not found</h1>

@@ -1,28 +1,31 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { errorText, runPath, type ApiClient } from '../api/client';
 import type { ReportDocument } from '../api/report-types';
-import { retryRun } from '../api/research';
 import type { RunStatus, SourceContent } from '../api/types';
+import { useDocumentTitle } from '../document-title';
 import { ExportButtons } from '../run/ExportButtons';
+import type { ProgressState } from '../run/progress';
 import { ProgressLog } from '../run/ProgressLog';
 import { ReportView } from '../run/ReportView';
+import { RunAgainButton } from '../run/RunAgainButton';
 import { SourceViewer } from '../run/SourceViewer';
 import type { SourceTarget } from '../run/source-target';
+import { StepBar } from '../run/StepBar';
+import { formatElapsed, isoDuration, stepPosition } from '../run/step-progress';
 import { StopButton } from '../run/StopButton';
 import { useRunEvents, type StreamTrouble } from '../run/use-run-events';
 import { StateBadge } from '../components/StateBadge';
-import { navigate } from '../router';
 import { useSession } from '../session-context';
 import { useResource } from '../use-resource';
 import './RunPage.css';
 
 const ENDED_STATES = new Set(['completed', 'failed', 'cancelled']);
 
-function RunHeader({ run, state, stop }: { run: RunStatus; state: string; stop: ReactNode }) {
+function RunHeader({ run, state, action }: { run: RunStatus; state: string; action: ReactNode }) {
   return (
     <>
       <h1>{run.query}</h1>
-      {/* The stop button sits in this row, so its going at the run's end moves nothing below. */}
+      {/* The stop button sits in this row, and "Run again" takes its place: the run's end moves nothing below. */}
       <div className="run-meta">
         <StateBadge state={state} />
         <span>Depth {run.depth}</span>
@@ -30,7 +33,7 @@ function RunHeader({ run, state, stop }: { run: RunStatus; state: string; stop: 
         <span>
           {run.search_count} search results · {run.source_count} sources · {run.claim_count} claims
         </span>
-        {stop}
+        {action}
       </div>
       {run.error && <p className="run-error">The run failed: {run.error}</p>}
     </>
@@ -53,35 +56,43 @@ function StreamNotice({ trouble }: { trouble: StreamTrouble | null }) {
   );
 }
 
+/** The report of a run that ended, then `after` (the folded progress) once the report is there to go before it. */
 function Report({
   api,
   id,
-  ended,
   onOpen,
+  after,
 }: {
   api: ApiClient;
   id: string;
-  ended: boolean;
   onOpen: (t: SourceTarget, opener: HTMLElement) => void;
+  after: ReactNode;
 }) {
   const loadReport = useCallback(
     (signal: AbortSignal) => api.get<ReportDocument>(runPath(id, '/report/document'), signal),
     [api, id],
   );
-  const report = useResource(ended ? loadReport : null);
-  if (!ended) return <p className="hint">The report appears here when the run ends.</p>;
-  if (report.error) {
-    return (
-      <p role="alert" className="error">
-        {report.error}
-      </p>
-    );
-  }
-  if (!report.data) return <p role="status">Loading the report…</p>;
+  const report = useResource(loadReport);
+  // Nothing comes under the report until it is read: the progress would only be pushed down when it arrives.
+  const read = report.data !== null || report.error !== null;
   return (
     <>
-      <ExportButtons api={api} id={id} />
-      <ReportView doc={report.data} onOpen={onOpen} />
+      <section aria-labelledby="report-heading">
+        <h2 id="report-heading">Report</h2>
+        {report.error ? (
+          <p role="alert" className="error">
+            {report.error}
+          </p>
+        ) : report.data ? (
+          <>
+            <ExportButtons api={api} id={id} />
+            <ReportView doc={report.data} onOpen={onOpen} />
+          </>
+        ) : (
+          <p role="status">Loading the report…</p>
+        )}
+      </section>
+      {read && after}
     </>
   );
 }
@@ -91,34 +102,62 @@ function Report({
  * error) and a button that asks again as the run was asked.
  */
 function FailedRun({ api, id }: { api: ApiClient; id: string }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  async function retry() {
-    setBusy(true);
-    setError(null);
-    try {
-      const run = await retryRun(api, id);
-      navigate({ name: 'run', id: run.research_id });
-    } catch (e) {
-      setError(errorText(e));
-      setBusy(false);
-    }
-  }
   return (
-    <div className="failed-run">
+    <section aria-labelledby="report-heading" className="failed-run">
+      <h2 id="report-heading">Report</h2>
       <p>
         This run failed before it wrote a report. Asking again starts a new run with the same question and settings.
       </p>
-      <button type="button" onClick={() => void retry()} disabled={busy}>
-        {busy ? 'Starting…' : 'Retry'}
-      </button>
-      {error && (
-        <p role="alert" className="error">
-          {error}
+      <RunAgainButton api={api} id={id} label="Retry" />
+    </section>
+  );
+}
+
+/**
+ * The run's progress: while it runs, the step bar and the event log open; once it ended, the time it took and
+ * the log folded away (a new <details>, closed, as it is rendered in another place under the report).
+ */
+function ProgressSection({
+  run,
+  progress,
+  trouble,
+  ended,
+}: {
+  run: RunStatus;
+  progress: ProgressState;
+  trouble: StreamTrouble | null;
+  ended: boolean;
+}) {
+  const events = progress.entries.length;
+  const took = progress.endedAt ? new Date(progress.endedAt).getTime() - new Date(run.created_at).getTime() : null;
+  return (
+    <section aria-labelledby="progress-heading" className="run-progress">
+      <h2 id="progress-heading">Progress</h2>
+      {!ended && <StepBar progress={progress} depth={run.depth} createdAt={run.created_at} />}
+      {ended && took !== null && (
+        <p className="hint">
+          Ended after <time dateTime={isoDuration(took)}>{formatElapsed(took)}</time>.
         </p>
       )}
-    </div>
+      <details className="progress-details" open={!ended}>
+        <summary>
+          Event log ({events} {events === 1 ? 'event' : 'events'})
+        </summary>
+        <ProgressLog progress={progress} />
+      </details>
+      <StreamNotice trouble={trouble} />
+    </section>
   );
+}
+
+/** The tab's title: the question, after the step while it runs and after how it ended when that was not well. */
+function runTitle(run: RunStatus | null, state: string | null, progress: ProgressState, ended: boolean): string {
+  if (!run) return 'Research run';
+  if (state === 'failed') return `Failed: ${run.query}`;
+  if (state === 'cancelled') return `Cancelled: ${run.query}`;
+  if (ended) return run.query;
+  const p = stepPosition(progress, run.depth);
+  return `(${p.step}/${p.steps}) ${run.query}`;
 }
 
 function RunView({ id }: { id: string }) {
@@ -140,6 +179,7 @@ function RunView({ id }: { id: string }) {
   // A run that had ended when the page opened replays its whole history: its badge shows the end at once.
   const state = run && !run.is_running ? run.state : (progress.state ?? run?.state ?? null);
   const ended = progress.ended || (state !== null && ENDED_STATES.has(state));
+  useDocumentTitle(runTitle(run, state, progress, ended));
 
   const [target, setTarget] = useState<SourceTarget | null>(null);
   const opener = useRef<HTMLElement | null>(null);
@@ -173,22 +213,38 @@ function RunView({ id }: { id: string }) {
       </>
     );
   }
+  const progressSection = <ProgressSection run={run} progress={progress} trouble={trouble} ended={ended} />;
+  const finished = state === 'completed' || state === 'cancelled';
   return (
     <>
-      <RunHeader run={run} state={state ?? run.state} stop={<StopButton api={api} id={id} running={!ended} />} />
-      <section aria-labelledby="progress-heading">
-        <h2 id="progress-heading">Progress</h2>
-        <ProgressLog progress={progress} />
-        <StreamNotice trouble={trouble} />
-      </section>
-      <section aria-labelledby="report-heading">
-        <h2 id="report-heading">Report</h2>
-        {state === 'failed' ? (
+      <RunHeader
+        run={run}
+        state={state ?? run.state}
+        action={
+          <>
+            <StopButton api={api} id={id} running={!ended} />
+            {finished && <RunAgainButton api={api} id={id} label="Run again" />}
+          </>
+        }
+      />
+      {/* The end swaps the running view for the ended one (new elements, nothing moved): report first,
+          then the progress folded away. */}
+      {!ended ? (
+        <Fragment key="running">
+          {progressSection}
+          <section aria-labelledby="report-heading">
+            <h2 id="report-heading">Report</h2>
+            <p className="hint">The report appears here when the run ends.</p>
+          </section>
+        </Fragment>
+      ) : state === 'failed' ? (
+        <Fragment key="failed">
           <FailedRun api={api} id={id} />
-        ) : (
-          <Report api={api} id={id} ended={ended} onOpen={open} />
-        )}
-      </section>
+          {progressSection}
+        </Fragment>
+      ) : (
+        <Report key="ended" api={api} id={id} onOpen={open} after={progressSection} />
+      )}
       <SourceViewer target={target} content={content.data} error={content.error} onClose={close} />
     </>
   );

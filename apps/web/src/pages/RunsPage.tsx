@@ -6,6 +6,7 @@ import { Pager } from '../components/Pager';
 import { DeleteRunDialog, ProtectRunDialog, UnprotectRunDialog } from '../components/RunDialogs';
 import { RunsTable, type RunAction } from '../components/RunsTable';
 import { StatusLine } from '../components/StatusLine';
+import { useDocumentTitle } from '../document-title';
 import { navigate } from '../router';
 import { useSession } from '../session-context';
 import { useResource } from '../use-resource';
@@ -20,6 +21,7 @@ const DONE: Record<RunAction, string> = {
 /** The runs, ten to a page (the page is in the URL), with delete and deletion protection per run. */
 export function RunsPage({ page }: { page: number }) {
   const { api } = useSession();
+  useDocumentTitle(page > 1 ? `Runs, page ${page}` : 'Runs');
   const load = useCallback((signal: AbortSignal) => listRuns(api, pageWindow(page), signal), [api, page]);
   const runs = useResource(load);
   const [open, setOpen] = useState<{ action: RunAction; run: RunListItem } | null>(null);

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ApiClient, ApiError, errorText } from '../api/client';
 import { listRuns } from '../api/research';
+import { useDocumentTitle } from '../document-title';
 import '../styles.css';
 
 /** Sign in with an API key: checked against the API before it is kept for this tab. */
@@ -8,6 +9,7 @@ export function SignInPage({ notice, onSignedIn }: { notice: string | null; onSi
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  useDocumentTitle('Sign in');
 
   async function submit(event: FormEvent) {
     event.preventDefault();

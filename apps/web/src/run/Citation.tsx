@@ -1,7 +1,10 @@
 import type { DocumentQuote, DocumentSource } from '../api/report-types';
-import { sourceTitle, type OpenSource } from './source-target';
+import { sourcePlace, sourceTitle, type OpenSource } from './source-target';
 
-/** A numbered citation "[n]" that opens its source's text, with `quote` marked when there is one. */
+/**
+ * A numbered citation "[n] host" that opens its source's text, with `quote` marked when there is one: the host
+ * (or a local file's name) says at a glance where a finding comes from.
+ */
 export function Citation({
   number,
   source,
@@ -14,14 +17,12 @@ export function Citation({
   onOpen: OpenSource;
 }) {
   if (!source) return <span className="citation">[{number}]</span>;
+  const place = sourcePlace(source);
+  // Named by its own text, the visible part first ("Source [1] who.int – Fact sheet"), so speech and sight agree.
   return (
-    <button
-      type="button"
-      className="citation"
-      aria-label={`Source ${number}: ${sourceTitle(source)}`}
-      onClick={(e) => onOpen({ source, quote }, e.currentTarget)}
-    >
-      [{number}]
+    <button type="button" className="citation" onClick={(e) => onOpen({ source, quote }, e.currentTarget)}>
+      <span className="visually-hidden">Source </span>[{number}] <span className="citation-place">{place}</span>
+      <span className="visually-hidden"> – {sourceTitle(source)}</span>
     </button>
   );
 }

@@ -1,6 +1,7 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { hrefOf } from '../router';
 import type { DocumentSource, ReportDocument, SummaryPart } from '../api/report-types';
+import { useStoredFlag } from '../use-stored-flag';
 import { Disagreements } from './Disagreements';
 import { Findings } from './Findings';
 import { SourceList } from './SourceList';
@@ -37,8 +38,24 @@ function Summary({ parts, runId }: { parts: SummaryPart[]; runId: string }) {
   );
 }
 
-/** The report as a document: summary, findings, disagreements, uncertainties, methodology and sources. */
+/** The scores' switch: off at first, so a finding reads as its text and its citations; kept for the next report. */
+function ScoresToggle({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <label className="scores-toggle">
+      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      Show scores
+    </label>
+  );
+}
+
+/**
+ * The report as a document: summary, findings, disagreements, uncertainties, methodology and sources. The
+ * evidence scores show only when the reader asks for them.
+ */
 export function ReportView({ doc, onOpen }: { doc: ReportDocument; onOpen: OpenSource }) {
+  const [showScores, setShowScores] = useStoredFlag('research.showScores', false);
+  // The report's one live region: what a copy button did, said once.
+  const [announcement, setAnnouncement] = useState('');
   const { byNumber, byId } = useMemo(() => {
     const byNumber = new Map<number, DocumentSource>();
     const byId = new Map<string, DocumentSource>();
@@ -54,8 +71,20 @@ export function ReportView({ doc, onOpen }: { doc: ReportDocument; onOpen: OpenS
     <>
       <Summary parts={doc.summary} runId={doc.research_id} />
       {doc.generated_at && <p className="hint">Written {new Date(doc.generated_at).toLocaleString()}</p>}
-      <h2>Findings</h2>
-      <Findings findings={doc.findings} sourceOf={sourceOf} onOpen={onOpen} />
+      <div className="findings-head">
+        <h2>Findings</h2>
+        {doc.findings.length > 0 && <ScoresToggle checked={showScores} onChange={setShowScores} />}
+      </div>
+      <Findings
+        findings={doc.findings}
+        sourceOf={sourceOf}
+        onOpen={onOpen}
+        showScores={showScores}
+        announce={setAnnouncement}
+      />
+      <p role="status" className="visually-hidden">
+        {announcement}
+      </p>
       <h2>Disagreements</h2>
       <Disagreements
         disagreements={doc.disagreements}
@@ -80,7 +109,7 @@ export function ReportView({ doc, onOpen }: { doc: ReportDocument; onOpen: OpenS
         </>
       )}
       <h2>Sources</h2>
-      <SourceList sources={doc.sources} onOpen={onOpen} />
+      <SourceList sources={doc.sources} onOpen={onOpen} showScores={showScores} />
     </>
   );
 }

@@ -25,10 +25,19 @@ beforeAll(() => {
 });
 beforeEach(() => {
   scrolled.length = 0;
+  // The scores' switch is kept in local storage: each test starts as a first visit.
+  localStorage.clear();
   // A browser in a secure context hashes the text itself; jsdom has no Web Crypto, so Node's lends its own.
   Object.defineProperty(globalThis, 'crypto', { value: webcrypto, configurable: true });
   Object.defineProperty(globalThis, 'TextEncoder', { value: TextEncoder, configurable: true });
 });
+
+/** What a reader sees of an element: its text without the words only assistive technology gets. */
+function shownText(element: HTMLElement): string {
+  const copy = element.cloneNode(true) as HTMLElement;
+  copy.querySelectorAll('.visually-hidden').forEach((hidden) => hidden.remove());
+  return copy.textContent ?? '';
+}
 
 const SHA = createHash('sha256').update(SOURCE_TEXT, 'utf8').digest('hex');
 const doc = reportDocument(SHA);
@@ -119,12 +128,16 @@ function ReportWithViewer() {
 }
 
 describe('ReportView', () => {
-  it('shows findings with confidence, named citations and six evidence bars per quote', () => {
+  it('shows findings with confidence and citations named by their host, and six evidence bars on demand', () => {
     render(<ReportWithViewer />);
     const finding = document.getElementById('finding-1')!;
     expect(within(finding).getByText('Confidence 83 %')).toBeTruthy();
-    expect(within(finding).getByRole('button', { name: 'Source 1: Statistik 2024' }).textContent).toBe('[1]');
-    expect(within(finding).getByRole('button', { name: 'Source 2: Ein Blog' }).textContent).toBe('[2]');
+    const citation = (name: string) => within(finding).getByRole('button', { name });
+    expect(shownText(citation('Source [1] stat.example – Statistik 2024'))).toBe('[1] stat.example');
+    expect(shownText(citation('Source [2] blog.example – Ein Blog'))).toBe('[2] blog.example');
+    // A finding is its text and its citations until the reader asks for the scores.
+    expect(within(finding).queryAllByRole('img')).toEqual([]);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Show scores' }));
     const bars = within(finding).getAllByRole('img');
     expect(bars.map((b) => b.getAttribute('aria-label'))).toEqual([
       'Source independence 0.80',
@@ -152,13 +165,15 @@ describe('ReportView', () => {
       'other.example · other · 0 claims',
     ]);
     expect(sources[2]!.textContent).toContain('Not cited');
+    expect(within(sources[0] as HTMLElement).queryByRole('img')).toBeNull();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Show scores' }));
     expect(within(sources[0] as HTMLElement).getByRole('img', { name: 'Independence 0.80' })).toBeTruthy();
   });
 
   it('opens the source at the quote from a citation, and gives the focus back on close', () => {
     render(<ReportWithViewer />);
     const finding = document.getElementById('finding-1')!;
-    const citation = within(finding).getByRole('button', { name: 'Source 1: Statistik 2024' });
+    const citation = within(finding).getByRole('button', { name: 'Source [1] stat.example – Statistik 2024' });
     citation.focus();
     fireEvent.click(citation);
     const dialog = document.querySelector('dialog')!;
@@ -169,7 +184,7 @@ describe('ReportView', () => {
     expect(document.activeElement).toBe(citation);
 
     // A citation whose source gives no quote for the finding opens its text unmarked.
-    fireEvent.click(within(finding).getByRole('button', { name: 'Source 2: Ein Blog' }));
+    fireEvent.click(within(finding).getByRole('button', { name: 'Source [2] blog.example – Ein Blog' }));
     expect(dialog.open).toBe(true);
     expect(dialog.querySelector('mark')).toBeNull();
   });
@@ -178,5 +193,90 @@ describe('ReportView', () => {
     render(<ReportWithViewer />);
     fireEvent.click(screen.getByRole('button', { name: `“${QUOTE}”` }));
     expect(document.querySelector('dialog mark')!.textContent).toBe(QUOTE);
+  });
+
+  it('keeps the reader’s choice to show the scores for the next report', () => {
+    const first = render(<ReportWithViewer />);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Show scores' }));
+    first.unmount();
+    render(<ReportWithViewer />);
+    expect(screen.getByRole('checkbox', { name: 'Show scores' })).toHaveProperty('checked', true);
+    expect(within(document.getElementById('finding-1')!).getAllByRole('img')).toHaveLength(6);
+  });
+
+  it('copies a finding with its source and passage, and says so in the live region', async () => {
+    const copied: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', {
+      value: { writeText: async (text: string) => void copied.push(text) },
+      configurable: true,
+    });
+    try {
+      render(<ReportWithViewer />);
+      const button = screen.getByRole('button', { name: 'Copy citation: finding 1, source 1' });
+      await act(async () => fireEvent.click(button));
+      expect(copied).toEqual([
+        [
+          'Solar lieferte 2024 rund 14 % des Stroms.',
+          'Source [1]: Statistik 2024, https://stat.example/solar (retrieved 2026-01-01)',
+          `Passage: “${QUOTE}”`,
+        ].join('\n'),
+      ]);
+      expect(button.textContent).toBe('Copied');
+      expect(screen.getByRole('status').textContent).toBe('Copied: finding 1, source 1.');
+      // A source that gives no passage for the finding: the finding and the source alone.
+      await act(async () =>
+        fireEvent.click(screen.getByRole('button', { name: 'Copy citation: finding 1, source 2' })),
+      );
+      expect(copied[1]).toBe(
+        'Solar lieferte 2024 rund 14 % des Stroms.\nSource [2]: Ein Blog, https://blog.example/p (retrieved 2026-01-01)',
+      );
+    } finally {
+      Reflect.deleteProperty(navigator, 'clipboard');
+    }
+  });
+
+  it('copies by selection where the page has no clipboard API (plain HTTP), and says when that fails too', async () => {
+    const selected: string[] = [];
+    let works = true;
+    document.execCommand = (command: string) => {
+      const area = document.activeElement as HTMLTextAreaElement;
+      selected.push(`${command}:${area.value.slice(area.selectionStart, area.selectionEnd).split('\n')[0]}`);
+      return works;
+    };
+    render(<ReportWithViewer />);
+    const button = screen.getByRole('button', { name: 'Copy citation: finding 1, source 1' });
+    button.focus();
+    await act(async () => fireEvent.click(button));
+    expect(selected).toEqual(['copy:Solar lieferte 2024 rund 14 % des Stroms.']);
+    expect(screen.getByRole('status').textContent).toBe('Copied: finding 1, source 1.');
+    // The focus is back on the button, and the text area is gone.
+    expect(document.activeElement).toBe(button);
+    expect(document.querySelector('textarea')).toBeNull();
+    works = false;
+    await act(async () => fireEvent.click(button));
+    expect(screen.getByRole('status').textContent).toBe(
+      'The citation could not be copied: this browser refused the clipboard.',
+    );
+  });
+
+  it('opens a local file’s source in the viewer from its title, and names the file beside its citation', () => {
+    const local = {
+      ...doc,
+      sources: doc.sources.map((s) =>
+        s.source_id === 's2' ? { ...s, url: 'local:notes/solar%20blog.html', domain: 'local' } : s,
+      ),
+    };
+    const opened: SourceTarget[] = [];
+    render(<ReportView doc={local} onOpen={(t) => opened.push(t)} />);
+    const finding = document.getElementById('finding-1')!;
+    expect(shownText(within(finding).getByRole('button', { name: 'Source [2] solar blog.html – Ein Blog' }))).toBe(
+      '[2] solar blog.html',
+    );
+    // No link a browser could not follow: a button that opens the stored text.
+    const sources = document.querySelectorAll('.source');
+    expect(within(sources[1] as HTMLElement).queryByRole('link')).toBeNull();
+    fireEvent.click(within(sources[1] as HTMLElement).getByRole('button', { name: 'Ein Blog' }));
+    expect(opened.map((t) => [t.source.source_id, t.quote])).toEqual([['s2', null]]);
+    expect(sources[1]!.querySelector('.source-meta')!.textContent).toBe('solar blog.html · blog · Secondary · 1 claim');
   });
 });

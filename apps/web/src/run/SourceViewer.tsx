@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SourceContent } from '../api/types';
 import { highlightSpan } from './highlight';
-import { sourceTitle, type SourceTarget } from './source-target';
+import { isLocalSource, localFilePath, sourceTitle, type SourceTarget } from './source-target';
 
 type Check = 'checking' | 'verified' | 'mismatch' | 'unlisted';
 
@@ -100,9 +100,16 @@ export function SourceViewer({ target, content, error, onClose }: SourceViewerPr
             </button>
           </div>
           <p className="source-url">
-            <a href={target.source.url} target="_blank" rel="noreferrer noopener">
-              {target.source.url}
-            </a>
+            {isLocalSource(target.source) ? (
+              // No browser opens a local file's URL: the text below is all there is to show of it.
+              <>
+                Local file <code>{localFilePath(target.source)}</code>
+              </>
+            ) : (
+              <a href={target.source.url} target="_blank" rel="noreferrer noopener">
+                {target.source.url}
+              </a>
+            )}
           </p>
           {error ? (
             <p role="alert" className="error">

@@ -91,3 +91,11 @@ describe('the progress reducer', () => {
     expect(view.ended).toBe(true);
   });
 });
+
+describe('the progress’s round and end', () => {
+  it('keeps the plan’s rounds, the round under way and when the run ended', () => {
+    const view = applyEvents(initialProgress, RUN);
+    expect([view.rounds, view.round, view.endedAt]).toEqual([1, 1, RUN.at(-1)!.at]);
+    expect(applyEvents(initialProgress, RUN.slice(0, 2))).toMatchObject({ rounds: null, round: 1, endedAt: null });
+  });
+});

@@ -34,6 +34,12 @@ export interface ProgressState {
   ended: boolean;
   /** The titles of the sources read so far, by id, to name them in later lines. */
   titles: Record<string, string>;
+  /** The research round under way: 0 before the first step, then 1, 2 … (later rounds search again). */
+  round: number;
+  /** The rounds the plan set, null until the plan event arrived. */
+  rounds: number | null;
+  /** When the `end` event was written (ISO 8601), null before it. */
+  endedAt: string | null;
 }
 
 export const initialProgress: ProgressState = {
@@ -43,7 +49,36 @@ export const initialProgress: ProgressState = {
   counters: { queries: 0, fetched: 0, rejected: 0, claims: 0, contradictions: 0 },
   ended: false,
   titles: {},
+  round: 0,
+  rounds: null,
+  endedAt: null,
 };
+
+/** The states of the pipeline's steps, in order (packages/core's STEP_STATE): each round goes through them. */
+export const STEP_STATES: readonly RunState[] = [
+  'planning',
+  'searching',
+  'fetching',
+  'analyzing',
+  'comparing',
+  'synthesizing',
+];
+
+/**
+ * The round after `event`: a step state that comes before the last one (searching after synthesizing) opens
+ * the next round, and an event that names its round (a query, a source) is in that round at least. A repeated
+ * state (a run picked up again after a crash) is not a new round.
+ */
+function roundAfter(state: ProgressState, event: RunEventItem): number {
+  let round = state.round;
+  if (event.type === 'state') {
+    const next = STEP_STATES.indexOf(event.state as RunState);
+    const last = state.state === null ? -1 : STEP_STATES.indexOf(state.state);
+    if (next >= 0 && round === 0) round = 1;
+    else if (next >= 0 && next < last) round += 1;
+  }
+  return typeof event.round === 'number' && event.round > round ? event.round : round;
+}
 
 function text(value: unknown, fallback = ''): string {
   return typeof value === 'string' ? value : fallback;
@@ -164,6 +199,9 @@ export function progressReducer(state: ProgressState, event: RunEventItem): Prog
     counters: change.counters ? { ...state.counters, ...change.counters } : state.counters,
     ended: state.ended || event.type === 'end',
     titles: change.titles ? { ...state.titles, ...change.titles } : state.titles,
+    round: roundAfter(state, event),
+    rounds: event.type === 'plan' && typeof event.rounds === 'number' ? event.rounds : state.rounds,
+    endedAt: event.type === 'end' ? event.at : state.endedAt,
   };
 }
 

@@ -20,3 +20,39 @@ export function evidenceKind(type: string | null): string | null {
   if (type === 'secondary_report') return 'Secondary';
   return null;
 }
+
+/** The scheme of the local file provider's sources (`local:<path in the corpus folder>`): no browser opens it. */
+const LOCAL_PREFIX = 'local:';
+
+/** Whether a source is a file of the local corpus, whose text only the source viewer can show. */
+export function isLocalSource(source: Pick<DocumentSource, 'url'>): boolean {
+  return source.url.startsWith(LOCAL_PREFIX);
+}
+
+/** A local file's path in the corpus folder, as its URL names it (each segment percent-decoded where it can be). */
+export function localFilePath(source: Pick<DocumentSource, 'url'>): string {
+  return source.url
+    .slice(LOCAL_PREFIX.length)
+    .split('/')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    })
+    .join('/');
+}
+
+/**
+ * Where a source comes from, in a word, to stand beside its citation: the host of its URL without "www.", or
+ * for a local file its file name ("local file" when the URL names none).
+ */
+export function sourcePlace(source: Pick<DocumentSource, 'url' | 'domain'>): string {
+  if (isLocalSource(source)) return localFilePath(source).split('/').pop() || 'local file';
+  try {
+    return new URL(source.url).hostname.replace(/^www\./, '') || source.domain;
+  } catch {
+    return source.domain || source.url;
+  }
+}
