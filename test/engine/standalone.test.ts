@@ -81,6 +81,10 @@ describe("the summary's first sentence", () => {
     expect(report.findings[0]!.text).toBe(lead);
     expect(report.summary.startsWith(`${pages[0]!.sentences[0]} ${lead.slice(0, -1)} [F1].`)).toBe(true);
     expect(report.findings.map((f) => f.text)).not.toContain(pages[1]!.sentences[0]);
+    // The findings resting on one source each are named in one sentence.
+    expect(report.uncertainties.filter((u) => /single source/.test(u))).toEqual([
+      'Findings F1, F2 rest on a single source each.',
+    ]);
     expect(report.methodology).toMatch(
       /grouped into 3 propositions, 0 of them backed by several sources; 2 of them about the question \(1 left out of the findings as not about it\)\./,
     );

@@ -603,9 +603,9 @@ function uncertaintiesOf(input: ReportInput, ranked: RankedFinding[], tally: Tal
   const { graph } = input;
   const out: string[] = [];
   if (graph.sources.size === 0) out.push(t.noSources);
-  ranked.forEach((r, i) => {
-    if (r.cluster.groups <= 1) out.push(t.singleSource(i + 1));
-  });
+  // One sentence for them all: ten lines of "Finding Fn rests on a single source" bury the other uncertainties.
+  const single = ranked.flatMap((r, i) => (r.cluster.groups <= 1 ? [i + 1] : []));
+  if (single.length > 0) out.push(t.singleSource(single.length, single.map((n) => `F${n}`).join(', ')));
   for (const f of input.gaps?.unansweredFields ?? [])
     out.push(t.unansweredField(f.startsWith('about:') ? f.slice(6) : (t.fieldNames[f] ?? f)));
   for (const q of input.gaps?.unsupportedSubQuestions ?? []) out.push(t.unsupportedSubQuestion(q));

@@ -10,7 +10,8 @@ export interface ReportText {
   /** An uncertainty of every report whose claims no language model read: disagreements need one. */
   disagreementsNeedModel: string;
   disagreementSentence: (topics: string, cites: string) => string;
-  singleSource: (n: number) => string;
+  /** The `count` findings that rest on one source each, named in one sentence ("F2, F3, F5"). */
+  singleSource: (count: number, findings: string) => string;
   unansweredField: (field: string) => string;
   unsupportedSubQuestion: (q: string) => string;
   searchBudget: (max: number, dropped: number) => string;
@@ -70,7 +71,10 @@ const EN: ReportText = {
   notAnswered: (n) =>
     `The ${n} source(s) read do not answer this question: none of their statements is about it, so the report lists no findings.`,
   disagreementSentence: (topics, cites) => `The sources disagree on ${topics} ${cites}.`,
-  singleSource: (n) => `Finding F${n} rests on a single source.`,
+  singleSource: (count, findings) =>
+    count === 1
+      ? `Finding ${findings} rests on a single source.`
+      : `Findings ${findings} rest on a single source each.`,
   unansweredField: (f) => `No sourced statement was found for "${f}".`,
   unsupportedSubQuestion: (q) => `The sub-question "${q}" remains without evidence.`,
   searchBudget: (max, dropped) =>
@@ -151,7 +155,10 @@ const DE: ReportText = {
   notAnswered: (n) =>
     `Die ${n} gelesenen Quellen beantworten diese Frage nicht: Keine ihrer Aussagen handelt davon, daher nennt der Bericht keine Befunde.`,
   disagreementSentence: (topics, cites) => `Die Quellen widersprechen sich bei ${topics} ${cites}.`,
-  singleSource: (n) => `Befund F${n} stützt sich auf nur eine Quelle.`,
+  singleSource: (count, findings) =>
+    count === 1
+      ? `Befund ${findings} stützt sich auf nur eine Quelle.`
+      : `Die Befunde ${findings} stützen sich auf je nur eine Quelle.`,
   unansweredField: (f) => `Für „${f}“ wurde keine belegte Aussage gefunden.`,
   unsupportedSubQuestion: (q) => `Die Teilfrage „${q}“ bleibt ohne Beleg.`,
   searchBudget: (max, dropped) =>
@@ -232,7 +239,10 @@ const FR: ReportText = {
   notAnswered: (n) =>
     `Les ${n} source(s) lues ne répondent pas à cette question : aucune de leurs affirmations ne la traite, le rapport ne présente donc aucun constat.`,
   disagreementSentence: (topics, cites) => `Les sources divergent sur ${topics} ${cites}.`,
-  singleSource: (n) => `Le constat F${n} repose sur une seule source.`,
+  singleSource: (count, findings) =>
+    count === 1
+      ? `Le constat ${findings} repose sur une seule source.`
+      : `Les constats ${findings} reposent chacun sur une seule source.`,
   unansweredField: (f) => `Aucune affirmation sourcée n'a été trouvée pour « ${f} ».`,
   unsupportedSubQuestion: (q) => `La sous-question « ${q} » reste sans preuve.`,
   searchBudget: (max, dropped) =>
@@ -315,7 +325,10 @@ const ES: ReportText = {
   notAnswered: (n) =>
     `Las ${n} fuentes consultadas no responden a esta pregunta: ninguna de sus afirmaciones trata de ella, por lo que el informe no presenta hallazgos.`,
   disagreementSentence: (topics, cites) => `Las fuentes discrepan sobre ${topics} ${cites}.`,
-  singleSource: (n) => `El hallazgo F${n} se basa en una sola fuente.`,
+  singleSource: (count, findings) =>
+    count === 1
+      ? `El hallazgo ${findings} se basa en una sola fuente.`
+      : `Los hallazgos ${findings} se basan cada uno en una sola fuente.`,
   unansweredField: (f) => `No se encontró ninguna afirmación con fuente para «${f}».`,
   unsupportedSubQuestion: (q) => `La subpregunta «${q}» queda sin pruebas.`,
   searchBudget: (max, dropped) =>
@@ -396,7 +409,10 @@ const IT: ReportText = {
   notAnswered: (n) =>
     `Le ${n} fonti consultate non rispondono a questa domanda: nessuna delle loro affermazioni la riguarda, quindi il rapporto non riporta risultati.`,
   disagreementSentence: (topics, cites) => `Le fonti non concordano su ${topics} ${cites}.`,
-  singleSource: (n) => `Il risultato F${n} si basa su una sola fonte.`,
+  singleSource: (count, findings) =>
+    count === 1
+      ? `Il risultato ${findings} si basa su una sola fonte.`
+      : `I risultati ${findings} si basano ciascuno su una sola fonte.`,
   unansweredField: (f) => `Nessuna affermazione documentata trovata per «${f}».`,
   unsupportedSubQuestion: (q) => `La sotto-domanda «${q}» resta senza prove.`,
   searchBudget: (max, dropped) =>
