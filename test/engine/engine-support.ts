@@ -1,4 +1,4 @@
-import { buildEvidenceGraph, type ClaimInput, type SourceInput } from '@research/engine';
+import { buildEvidenceGraph, buildReport, rankFindings, type ClaimInput, type SourceInput } from '@research/engine';
 import type { ResearchServices } from '@research/pipeline';
 import type { SearchHit, SearchProvider } from '@research/search';
 import type { FakeWebPage } from '../fakes/fake-web';
@@ -202,4 +202,25 @@ export function graphOf(pages: ReadonlyArray<{ title: string; sentences: string[
     })),
   );
   return buildEvidenceGraph(claims, sources);
+}
+
+/** The extractive report of `query` in `language` over pages of sentences (graphOf), one round, no events. */
+export async function reportOf(
+  query: string,
+  language: string,
+  pages: ReadonlyArray<{ title: string; sentences: string[] }>,
+) {
+  const input = {
+    query,
+    language,
+    plan: null,
+    graph: graphOf(pages),
+    evidence: [],
+    gaps: null,
+    events: [],
+    rounds: 1,
+    queriesSent: 1,
+    generatedAt: new Date('2025-01-01T00:00:00Z'),
+  };
+  return buildReport(input, await rankFindings(input));
 }

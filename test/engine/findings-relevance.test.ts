@@ -1,24 +1,8 @@
-import { buildReport, rankFindings, reportText, type RunEvent } from '@research/engine';
-import { graphOf } from './engine-support';
+import { rankFindings, reportText, type RunEvent } from '@research/engine';
+import { graphOf, reportOf } from './engine-support';
 
 async function findingsOf(query: string, pages: ReadonlyArray<{ title: string; sentences: string[] }>) {
   return (await rankFindings({ query, plan: null, graph: graphOf(pages), evidence: [] })).map((r) => r.finding.text);
-}
-
-async function reportOf(query: string, language: string, pages: ReadonlyArray<{ title: string; sentences: string[] }>) {
-  const input = {
-    query,
-    language,
-    plan: null,
-    graph: graphOf(pages),
-    evidence: [],
-    gaps: null,
-    events: [],
-    rounds: 1,
-    queriesSent: 1,
-    generatedAt: new Date('2025-01-01T00:00:00Z'),
-  };
-  return buildReport(input, await rankFindings(input));
 }
 
 const UNRELATED = [

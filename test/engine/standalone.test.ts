@@ -1,5 +1,5 @@
-import { MAX_CONTEXT_SENTENCES, buildReport, rankFindings, standaloneText } from '@research/engine';
-import { graphOf } from './engine-support';
+import { MAX_CONTEXT_SENTENCES, standaloneText } from '@research/engine';
+import { reportOf } from './engine-support';
 
 /** The claim whose span is `span` in a source of `content`, as standaloneText reads it. */
 const alone = (content: string, span: string, language = 'en') =>
@@ -64,19 +64,7 @@ describe("the summary's first sentence", () => {
   ];
 
   it('stands alone while the finding keeps the words of its claim, and the methodology counts what was left out', async () => {
-    const input = {
-      query: 'Does feeding peanuts to babies early prevent a peanut allergy?',
-      language: 'en',
-      plan: null,
-      graph: graphOf(pages),
-      evidence: [],
-      gaps: null,
-      events: [],
-      rounds: 1,
-      queriesSent: 1,
-      generatedAt: new Date('2025-01-01T00:00:00Z'),
-    };
-    const report = buildReport(input, await rankFindings(input));
+    const report = await reportOf('Does feeding peanuts to babies early prevent a peanut allergy?', 'en', pages);
     const lead = pages[0]!.sentences[1]!;
     expect(report.findings[0]!.text).toBe(lead);
     expect(report.summary.startsWith(`${pages[0]!.sentences[0]} ${lead.slice(0, -1)} [F1].`)).toBe(true);

@@ -24,7 +24,7 @@ export interface Quote {
 }
 
 export interface DocumentFinding {
-  /** The finding's number in the report (1-based): the `[n]` of the summary. */
+  /** The finding's number in the report (1-based): the `[Fn]` of the summary. */
   number: number;
   text: string;
   confidence: number;
