@@ -179,7 +179,7 @@ describe('run analysis routes (/research/{run_id}/…)', () => {
       delete res.body.engine;
       delete res.body.fallbacks;
       expect(res.body.findings.length).toBeGreaterThan(0);
-      expect(res.body.summary).toMatch(/\[1\]/);
+      expect(res.body.summary).toMatch(/\[F1\]/);
       expect(res.body.disagreements.length).toBeGreaterThan(0);
       const v1 = await as(m.t.other.key).get(`/v1/research/${runId}/report`).expect(200);
       expect(v1.body).toEqual(res.body);
