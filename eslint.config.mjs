@@ -2,6 +2,31 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
+import layers from './scripts/lint/layers.js';
+
+// The layers as import rules (scripts/lint/layers.js): a workspace imports only the @research packages of the layers
+// below its own that its package.json declares, each by its name (its src/index.ts is all it offers).
+const layerRules = layers.workspaces().map(({ dir, name, layer }) => {
+  const allowed = layers.allowedImports(dir);
+  return {
+    files: [`${dir}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              // Its own name too: a test beside the code reads the package as its dependents do.
+              group: ['@research/*', ...[...allowed, name].map((n) => `!${n}`)],
+              message: `${dir} (layer ${layer}) may import ${allowed.join(', ') || 'no @research package'}: the layers are in scripts/lint/layers.js, the picture in docs/architecture.md.`,
+            },
+            { group: ['@research/*/*'], message: 'Import a package by its name: its src/index.ts is all it offers.' },
+          ],
+        },
+      ],
+    },
+  };
+});
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**'] },
@@ -35,14 +60,24 @@ export default tseslint.config(
     files: ['scripts/**/*.js', 'test/**/*.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  ...layerRules,
   {
-    // The web page runs in a browser; hooks follow React's rules.
+    // The web page runs in a browser; hooks follow React's rules. It is a client of the HTTP API like any
+    // other: it imports no package of the service.
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@research/*'], message: 'The web page imports no package: it is a client of the API.' },
+          ],
+        },
+      ],
       complexity: ['error', 20],
       'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }],
     },
