@@ -52,7 +52,8 @@ export {
   type PageSentence,
   type ReadPage,
 } from './retrieval/linking-names';
-export { buildReport, rankFindings } from './report/report-builder';
+export { buildReport } from './report/report-builder';
+export { rankFindings } from './report/rank-findings';
 export {
   FINDING_EVIDENCE_LIKENESS,
   findingEvidenceOf,

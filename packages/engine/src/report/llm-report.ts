@@ -9,7 +9,7 @@ import * as reportPrompt from '../prompts/report.v2';
 import { dateSpans, numberSpans } from '../answer/spans';
 import { nameKey, questionNames } from '../text/names';
 import { overlapCount, termSet } from '../text/tokens';
-import type { RankedFinding } from './report-builder';
+import type { RankedFinding } from './rank-findings';
 
 /** A restated finding is kept only when it holds this share of the original finding's terms. */
 export const RESTATEMENT_MIN_OVERLAP = 0.5;

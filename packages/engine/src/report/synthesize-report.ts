@@ -13,7 +13,8 @@ import type { EvidenceGraph } from '../compare/evidence-graph';
 import type { RunEvent } from '../notes';
 import { findGaps } from '../rounds/gap-analysis';
 import { llmReport } from './llm-report';
-import { buildReport, rankFindings } from './report-builder';
+import { rankFindings } from './rank-findings';
+import { buildReport } from './report-builder';
 
 /** Stored evidence rows as the report builder reads them. */
 export function evidenceDraftsOf(
