@@ -1,13 +1,13 @@
 import { OPPOSITES, languageProfile } from '../text/language';
 import { containment, overlapCount, quantities, termSet, words, years, type Quantity } from '../text/tokens';
 import { measures, measuresAgree } from '../text/measures';
-import { denialBetween, read, type Reading } from './stance';
+import { denialBetween, read, type Reading, type StanceCue } from './stance';
 
 /**
  * Why two claims disagree. `stance` is only a dispute over the question's proposition that the language
  * model judged without a cue the words show (see compare/stance-disputes.ts).
  */
-export type ContradictionKind = 'numeric' | 'date' | 'negation' | 'opposite_verdict' | 'direction' | 'stance';
+export type ContradictionKind = StanceCue;
 
 export interface Contradiction {
   kind: ContradictionKind;

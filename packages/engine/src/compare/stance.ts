@@ -3,13 +3,15 @@ import { antonymsOf } from '../text/antonyms';
 import { STOPWORDS, languageProfile } from '../text/language';
 import { measures, measuresAgree, UNIT_WORDS, type Measure } from '../text/measures';
 import { stem, years } from '../text/tokens';
-import type { ContradictionKind } from './contradiction';
 
 /** What a claim says of the proposition the run's question asks about. */
 export type Stance = ClaimStance;
 
-/** Why a claim refutes the proposition (the kinds of contradiction between claims). */
-export type StanceCue = ContradictionKind;
+/**
+ * Why a claim refutes the proposition, and the kinds of contradiction between claims (contradiction.ts reads claims
+ * with this module, so the kinds live here: the two modules import one way only).
+ */
+export type StanceCue = 'numeric' | 'date' | 'negation' | 'opposite_verdict' | 'direction' | 'stance';
 
 export interface StanceJudgement {
   stance: Stance;
