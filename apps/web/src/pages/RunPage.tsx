@@ -25,16 +25,17 @@ function RunHeader({ run, state, action }: { run: RunStatus; state: string; acti
   return (
     <>
       <h1>{run.query}</h1>
-      {/* The stop button sits in this row, and "Run again" takes its place: the run's end moves nothing below. */}
+      {/* The stop button sits in this row, and "Run again" takes its place: the run's end moves nothing below.
+          The counts, which grow as the run goes, have a line of their own: in the row they made it wrap. */}
       <div className="run-meta">
         <StateBadge state={state} />
         <span>Depth {run.depth}</span>
         <span>Started {new Date(run.created_at).toLocaleString()}</span>
-        <span>
-          {run.search_count} search results · {run.source_count} sources · {run.claim_count} claims
-        </span>
         {action}
       </div>
+      <p className="run-counts">
+        {run.search_count} search results · {run.source_count} sources · {run.claim_count} claims
+      </p>
       {run.error && <p className="run-error">The run failed: {run.error}</p>}
     </>
   );
