@@ -11,7 +11,7 @@ export type NonStatement =
 
 // A sentence ends with a stop (Latin, CJK, Devanagari, Arabic), then perhaps closing quotes or brackets and
 // reference marks ("[12]", "[citation needed]": REFERENCE_MARK).
-const SENTENCE_END = new RegExp(`[.!?…。！？।؟](?:["'”’»)\\]]|${REFERENCE_MARK})*\\s*$`, 'u');
+export const SENTENCE_END = new RegExp(`[.!?…。！？।؟](?:["'”’»)\\]]|${REFERENCE_MARK})*\\s*$`, 'u');
 const QUESTION = new RegExp(`[?？؟](?:["'”’»)\\]]|${REFERENCE_MARK})*\\s*$|^\\s*¿`, 'u');
 
 // Menus, breadcrumbs, headline labels ("Africa|United States …") and bylines join their parts with these

@@ -1,9 +1,7 @@
 import { claimTextOf } from '../claims/claim-text';
+import { SENTENCE_END } from '../claims/statements';
 import { languageProfile } from '../text/language';
 import { sentences } from '../text/sentences';
-
-/** A line that ends as a sentence does (a stop, then perhaps closing quotes or brackets). */
-const SENTENCE_END = /[.!?…。！？]["'”’»)\]]*$/u;
 
 /**
  * Sentences before a claim taken at most to make it stand alone. A pronoun or a connective leans on the sentence
