@@ -13,6 +13,11 @@ const LAYERS = [
   { name: 'apps', packages: ['apps/api', 'apps/worker'], does: 'composition roots: read the configuration, start' },
   { name: 'runtime', packages: ['packages/runtime'], does: 'builds a process and every service it uses' },
   { name: 'http', packages: ['packages/http'], does: 'routes, schemas, presenters, the page and /mcp' },
+  {
+    name: 'runs',
+    packages: ['packages/runs'],
+    does: 'the use cases: create, read, cancel, delete runs; their evidence; the research tools',
+  },
   { name: 'pipeline', packages: ['packages/pipeline'], does: 'a run: its steps, budget, events, runner' },
   {
     name: 'services',

@@ -81,6 +81,17 @@ describe('the layers of the code', () => {
     expect(undeclared).toEqual([]);
   });
 
+  it('put the use cases between HTTP and the research: http reaches the pipeline and its services only through runs', () => {
+    const http = layers.workspaces().find((w) => w.dir === 'packages/http')!;
+    const declared = Object.keys(layers.manifest(http.dir).dependencies ?? {});
+    const below = ['pipeline', 'engine', 'search', 'crawler', 'llm', 'queue'].map((p) => `@research/${p}`);
+    expect(declared).toContain('@research/runs');
+    expect(declared.filter((d) => below.includes(d))).toEqual([]);
+    // The composition root builds the research tools and the LLM clients; the app only receives them.
+    const app = fs.readFileSync(path.join(ROOT, 'packages/http/src/app.ts'), 'utf8');
+    expect(app).not.toMatch(/createLlmClients|createResearchTools/);
+  });
+
   it('fail the lint on an import across them, a deep import, or a package the page imports', () => {
     const upward = lint("import { createResearchRouter } from '@research/http';\n", 'packages/engine/src/probe.ts');
     expect(upward.join('\n')).toMatch(

@@ -22,6 +22,7 @@ import {
   type Database,
 } from '@research/database';
 import { createApp, type AppContext } from '@research/http';
+import { createLlmClients } from '@research/llm';
 import {
   createMetrics,
   createSilentLogger,
@@ -30,6 +31,7 @@ import {
   type MetricSnapshot,
 } from '@research/observability';
 import { RESEARCH_QUEUE_NAME, createBullResearchQueue, type ResearchQueue } from '@research/queue';
+import { createResearchTools } from '@research/runs';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { TEST_REDIS_URL, clearRedisPrefix, uniqueRedisPrefix } from '../support/redis';
 import { listenOnLoopback } from '../support/loopback';
@@ -130,6 +132,9 @@ export async function buildTestApp(label: string, options: TestAppOptions = {}):
   const enqueueFailures: string[] = [];
   const metrics = createMetrics({ activeRuns: () => countRunningRuns(db), defaultMetrics: false });
   const fleetMetrics = options.fleetMetrics;
+  // The research tools a process's composition root would build from the same config (its LLM clients too).
+  const llms = createLlmClients(config, { metrics, logger });
+  const tools = createResearchTools({ config, logger, metrics, db, llm: llms.routes, vision: llms.vision });
   const ctx: AppContext = {
     config,
     db,
@@ -140,6 +145,7 @@ export async function buildTestApp(label: string, options: TestAppOptions = {}):
     passwords,
     fleetMetrics: fleetMetrics ? () => fleetMetrics(metrics) : async () => null,
     onEnqueueFailed: (id) => enqueueFailures.push(id),
+    tools,
   };
   const suffix = crypto.randomBytes(3).toString('hex');
   const [owner, other, admin] = await Promise.all([
@@ -170,6 +176,7 @@ export async function buildTestApp(label: string, options: TestAppOptions = {}):
     },
     createUser: (username, userOptions) => makeUser(db, username, userOptions),
     async close() {
+      await tools.close();
       await queue.close();
       if (reader) {
         await reader.queue.close();

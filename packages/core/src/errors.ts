@@ -82,6 +82,11 @@ export const Details = Object.freeze({
   reportNotReady: 'Der Bericht ist noch nicht verfügbar. Die Recherche läuft noch oder ist fehlgeschlagen.',
 });
 
+/** The 422 of CONTRACT 4: `{"detail": "<field>: <reason>"}` for the first problem found. */
+export function validationError(field: string, reason: string): AppError {
+  return new AppError('validation', `${field}: ${reason}`);
+}
+
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }

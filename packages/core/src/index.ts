@@ -16,3 +16,5 @@ export * from './retry';
 export * from './llm';
 export * from './source-controls';
 export * from './finding-citation';
+export * from './ids';
+export * from './iso-time';

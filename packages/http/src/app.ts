@@ -1,5 +1,4 @@
 import express, { type Express } from 'express';
-import { createLlmClients } from '@research/llm';
 import type { AppContext } from './context';
 import { corsPolicy } from './middleware/cors';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
@@ -12,19 +11,7 @@ import { createMountedRouter } from './routes/mounted.routes';
 import { createResearchRouter } from './routes/research.routes';
 import { createSystemRouter } from './routes/system.routes';
 import { createWebPageRouter } from './routes/web-page.routes';
-import { createResearchTools, type ResearchTools } from './services/research-tools';
 import { RunEventHub } from './services/run-event-hub';
-
-/**
- * The mounted routes' tools of an app given none (tests of the other route groups), from the same factories
- * a process's Services use; a process hands in its own (runtime's buildAppContext), so its LLM clients are
- * built once.
- */
-function toolsOfConfig(ctx: AppContext): ResearchTools {
-  // Only the metrics and the logger: the whole context would hand its `config` on as the LLM's settings.
-  const llms = createLlmClients(ctx.config, { metrics: ctx.metrics, logger: ctx.logger });
-  return createResearchTools({ ...ctx, llm: llms.routes, vision: llms.vision });
-}
 
 /**
  * The HTTP application over a context of real parts. No side effects until the caller listens:
@@ -42,14 +29,13 @@ export function createApp(ctx: AppContext): Express {
   // Keyed route groups: each router mounts requireApiKey itself. First, so the hot reads do not walk the
   // public routes (their paths do not overlap).
   const quotas = createKeyQuotas(ctx.config, ctx.redis);
-  const tools = ctx.tools ?? toolsOfConfig(ctx);
   const events = ctx.runEvents ?? new RunEventHub(ctx.db, { pollMs: ctx.config.http.eventsPollMs, logger: ctx.logger });
-  app.use('/v1/research', createResearchRouter(ctx, quotas.runs, { events, tools }));
+  app.use('/v1/research', createResearchRouter(ctx, quotas.runs, { events }));
   app.use('/v1/admin', createAdminRouter(ctx));
   // The research tools for assistants (MCP over streamable HTTP), calling this API with the caller's key.
   app.use('/mcp', createMcpRouter(ctx));
   // SPEC 1.8 / 4.14: search, crawler, planner, run analysis, vision and audio, each under its prefix.
-  app.use(createMountedRouter(ctx, tools, quotas));
+  app.use(createMountedRouter(ctx, quotas));
 
   // Public: system endpoints, the web page's own files and, under DEBUG only, the API description.
   app.use(createSystemRouter(ctx));

@@ -3,8 +3,7 @@ import { AppError } from '@research/core';
 import type { Principal } from '@research/auth';
 import type { VisibleRunRead } from '@research/database';
 import type { Logger } from '@research/observability';
-import { visibleRunOr404 } from './services/research-reads.service';
-import type { OutboundLease } from './services/research-tools';
+import { visibleRunOr404, type OutboundLease, type RequestScope } from '@research/runs';
 
 /** What the middleware learns about a request, kept on `res.locals` for the handlers after it. */
 export interface RequestLocals {
@@ -18,13 +17,6 @@ export interface RequestLocals {
   visibleRun?: VisibleRunRead | null;
   /** The caller's outbound slot reserved before the body was read (reserveOutboundSlot). */
   outbound?: OutboundLease;
-}
-
-/** Who asks and under which request id: what a service needs to know about a request, without req/res. */
-export interface RequestScope {
-  readonly actor: Principal;
-  readonly requestId: string;
-  readonly logger: Logger;
 }
 
 function locals(res: Response): Partial<RequestLocals> {

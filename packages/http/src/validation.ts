@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '@research/core';
+import { validationError } from '@research/core';
 
 const TYPE_NAMES: Readonly<Record<string, string>> = {
   string: 'a string',
@@ -27,11 +27,6 @@ function reasonFor(issue: z.core.$ZodIssue, data: unknown): string {
     return `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
   }
   return issue.message;
-}
-
-/** The 422 of CONTRACT 4: `{"detail": "<field>: <reason>"}` for the first problem found. */
-export function validationError(field: string, reason: string): AppError {
-  return new AppError('validation', `${field}: ${reason}`);
 }
 
 function parseWith<S extends z.ZodType>(schema: S, data: unknown, rootField: string): z.output<S> {

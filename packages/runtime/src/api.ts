@@ -1,6 +1,7 @@
 import axios from 'axios';
 import type { AppConfig } from '@research/core';
-import { createApp, createResearchTools, RunEventHub, type AppContext } from '@research/http';
+import { createApp, RunEventHub, type AppContext } from '@research/http';
+import { createResearchTools } from '@research/runs';
 import { createBullResearchQueue, type ResearchQueue } from '@research/queue';
 import { closeServer, listen } from './http-server';
 import { ensureInitialAdmin } from './initial-admin';

@@ -1,9 +1,8 @@
 import yargs from 'yargs';
-import { AppError, ConfigError, type AppConfig } from '@research/core';
+import { AppError, ConfigError, isUuid, type AppConfig } from '@research/core';
 import { loadServiceConfig } from './config';
 import { createApiKey } from '@research/auth';
 import { listApiKeys, listUsers, revokeApiKey, setUserAdmin } from '@research/database';
-import { isUuid } from '@research/http';
 import { openServices, type Services } from './services';
 import { verifyRunEvidence } from './verify-run';
 

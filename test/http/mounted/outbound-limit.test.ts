@@ -1,6 +1,6 @@
 import http from 'node:http';
 import request from 'supertest';
-import { OUTBOUND_PER_CALLER } from '@research/http';
+import { OUTBOUND_PER_CALLER } from '@research/runs';
 import { startFakeSite, type FakeSite } from '../../crawler/support';
 import { listenOnLoopback, type LoopbackServer } from '../../support/loopback';
 import { waitFor } from '../../support/wait';

@@ -3,7 +3,8 @@ import type { AppConfig, LlmClient } from '@research/core';
 import { createLlmClients } from '@research/llm';
 import type { Metrics } from '@research/observability';
 import { createCrawler, type CrawlerOptions } from '@research/crawler';
-import { createApp, createResearchTools, type ResearchTools } from '@research/http';
+import { createApp } from '@research/http';
+import { createResearchTools, type ResearchTools } from '@research/runs';
 import { createSilentLogger } from '@research/observability';
 import { buildTestApp, type TestApp, type TestAppOptions } from '../support';
 

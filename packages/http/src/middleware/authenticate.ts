@@ -3,7 +3,7 @@ import { AppError, Details } from '@research/core';
 import { authenticateApiKey } from '@research/auth';
 import type { AppContext } from '../context';
 import { principalOf } from '../request-scope';
-import { authenticateRunRead } from '../services/research-reads.service';
+import { authenticateRunRead } from '@research/runs';
 
 /** Where a request presents its API key. */
 export type PresentedKey = (req: Request) => string | undefined;

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { principalOf } from '../request-scope';
-import type { ResearchTools } from '../services/research-tools';
+import type { ResearchTools } from '@research/runs';
 
 /**
  * Reserves one of the caller's outbound slots before the body is read and holds it until the response

@@ -1,8 +1,7 @@
 import { registrableDomain, VERSION, type AppConfig, type Budget } from '@research/core';
 import type { RunEventRow } from '@research/database';
-import { readCheckpoint, runBudgetOf, type RunEvent } from '@research/pipeline';
 import type { ManifestConfiguration, RunManifestResponse, UrlAttempt } from '../routes/research-evidence.schemas';
-import type { RunRecord } from '../services/run-evidence.service';
+import type { RunRecord } from '@research/runs';
 
 function iso(value: Date | null): string | null {
   return value ? value.toISOString() : null;
@@ -46,8 +45,7 @@ function mostPagesOfOneSite(sources: RunRecord['sources']): number {
 
 /** Each depth budget of the run with what it used of it. */
 function budgetLines(record: RunRecord, now: Date): RunManifestResponse['budget'] {
-  const { run, sources } = record;
-  const budget = runBudgetOf(run);
+  const { run, sources, budget } = record;
   const used = (key: string) => Math.max(0, Math.round(budget.usage[key] ?? 0));
   const seconds = run.started_at
     ? Math.max(0, Math.round(((run.finished_at ?? now).getTime() - run.started_at.getTime()) / 1000))
@@ -129,7 +127,7 @@ export function urlAttempts(record: RunRecord): UrlAttempt[] {
   return [...fromEvents, ...unnamed].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
 }
 
-function engineLines(notes: readonly RunEvent[], config: AppConfig): RunManifestResponse['engines'] {
+function engineLines(notes: RunRecord['notes'], config: AppConfig): RunManifestResponse['engines'] {
   const model = presentConfiguration(config).llm.model;
   return notes.flatMap((e) =>
     e.kind === 'engine'
@@ -143,9 +141,7 @@ function engineLines(notes: readonly RunEvent[], config: AppConfig): RunManifest
  * answering process's (a deployment's processes share it); `now` ends the duration of a run still going.
  */
 export function presentManifest(record: RunRecord, config: AppConfig, now: Date = new Date()): RunManifestResponse {
-  const { run } = record;
-  const budget = runBudgetOf(run);
-  const notes = readCheckpoint(run.checkpoint, budget.rounds).notes ?? [];
+  const { run, budget, notes } = record;
   return {
     research_id: run.id,
     query: run.query,
@@ -159,7 +155,7 @@ export function presentManifest(record: RunRecord, config: AppConfig, now: Date 
     finished_at: iso(run.finished_at),
     service: { version: VERSION },
     configuration: presentConfiguration(config),
-    rounds: readCheckpoint(run.checkpoint, budget.rounds).rounds,
+    rounds: record.rounds,
     budget: budgetLines(record, now),
     usage: { ...budget.usage },
     engines: engineLines(notes, config),

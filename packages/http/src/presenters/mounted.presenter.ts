@@ -1,6 +1,5 @@
-import type { FetchedDocument, UrlValidation } from '@research/crawler';
 import type { ClaimClusterRow, ClaimRelationRow } from '@research/database';
-import type { BatchItem } from '../services/crawler.service';
+import type { BatchItem, FetchedDocument, UrlValidation } from '@research/runs';
 import { presentRunRows } from './research.presenter';
 import type { CrawledDocument, CrawlerBatchResponse, ValidateUrlResponse } from '../routes/crawler.schemas';
 import type { ClustersResponse, RelationsResponse } from '../routes/run-analysis.schemas';

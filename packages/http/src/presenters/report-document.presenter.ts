@@ -1,8 +1,8 @@
 import { evidenceScoresOf, type EvidenceType } from '@research/core';
 import type { ClaimRow, EvidenceRow, VisibleRunRead } from '@research/database';
 import type { ReportDocumentResponse } from '../routes/report-export.schemas';
-import type { DocumentDisagreement, DocumentFinding, Quote, ReportDocument } from './report-export/report-document';
-import { iso, type SourceSummary } from './research.presenter';
+import type { DocumentDisagreement, DocumentFinding, Quote, ReportDocument, SourceSummary } from '@research/runs';
+import { iso } from '@research/core';
 
 /** What a source's claims add up to: how its claims are reported, how independent they are, how many. */
 export interface SourceEvidence {

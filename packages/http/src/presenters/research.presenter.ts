@@ -1,5 +1,6 @@
-import { evidenceScoresOf, isRunning, reportBodySchema, Details } from '@research/core';
+import { evidenceScoresOf, isRunning, iso, reportBodySchema, Details } from '@research/core';
 import type { ClaimRow, EvidenceRow, ReportRow, RunListItem, VisibleRunRead } from '@research/database';
+import type { SourceSummary } from '@research/runs';
 import type {
   ClaimsResponse,
   CreateResearchResponse,
@@ -10,23 +11,6 @@ import type {
   ResearchStatusResponse,
   SourcesResponse,
 } from '../routes/research.schemas';
-
-/** The columns of a source the public read shows (never its extracted text). */
-export interface SourceSummary {
-  id: string;
-  url: string;
-  title: string | null;
-  domain: string;
-  source_type: string | null;
-  retrieved_at: Date;
-  /** Hex SHA-256 of the source's text (GET …/sources/{source_id}/content). */
-  content_sha256: string | null;
-}
-
-/** A time as ISO 8601 UTC (a driver may give a timestamp as a string). */
-export function iso(value: Date | string): string {
-  return (value instanceof Date ? value : new Date(value)).toISOString();
-}
 
 /** SPEC 4.2: the answer to a created run. */
 export function presentCreatedRun(run: {

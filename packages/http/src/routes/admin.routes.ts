@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import { requireAdmin, requireApiKey } from '../middleware/authenticate';
 import { presentHiddenRun } from '../presenters/admin.presenter';
 import { scopeOf } from '../request-scope';
-import { listHiddenRuns, purgeRun } from '../services/research.service';
+import { listHiddenRuns, purgeRun } from '@research/runs';
 import type { HiddenRunsResponse, PurgeResponse } from './admin.schemas';
 
 /** `/v1/admin` (SPEC 4.12–4.13): administrators only. */

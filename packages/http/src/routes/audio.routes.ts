@@ -7,9 +7,9 @@ import { requireApiKey } from '../middleware/authenticate';
 import { reserveOutboundSlot } from '../middleware/outbound-slot';
 import { outboundOf, scopeOf } from '../request-scope';
 import { requestSignal } from '../request-signal';
-import { assertAudioConfigured, downloadAudio, transcribeAudio, type AudioFile } from '../services/audio.service';
-import type { ResearchTools } from '../services/research-tools';
-import { parseBody, validationError } from '../validation';
+import { assertAudioConfigured, downloadAudio, transcribeAudio, type AudioFile } from '@research/runs';
+import { validationError } from '@research/core';
+import { parseBody } from '../validation';
 import { audioUploadFieldsSchema, audioUrlBodySchema, type TranscriptionResponse } from './audio.schemas';
 
 /** Bytes of one text field of an upload (`language`, `prompt`). */
@@ -56,7 +56,8 @@ function uploadError(error: unknown, maxBytes: number): unknown {
  * `POST /audio/transcribe`: a multipart upload (`file`, optional `language`, `prompt`) held in memory up
  * to AUDIO_MAX_BYTES, or JSON `{audio_url}` fetched through the crawler's guard.
  */
-export function createAudioRouter(ctx: AppContext, tools: ResearchTools): Router {
+export function createAudioRouter(ctx: AppContext): Router {
+  const { tools } = ctx;
   const router = Router();
   const maxBytes = ctx.config.audio.maxBytes;
   const upload = multer({

@@ -5,8 +5,7 @@ import { requireApiKey } from '../middleware/authenticate';
 import { presentBatch, presentDocument, presentValidation } from '../presenters/mounted.presenter';
 import { principalOf } from '../request-scope';
 import { requestSignal } from '../request-signal';
-import { fetchBatch, fetchOne, validateOne } from '../services/crawler.service';
-import type { ResearchTools } from '../services/research-tools';
+import { fetchBatch, fetchOne, validateOne } from '@research/runs';
 import { parseBody } from '../validation';
 import { crawlerBatchBodySchema, crawlerFetchBodySchema, validateUrlBodySchema } from './crawler.schemas';
 
@@ -15,7 +14,8 @@ import { crawlerBatchBodySchema, crawlerFetchBodySchema, validateUrlBodySchema }
  * guard, robots.txt, byte caps and per-caller limits apply exactly as in a run; only extracted text of
  * documents is returned, never raw bytes.
  */
-export function createCrawlerRouter(ctx: AppContext, tools: ResearchTools): Router {
+export function createCrawlerRouter(ctx: AppContext): Router {
+  const { tools } = ctx;
   const router = Router();
   // The key is checked per route, so an unknown path stays a 404 without one (as elsewhere).
   router.use(['/fetch', '/validate-url'], requireApiKey(ctx), jsonBody());

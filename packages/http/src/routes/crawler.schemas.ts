@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedText } from '../validation';
-import { MAX_BATCH_URLS } from '../services/crawler.service';
+import { MAX_BATCH_URLS } from '@research/runs';
 
 const url = boundedText(1, 2048).meta({ description: 'An http(s) URL.', example: 'https://example.org/article' });
 const language = boundedText(1, 64).optional().meta({ description: 'Sent as Accept-Language.', example: 'de' });

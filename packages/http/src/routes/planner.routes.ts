@@ -3,13 +3,13 @@ import { AppError, Details, isDepth } from '@research/core';
 import type { AppContext } from '../context';
 import { requestSignal } from '../request-signal';
 import { scopeOf } from '../request-scope';
-import { planQuestion } from '../services/planner.service';
-import type { ResearchTools } from '../services/research-tools';
+import { planQuestion } from '@research/runs';
 import { parseBody } from '../validation';
 import { plannerBodySchema, type PlannerResponse } from './planner.schemas';
 
 /** `POST /research/planner` on the `/research` router (key check and body parsing mounted there). */
-export function addPlannerRoutes(router: Router, ctx: AppContext, tools: ResearchTools): void {
+export function addPlannerRoutes(router: Router, ctx: AppContext): void {
+  const { tools } = ctx;
   router.post('/planner', async (req, res) => {
     const input = parseBody(plannerBodySchema, req.body, { required: true });
     if (!isDepth(input.depth)) throw new AppError('bad_request', Details.invalidDepth(input.depth));

@@ -1,13 +1,12 @@
 import type { Request, RequestHandler } from 'express';
 import { finishInSlices } from '@research/core';
 import type { AppContext } from '../context';
-import { reportDocumentWork } from '../presenters/report-export/report-document';
+import { reportDocumentWork, getRunClaims, getRunEvidence, getRunReport, getRunSources } from '@research/runs';
 import { EXPORTS, REPORT_MEDIA_TYPES } from '../presenters/report-export/report-formats';
 import { REPORT_HTML_CSP } from '../presenters/report-export/report-html';
 import { presentReportDocument } from '../presenters/report-document.presenter';
 import { presentReport } from '../presenters/research.presenter';
 import { visibleRunOf } from '../request-scope';
-import { getRunClaims, getRunEvidence, getRunReport, getRunSources } from '../services/research-reads.service';
 import { parseQuery } from '../validation';
 import { reportQuerySchema, type ReportDocumentResponse, type ReportFormat } from './report-export.schemas';
 

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { AppContext } from '../context';
 import { presentManifest } from '../presenters/manifest.presenter';
 import { visibleRunOf } from '../request-scope';
-import { getRunRecord, getRunSourceContent } from '../services/run-evidence.service';
+import { getRunRecord, getRunSourceContent } from '@research/runs';
 import type { RunManifestResponse, SourceContentResponse } from './research-evidence.schemas';
 
 /**

@@ -15,15 +15,22 @@ import {
 import { scopeOf, visibleRunOf } from '../request-scope';
 import { requestSignal } from '../request-signal';
 import type { RunEventHub } from '../services/run-event-hub';
-import { cancelRun } from '../services/run-cancel.service';
-import type { ResearchTools } from '../services/research-tools';
+import {
+  cancelRun,
+  getRunClaims,
+  getRunEvidence,
+  getRunSources,
+  listRuns,
+  createResearchRun,
+  protectRun,
+  softDeleteRun,
+  unprotectRun,
+} from '@research/runs';
 import { runEventsHandler } from './research-events.routes';
 import { runManifestHandler, sourceContentHandler } from './research-evidence.routes';
 import { webhookDeliveriesHandler } from './webhook-deliveries.routes';
 import { reportDocumentHandler, reportHandler } from './report-export.routes';
 import type { CancelResponse } from './research-events.schemas';
-import { getRunClaims, getRunEvidence, getRunSources, listRuns } from '../services/research-reads.service';
-import { createResearchRun, protectRun, softDeleteRun, unprotectRun } from '../services/research.service';
 import { parseBody, parseQuery } from '../validation';
 import {
   createResearchBodySchema,
@@ -41,11 +48,7 @@ import {
  * owner); deletion and protection are for the owner or an administrator; creation is within the key's
  * run quota.
  */
-export function createResearchRouter(
-  ctx: AppContext,
-  runQuota: KeyQuota,
-  parts: { events: RunEventHub; tools: ResearchTools },
-): Router {
+export function createResearchRouter(ctx: AppContext, runQuota: KeyQuota, parts: { events: RunEventHub }): Router {
   const router = Router();
   const body = jsonBody();
 
@@ -120,13 +123,7 @@ export function createResearchRouter(
   });
 
   router.post('/:id/cancel', async (req, res) => {
-    const outside = {
-      services: parts.tools.researchServices(),
-      logger: scopeOf(res).logger,
-      metrics: ctx.metrics,
-      signal: requestSignal(res),
-    };
-    const { research_id } = await cancelRun(ctx, scopeOf(res), req.params.id, outside);
+    const { research_id } = await cancelRun(ctx, scopeOf(res), req.params.id, requestSignal(res));
     res.status(202).json({ research_id, status: 'cancelling' } satisfies CancelResponse);
   });
 

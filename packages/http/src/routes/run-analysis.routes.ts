@@ -6,8 +6,11 @@ import { presentClusters, presentRelations } from '../presenters/mounted.present
 import { presentClaims, presentEvidence, presentReport } from '../presenters/research.presenter';
 import { scopeOf } from '../request-scope';
 import { requestSignal } from '../request-signal';
-import { getRunClaims, getRunEvidence, getRunReport, getVisibleRun } from '../services/research-reads.service';
 import {
+  getRunClaims,
+  getRunEvidence,
+  getRunReport,
+  getVisibleRun,
   clusterRunClaims,
   extractRunClaims,
   getRunClaimRelations,
@@ -16,8 +19,7 @@ import {
   synthesizeRunReport,
   type ClaimsInput,
   type RunRequest,
-} from '../services/run-analysis.service';
-import type { ResearchTools } from '../services/research-tools';
+} from '@research/runs';
 import { parseBody, parseQuery } from '../validation';
 import { addPlannerRoutes } from './planner.routes';
 import {
@@ -32,7 +34,8 @@ import {
  * Reads follow /v1 (any authenticated caller; unknown, malformed or hidden is 404); writes are for the
  * run's owner or an administrator (403) and only once the run has ended (409).
  */
-export function createRunAnalysisRouter(ctx: AppContext, tools: ResearchTools): Router {
+export function createRunAnalysisRouter(ctx: AppContext): Router {
+  const { tools } = ctx;
   const router = Router();
   const runRequest = (id: string, res: Response): RunRequest => ({
     ctx,
@@ -55,7 +58,7 @@ export function createRunAnalysisRouter(ctx: AppContext, tools: ResearchTools): 
     requireApiKey(ctx),
     jsonBody(),
   );
-  addPlannerRoutes(router, ctx, tools);
+  addPlannerRoutes(router, ctx);
 
   router.get('/:run_id/claims', async (req, res) => {
     const run = await getVisibleRun(ctx.db, req.params.run_id);

@@ -5,13 +5,13 @@ import { requireApiKey } from '../middleware/authenticate';
 import type { KeyQuota } from '../middleware/key-quotas';
 import { principalOf } from '../request-scope';
 import { requestSignal } from '../request-signal';
-import type { ResearchTools } from '../services/research-tools';
-import { searchOnce } from '../services/search.service';
+import { searchOnce } from '@research/runs';
 import { parseBody } from '../validation';
 import { searchBodySchema, type SearchResponse } from './search.schemas';
 
 /** `POST /search`: one query through a configured search provider, within the key's search quota. */
-export function createSearchRouter(ctx: AppContext, tools: ResearchTools, quota: KeyQuota): Router {
+export function createSearchRouter(ctx: AppContext, quota: KeyQuota): Router {
+  const { tools } = ctx;
   const router = Router();
   // The key is checked per route, so an unknown path stays a 404 without one (as elsewhere).
   router.post('/', requireApiKey(ctx), jsonBody(), async (req, res) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SEARCH_PROVIDER_NAMES } from '@research/search';
+import { SEARCH_PROVIDER_NAMES } from '@research/runs';
 import { boundedText } from '../validation';
 
 /** POST /search. */

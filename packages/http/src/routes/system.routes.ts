@@ -4,7 +4,7 @@ import { METRICS_CONTENT_TYPE, renderFleetMetrics, type MetricSnapshot } from '@
 import type { AppContext } from '../context';
 import { presentProviders } from '../presenters/system.presenter';
 import { loggerOf } from '../request-scope';
-import { checkReadiness } from '../services/readiness.service';
+import { checkReadiness } from '@research/runs';
 import type { HealthResponse } from './system.schemas';
 
 /** SPEC 4.1 system endpoints; all public (CONTRACT 4). */

@@ -6,8 +6,7 @@ import { jsonBody } from '../middleware/body-parsing';
 import { reserveOutboundSlot } from '../middleware/outbound-slot';
 import { outboundOf, scopeOf } from '../request-scope';
 import { requestSignal } from '../request-signal';
-import type { ResearchTools } from '../services/research-tools';
-import { analyzeImage, assertVisionConfigured } from '../services/vision.service';
+import { analyzeImage, assertVisionConfigured } from '@research/runs';
 import { parseBody } from '../validation';
 import { visionBodySchema, type VisionResponse } from './vision.schemas';
 
@@ -20,7 +19,8 @@ function visionBodyLimitBytes(config: AppConfig): number {
  * `POST /vision/analyze`. Its JSON body may exceed the service's 1 MiB (CONTRACT 4) by what a base64
  * image of VISION_MAX_IMAGE_BYTES needs: the one route besides audio uploads with a larger body.
  */
-export function createVisionRouter(ctx: AppContext, tools: ResearchTools): Router {
+export function createVisionRouter(ctx: AppContext): Router {
+  const { tools } = ctx;
   const router = Router();
   const body = jsonBody(visionBodyLimitBytes(ctx.config));
   // Without a model nothing is read: 503 before a large body is parsed.

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../context';
 import { visibleRunOf } from '../request-scope';
-import { listWebhookDeliveries } from '../services/webhooks.service';
+import { listWebhookDeliveries } from '@research/runs';
 import type { WebhookDeliveriesResponse } from './webhook-deliveries.schemas';
 
 /** GET /v1/research/{id}/webhook-deliveries: every attempt at the run's webhook (read rules of GET /v1/research/{id}). */

@@ -1,4 +1,4 @@
-import type { ReportDocument } from './report-document';
+import type { ReportDocument } from '@research/runs';
 import { renderReportHtml } from './report-html';
 import { renderReportMarkdown } from './report-markdown';
 import { renderReportPdf } from './report-pdf';

@@ -1,6 +1,6 @@
 import { findingCitation } from '@research/core';
-import { LABELS, confidenceText, readableTime } from './report-document';
-import type { DocumentDisagreement, DocumentFinding, ReportDocument, SummaryPart } from './report-document';
+import { LABELS, confidenceText, readableTime } from './report-labels';
+import type { DocumentDisagreement, DocumentFinding, ReportDocument, SummaryPart } from '@research/runs';
 
 const ENTITIES: Readonly<Record<string, string>> = {
   '&': '&amp;',

@@ -1,6 +1,6 @@
 import { findingCitation } from '@research/core';
-import { LABELS, citationMarks, confidenceText, readableTime } from './report-document';
-import type { DocumentDisagreement, DocumentFinding, ReportDocument, SummaryPart } from './report-document';
+import { LABELS, citationMarks, confidenceText, readableTime } from './report-labels';
+import type { DocumentDisagreement, DocumentFinding, ReportDocument, SummaryPart } from '@research/runs';
 
 /**
  * Text of a source or a run as inline Markdown: on one line, with every character that could start

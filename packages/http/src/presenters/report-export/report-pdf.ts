@@ -1,7 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { createPause, findingCitation, type Pause } from '@research/core';
-import { LABELS, citationMarks, confidenceText, readableTime } from './report-document';
-import type { DocumentDisagreement, DocumentFinding, ReportDocument } from './report-document';
+import { LABELS, citationMarks, confidenceText, readableTime } from './report-labels';
+import type { DocumentDisagreement, DocumentFinding, ReportDocument } from '@research/runs';
 
 type Pdf = PDFKit.PDFDocument;
 

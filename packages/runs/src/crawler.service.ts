@@ -8,6 +8,9 @@ import {
 } from '@research/crawler';
 import type { ResearchTools } from './research-tools';
 
+/** What the crawler use cases answer with: a page as the pipeline reads it, and a URL's check. */
+export type { FetchedDocument, UrlValidation };
+
 /** URLs one batch request may name. */
 export const MAX_BATCH_URLS = 10;
 /** Bytes one batch request may download over all its URLs. */

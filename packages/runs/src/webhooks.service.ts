@@ -1,7 +1,6 @@
-import { withTimeout, type AppConfig } from '@research/core';
+import { validationError, withTimeout, type AppConfig } from '@research/core';
 import { checkCallbackUrl, createAddressPolicy, isCrawlError, systemResolver } from '@research/crawler';
 import { listWebhookAttempts, type Database, type WebhookAttemptRead } from '@research/database';
-import { validationError } from '../validation';
 
 // A host name that takes longer than this to resolve is refused rather than holding the request.
 const RESOLVE_TIMEOUT_MS = 5_000;

@@ -1,8 +1,19 @@
-import { findingCitations, normalizeWhitespace, type SlicedWork } from '@research/core';
+import { findingCitations, iso, normalizeWhitespace, type SlicedWork } from '@research/core';
 import type { ClaimRow } from '@research/database';
 import { findingEvidenceOf } from '@research/engine';
-import type { ReportResponse } from '../../routes/research.schemas';
-import { iso, type SourceSummary } from '../research.presenter';
+import type { SourceSummary } from './research-reads.service';
+
+/** A run's report as GET …/report answers it (SPEC 2.6): what the document numbers and quotes. */
+export interface ReportView {
+  research_id: string;
+  query: string;
+  summary: string;
+  findings: ReadonlyArray<{ text: string; confidence: number; source_ids: readonly string[] }>;
+  disagreements: ReadonlyArray<Record<string, unknown>>;
+  uncertainties: string[];
+  methodology: string;
+  generated_at: string;
+}
 
 /** A source the report cites, numbered in the order of its first citation. */
 export interface CitedSource {
@@ -136,7 +147,7 @@ function documentDisagreement(
  * claims' terms, CPU work that grows with the findings: it yields after each finding (finishInSlices).
  */
 export function* reportDocumentWork(
-  report: ReportResponse,
+  report: ReportView,
   sources: readonly SourceSummary[],
   claims: readonly ClaimRow[],
 ): SlicedWork<ReportDocument> {
@@ -183,34 +194,3 @@ function summaryParts(summary: string, findingCount: number): SummaryPart[] {
   if (from < summary.length) parts.push(summary.slice(from));
   return parts;
 }
-
-/** Citations as the formats write them after a text: `[1][3]`. */
-export function citationMarks(numbers: readonly number[]): string {
-  return numbers.map((n) => `[${n}]`).join('');
-}
-
-/** A finding's confidence for people, as the page shows it: `0.4` is `40 %`. */
-export function confidenceText(confidence: number): string {
-  return `${LABELS.confidence} ${Math.round(confidence * 100)} %`;
-}
-
-/** A time of the report for people: `2026-11-21 09:00 UTC` (empty for an empty time). */
-export function readableTime(isoTime: string): string {
-  return isoTime ? `${isoTime.slice(0, 10)} ${isoTime.slice(11, 16)} UTC` : '';
-}
-
-/** The headings and labels of an export (the report's own text is in the run's language). */
-export const LABELS = {
-  run: 'Research run',
-  generated: 'generated',
-  summary: 'Summary',
-  findings: 'Findings',
-  confidence: 'Confidence',
-  disagreements: 'Disagreements',
-  touches: 'Findings concerned',
-  uncertainties: 'Uncertainties',
-  methodology: 'Methodology',
-  sources: 'Sources',
-  retrieved: 'retrieved',
-  untitled: '(untitled)',
-} as const;

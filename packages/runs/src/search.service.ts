@@ -1,7 +1,10 @@
 import type { SearchResultDraft } from '@research/core';
 import type { Metrics } from '@research/observability';
-import { runSearches, type SearchProviderName } from '@research/search';
+import { runSearches, SEARCH_PROVIDER_NAMES, type SearchProviderName } from '@research/search';
 import type { ResearchTools } from './research-tools';
+
+/** The providers a search may name (the `provider` of POST /research/search). */
+export { SEARCH_PROVIDER_NAMES, type SearchProviderName };
 
 export interface SearchInput {
   query: string;

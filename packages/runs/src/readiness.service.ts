@@ -2,8 +2,17 @@ import axios from 'axios';
 import { isDependencyUnavailable, networkFailureKind, withTimeout } from '@research/core';
 import { probeDatabase } from '@research/database';
 import { searchProviderEndpoint } from '@research/search';
-import type { AppContext } from '../context';
-import type { ReadinessResponse } from '../routes/system.schemas';
+import type { RunsContext } from './context';
+
+/** GET /ready's checks: `ok`, `disabled` or `error:<type>` each, and the LLM's model when ready. */
+export interface Readiness {
+  status: 'ready' | 'not_ready';
+  database: string;
+  queue: string;
+  search: string;
+  llm: string;
+  llm_model?: string;
+}
 
 export const DATABASE_CHECK_TIMEOUT_MS = 2000;
 export const QUEUE_CHECK_TIMEOUT_MS = 2000;
@@ -32,7 +41,7 @@ export function errorType(error: unknown): string {
   return /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(type) ? type : 'Error';
 }
 
-async function checkDatabase(ctx: Pick<AppContext, 'db'>): Promise<string> {
+async function checkDatabase(ctx: Pick<RunsContext, 'db'>): Promise<string> {
   try {
     await withTimeout(probeDatabase(ctx.db), DATABASE_CHECK_TIMEOUT_MS, 'database check');
     return 'ok';
@@ -41,7 +50,7 @@ async function checkDatabase(ctx: Pick<AppContext, 'db'>): Promise<string> {
   }
 }
 
-async function checkQueue(ctx: Pick<AppContext, 'queue'>): Promise<string> {
+async function checkQueue(ctx: Pick<RunsContext, 'queue'>): Promise<string> {
   try {
     return (await withTimeout(ctx.queue.ping(), QUEUE_CHECK_TIMEOUT_MS, 'queue check')) ? 'ok' : 'error';
   } catch {
@@ -83,7 +92,7 @@ async function reach(
 }
 
 /** GET {LLM_BASE_URL}/models (CONTRACT 4): `ok`, `disabled`, `error:<HTTP status>` or `error:<type>`. */
-async function checkLlm(ctx: Pick<AppContext, 'config'>): Promise<{ llm: string; model?: string }> {
+async function checkLlm(ctx: Pick<RunsContext, 'config'>): Promise<{ llm: string; model?: string }> {
   const { baseUrl, apiKey, model } = ctx.config.llm;
   if (!baseUrl) return { llm: 'disabled' };
   const answer = await reach(`${baseUrl}/models`, LLM_CHECK_TIMEOUT_MS, {
@@ -100,7 +109,7 @@ async function checkLlm(ctx: Pick<AppContext, 'config'>): Promise<{ llm: string;
  * error, `error:<type>` when it cannot be reached (no network: ConnectionError, TimeoutError); `ok` for a provider
  * that needs no network (local files, checked when the process starts).
  */
-async function checkSearch(ctx: Pick<AppContext, 'config'>): Promise<string> {
+async function checkSearch(ctx: Pick<RunsContext, 'config'>): Promise<string> {
   const endpoint = searchProviderEndpoint(ctx.config.search);
   if (!endpoint) return 'ok';
   const answer = await reach(endpoint, SEARCH_CHECK_TIMEOUT_MS, { responseType: 'text' });
@@ -112,7 +121,7 @@ async function checkSearch(ctx: Pick<AppContext, 'config'>): Promise<string> {
  * SPEC 4.1 /ready: `ready` when the database, the queue, the search provider and (if configured) the LLM answer. No LLM
  * configured is `disabled` and does not make the service not ready (CONTRACT 4).
  */
-export async function checkReadiness(ctx: Pick<AppContext, 'db' | 'queue' | 'config'>): Promise<ReadinessResponse> {
+export async function checkReadiness(ctx: Pick<RunsContext, 'db' | 'queue' | 'config'>): Promise<Readiness> {
   const [database, queue, search, llm] = await Promise.all([
     checkDatabase(ctx),
     checkQueue(ctx),

@@ -1,15 +1,14 @@
-import type { Depth, Plan } from '@research/core';
+import type { Depth, LlmFailureKind, Plan } from '@research/core';
 import type { Metrics } from '@research/observability';
 import { planWithoutRun } from '@research/pipeline';
-import type { RequestScope } from '../request-scope';
-import type { FallbackResponse } from '../routes/run-analysis.schemas';
+import type { RequestScope } from './scope';
 import type { ResearchTools } from './research-tools';
 
 /** What POST /research/planner answers about a plan: the plan, its planner, and an LLM fallback. */
 export interface PlannedQuestion {
   plan: Plan;
   mode: 'llm' | 'extractive';
-  fallback?: FallbackResponse['reason'];
+  fallback?: LlmFailureKind;
 }
 
 /**
@@ -39,6 +38,6 @@ export async function planQuestion(options: {
   return {
     plan,
     mode: engine?.kind === 'engine' && engine.mode === 'llm' ? 'llm' : 'extractive',
-    ...(fallback?.kind === 'fallback' ? { fallback: fallback.reason as FallbackResponse['reason'] } : {}),
+    ...(fallback?.kind === 'fallback' ? { fallback: fallback.reason as LlmFailureKind } : {}),
   };
 }

@@ -2,12 +2,14 @@ import crypto from 'node:crypto';
 import {
   AppError,
   Details,
+  isRunning,
+  isUuid,
   MAX_CLAIMS_PER_RUN,
   MAX_CLAIMS_PER_SOURCE,
-  isRunning,
   planSchema,
   registrableDomain,
   type ClaimDraft,
+  type LlmFailureKind,
   type Plan,
   type SourceDraft,
 } from '@research/core';
@@ -54,9 +56,7 @@ import {
   type OutsideLoop,
   type RunEvent,
 } from '@research/pipeline';
-import { isUuid } from '../ids';
-import type { RequestScope } from '../request-scope';
-import type { FallbackResponse } from '../routes/run-analysis.schemas';
+import type { RequestScope } from './scope';
 import { fetchOne } from './crawler.service';
 import type { ResearchTools } from './research-tools';
 
@@ -72,7 +72,7 @@ export interface RunRequest {
   signal: AbortSignal;
 }
 
-type LlmFallbackReason = FallbackResponse['reason'];
+type LlmFallbackReason = LlmFailureKind;
 
 /** The 409 of a write to a run the pipeline still works on. */
 export function runStillRunning(id: string): AppError {

@@ -10,7 +10,8 @@ import {
   type RunRow,
   type VisibleRunRead,
 } from '@research/database';
-import type { SourceSummary } from '../presenters/research.presenter';
+import { readCheckpoint, runBudgetOf, type RunBudget, type RunEvent } from '@research/pipeline';
+import type { SourceSummary } from './research-reads.service';
 
 /** Longest source id looked up; a longer one is no source of any run. */
 const MAX_SOURCE_ID = 256;
@@ -43,6 +44,12 @@ export interface RunRecord {
   events: RunEventRow[];
   /** The queries its stored hits came from (for runs recorded before query events). */
   hitQueries: Array<{ round: number; query: string }>;
+  /** Its budget: the depth's limits as the run stored them, and what it used of each. */
+  budget: RunBudget;
+  /** Its rounds, as its checkpoint records them. */
+  rounds: number;
+  /** What happened during the run that its report is written from (engines used, LLM fallbacks). */
+  notes: readonly RunEvent[];
 }
 
 /** Everything stored about a visible run that its manifest reports (read in parallel). */
@@ -55,5 +62,7 @@ export async function getRunRecord(db: Database, visible: VisibleRunRead): Promi
   ]);
   // The run was visible a moment ago; one purged meanwhile is gone like any unknown run.
   if (!run) throw new AppError('not_found', Details.runNotFound(visible.id));
-  return { run, sources, events, hitQueries };
+  const budget = runBudgetOf(run);
+  const checkpoint = readCheckpoint(run.checkpoint, budget.rounds);
+  return { run, sources, events, hitQueries, budget, rounds: checkpoint.rounds, notes: checkpoint.notes ?? [] };
 }

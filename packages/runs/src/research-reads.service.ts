@@ -1,4 +1,4 @@
-import { AppError, Details } from '@research/core';
+import { AppError, Details, isUuid } from '@research/core';
 import { authenticateApiKeyWith, type Principal } from '@research/auth';
 import {
   countVisibleRuns,
@@ -17,8 +17,18 @@ import {
   type RunWithProtection,
   type VisibleRunRead,
 } from '@research/database';
-import { isUuid } from '../ids';
-import type { SourceSummary } from '../presenters/research.presenter';
+
+/** The columns of a source the public read shows (never its extracted text). */
+export interface SourceSummary {
+  id: string;
+  url: string;
+  title: string | null;
+  domain: string;
+  source_type: string | null;
+  retrieved_at: Date;
+  /** Hex SHA-256 of the source's text (GET …/sources/{source_id}/content). */
+  content_sha256: string | null;
+}
 
 /** The visible run `id`, or 404 `Research run <id> not found` (also for a malformed id and a hidden run). */
 export async function getVisibleRun(db: Database, id: string): Promise<RunWithProtection> {

@@ -1,7 +1,7 @@
 import { AppError, type AppConfig } from '@research/core';
 import { isCrawlError } from '@research/crawler';
 import { readImage, type ImageClaim } from '@research/pipeline';
-import type { RequestScope } from '../request-scope';
+import type { RequestScope } from './scope';
 import { crawlRefusal } from './crawler.service';
 import type { OutboundLease, ResearchTools } from './research-tools';
 

@@ -1,10 +1,9 @@
-import { AppError, Details, isRunning } from '@research/core';
+import { AppError, Details, isRunning, isUuid } from '@research/core';
 import { mayManage } from '@research/auth';
 import { appendRunEvents, findRunById, findRunForEdit, finishRun } from '@research/database';
 import { readSnapshot, stopReport, writeReport, type OutsideLoop } from '@research/pipeline';
-import type { AppContext } from '../context';
-import { isUuid } from '../ids';
-import type { RequestScope } from '../request-scope';
+import type { RunsContext } from './context';
+import type { RequestScope } from './scope';
 
 // A step that commits while the stop report is written makes it stale: it is written again, this often at most.
 const MAX_ATTEMPTS = 3;
@@ -18,7 +17,7 @@ function alreadyEnded(id: string, state: string): AppError {
 }
 
 /** The live run `id` the caller may stop: 404 unknown or hidden, 403 not the owner, 409 already ended. */
-async function stoppableRun(ctx: Pick<AppContext, 'db'>, scope: RequestScope, id: string) {
+async function stoppableRun(ctx: Pick<RunsContext, 'db'>, scope: RequestScope, id: string) {
   const run = isUuid(id) ? await findRunById(ctx.db, id) : undefined;
   if (!run || run.is_hidden) throw new AppError('not_found', Details.runNotFound(id));
   const access = await findRunForEdit(ctx.db, id);
@@ -32,14 +31,21 @@ async function stoppableRun(ctx: Pick<AppContext, 'db'>, scope: RequestScope, id
  * claims, evidence) and storing a report built from them whose uncertainties say the run was stopped. The
  * worker on the run sees the end at its next poll and aborts the step it is in (its abort signal reaches the
  * LLM call or the fetch in flight); that step's unfinished work is discarded. Access as DELETE's (SPEC 4.9
- * rules 1 and 2); a deletion-protection password is not asked: a stop deletes nothing.
+ * rules 1 and 2); a deletion-protection password is not asked: a stop deletes nothing. The stop report is
+ * written by the pipeline's synthesize step without an LLM; `signal` ends that work when the caller leaves.
  */
 export async function cancelRun(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<RunsContext, 'db' | 'metrics' | 'tools'>,
   scope: RequestScope,
   id: string,
-  outside: OutsideLoop,
+  signal: AbortSignal,
 ): Promise<{ research_id: string }> {
+  const outside: OutsideLoop = {
+    services: ctx.tools.researchServices(),
+    logger: scope.logger,
+    metrics: ctx.metrics,
+    signal,
+  };
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const run = await stoppableRun(ctx, scope, id);
     const snapshot = await readSnapshot(ctx.db, run);

@@ -5,6 +5,8 @@ import {
   Details,
   hasSourceControls,
   isDepth,
+  isUuid,
+  validationError,
   withTimeout,
   type Depth,
   type SourceControls,
@@ -25,10 +27,8 @@ import {
   setRetentionPassword,
   type RetentionRow,
 } from '@research/database';
-import type { AppContext } from '../context';
-import { isUuid } from '../ids';
-import { validationError } from '../validation';
-import type { RequestScope } from '../request-scope';
+import type { RunsContext } from './context';
+import type { RequestScope } from './scope';
 import { getVisibleRun } from './research-reads.service';
 import { checkedCallbackUrl } from './webhooks.service';
 
@@ -38,7 +38,7 @@ export const ENQUEUE_TIMEOUT_MS = 2000;
 // A management call re-reads and retries when the protection changed between its checks and its commit.
 const MAX_ATTEMPTS = 3;
 
-type Ctx = Pick<AppContext, 'db' | 'queue' | 'passwords' | 'onEnqueueFailed' | 'config'>;
+type Ctx = Pick<RunsContext, 'db' | 'queue' | 'passwords' | 'onEnqueueFailed' | 'config'>;
 
 export interface CreateRunInput {
   query: string;
@@ -255,7 +255,7 @@ export async function unprotectRun(
 }
 
 /** SPEC 4.12: hidden runs, newest hidden first (the caller is an administrator). */
-export function listHiddenRuns(ctx: Pick<AppContext, 'db'>): Promise<RetentionRow[]> {
+export function listHiddenRuns(ctx: Pick<RunsContext, 'db'>): Promise<RetentionRow[]> {
   return listHiddenRetentionRecords(ctx.db);
 }
 
@@ -264,7 +264,7 @@ export function listHiddenRuns(ctx: Pick<AppContext, 'db'>): Promise<RetentionRo
  * transaction; sources, claims, evidence, report and search results go with the run (ON DELETE CASCADE).
  */
 export async function purgeRun(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<RunsContext, 'db'>,
   scope: RequestScope,
   id: string,
 ): Promise<{ research_id: string }> {
