@@ -31,15 +31,10 @@ export {
   type StanceJudgement,
 } from './compare/stance';
 export type { PropositionStances } from './compare/stance-disputes';
-export {
-  buildEvidenceGraph,
-  MAX_COMPARED_PAIRS,
-  type ClaimInput,
-  type Cluster,
-  type EvidenceGraph,
-  type GraphOptions,
-  type SourceInput,
-} from './compare/evidence-graph';
+export { buildEvidenceGraph, type EvidenceGraph, type GraphOptions } from './compare/evidence-graph';
+export { MAX_COMPARED_PAIRS } from './compare/candidate-pairs';
+export type { ClaimInput, SourceInput } from './compare/graph-inputs';
+export type { Cluster } from './compare/clusters';
 export { scoreEvidence, claimStrength, type ScoringInput } from './compare/evidence-scores';
 export { findGaps, gapQueries, type Gaps } from './rounds/gap-analysis';
 export { planBridge, type BridgeInput, type BridgeResult } from './rounds/bridge';
@@ -84,7 +79,7 @@ export {
   type SynthesizedReport,
   type SynthesizeReportInput,
 } from './report/synthesize-report';
-export type { ClaimRelation, RelationKind } from './compare/evidence-graph';
+export type { ClaimRelation, RelationKind } from './compare/pair-relations';
 export { stableId } from './ids';
 export {
   readRunEvents,
