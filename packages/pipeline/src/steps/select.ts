@@ -1,4 +1,4 @@
-import { queryKey, registrableDomain, type SearchResultDraft } from '@research/core';
+import { fuseRankings, queryKey, registrableDomain, type SearchResultDraft } from '@research/core';
 import {
   fusionWeight,
   hitJudge,
@@ -8,7 +8,7 @@ import {
   sentQuery,
   userQueries,
 } from '@research/engine';
-import { fuseRankings, hitUrlKey, isLocalUrl } from '@research/search';
+import { hitUrlKey, isLocalUrl } from '@research/search';
 import type { StepContext } from '../steps';
 
 /** A hit of the pool: as stored or as a hop found it. */
