@@ -40,6 +40,18 @@ export { findGaps, gapQueries, type Gaps } from './rounds/gap-analysis';
 export { planBridge, type BridgeInput, type BridgeResult } from './rounds/bridge';
 export { hitJudge, nameFit, type HitJudge, type ShownHit } from './retrieval/hit-fit';
 export {
+  FIT_FLOOR,
+  LINK_WEIGHT,
+  NAME_OTHER_HITS,
+  queryRoles,
+  rankPool,
+  type Candidate,
+  type PoolHit,
+  type PoolPages,
+  type QueryRole,
+  type RankedRun,
+} from './retrieval/hit-ranking';
+export {
   linkingNames,
   questionSentences,
   NAMES_PER_PAGE,
