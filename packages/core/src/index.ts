@@ -10,6 +10,7 @@ export * from './pdf-limits';
 export * from './pdf-text';
 export * from './text-decoding';
 export * from './registrable-domain';
+export * from './rank-fusion';
 export * from './url';
 export * from './timeout';
 export * from './retry';

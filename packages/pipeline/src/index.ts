@@ -12,17 +12,7 @@ export {
   synthesizeStep,
 } from './steps/index';
 export { claimGraphRows, type ClaimGraphRows } from './steps/compare.step';
-export {
-  FIT_FLOOR,
-  LINK_WEIGHT,
-  NAME_OTHER_HITS,
-  nextCandidates,
-  queryRoles,
-  rankPool,
-  type Candidate,
-  type PoolHit,
-  type QueryRole,
-} from './steps/select';
+export { nextCandidates, queryRoles, rankPool, type Candidate, type PoolHit, type QueryRole } from './steps/select';
 export { scoreClaims } from './steps/score';
 export type { PlanQuestion } from './steps/plan.step';
 export {

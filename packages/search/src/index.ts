@@ -2,7 +2,6 @@ export * from './search-provider';
 export { DEFAULT_RETRY_POLICY, retryAfterMs, type RetryPolicy } from './provider-http';
 export { hitUrlKey } from './hit-url-key';
 export { withSiteOperators, type QueryLimits } from './site-operators';
-export { fuseRankings, FUSION_K, type RankedList, type FusedItem } from './rank-fusion';
 export { htmlToText, plainSnippet, isoDate } from './html-text';
 export {
   createSearchProvider,

@@ -1,7 +1,6 @@
-import { normalizeWhitespace, queryKey, type SearchResultDraft } from '@research/core';
+import { fuseRankings, normalizeWhitespace, queryKey, type SearchResultDraft } from '@research/core';
 import type { Metrics } from '@research/observability';
 import { hitUrlKey } from './hit-url-key';
-import { fuseRankings } from './rank-fusion';
 import type { SearchFilter, SearchHit, SearchProvider } from './search-provider';
 
 export interface RunSearchesInput {

@@ -1,11 +1,6 @@
 import { finishInSlices, type EvidenceDraft, type Plan, type SlicedWork } from '@research/core';
-import {
-  evidenceGraphWork,
-  type ClaimInput,
-  type EvidenceGraph,
-  type GraphOptions,
-  type SourceInput,
-} from './evidence-graph';
+import { evidenceGraphWork, type EvidenceGraph, type GraphOptions } from './evidence-graph';
+import type { ClaimInput, SourceInput } from './graph-inputs';
 import { scoreWork, type ScoringInput } from './evidence-scores';
 
 export interface CompareEvidenceInput {

@@ -1,7 +1,8 @@
 import { finishNow, type EvidenceDraft, type Plan, type SlicedWork } from '@research/core';
 import { languageProfile } from '../text/language';
 import { overlapCount, round2, termSet, years } from '../text/tokens';
-import { buildEvidenceGraph, type ClaimInput, type EvidenceGraph, type SourceInput } from './evidence-graph';
+import { buildEvidenceGraph, type EvidenceGraph } from './evidence-graph';
+import type { ClaimInput, SourceInput } from './graph-inputs';
 
 /** Closeness to the primary source by source type (see docs/evidence-scoring.md). */
 export const TYPE_PROXIMITY: Readonly<Record<string, number>> = {

@@ -1,4 +1,4 @@
-import { SAME_PROPOSITION } from '../compare/evidence-graph';
+import { SAME_PROPOSITION } from '../compare/pair-relations';
 import { jaccard, termSet } from '../text/tokens';
 
 /** A claim as findingEvidence reads it. */

@@ -6,7 +6,8 @@ import { findAnswer, MIN_COVERAGE, type AnswerReading, type FoundAnswer } from '
 import { readQuestion, type AskedQuestion } from '../answer/question';
 import { answerSpans } from '../answer/spans';
 import { claimStrength } from '../compare/evidence-scores';
-import type { Cluster, EvidenceGraph } from '../compare/evidence-graph';
+import type { Cluster } from '../compare/clusters';
+import type { EvidenceGraph } from '../compare/evidence-graph';
 import type { RunEvent } from '../notes';
 import { nameKey, namedEntities, subjectKey } from '../text/names';
 import { jaccard, overlapCount, round2, termSet } from '../text/tokens';

@@ -487,9 +487,6 @@ const IT: ReportText = {
 
 const TEXTS: Record<LanguageCode, ReportText> = { de: DE, en: EN, fr: FR, es: ES, it: IT };
 
-/** The languages whose report wording is complete (every template of ReportText, no borrowed English). */
-export const REPORT_LANGUAGES = Object.keys(TEXTS) as LanguageCode[];
-
 /**
  * The report wording for a run's language. German (the default), English, French, Spanish and Italian
  * each have every template; any other language falls back to English explicitly: the report builder then
