@@ -401,7 +401,7 @@ describe('research orchestrator', () => {
     const cleanCounts = await recordCounts(t.db, clean.id);
 
     // The shutdown arrives after the loop's own check and before the fetch starts: while the runner reads
-    // what is committed (the only select of evidence_scores between the search's commit and the fetch).
+    // what the fetch reads of the run (the only select of sources between the search's commit and the fetch).
     const shutdown = new AbortController();
     let searched = false;
     const watching: Partial<PipelineSteps> = {
@@ -415,7 +415,7 @@ describe('research orchestrator', () => {
       transformQuery({ node }) {
         const from = SelectQueryNode.is(node) ? node.from?.froms[0] : undefined;
         const table = from && TableNode.is(from) ? from.table.identifier.name : undefined;
-        if (searched && table === 'evidence_scores') shutdown.abort('shutdown');
+        if (searched && table === 'sources') shutdown.abort('shutdown');
         return node;
       },
       transformResult: async ({ result }) => result,
