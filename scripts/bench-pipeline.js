@@ -45,12 +45,12 @@ function phasesOf(requests, steps) {
 /** The registered steps, each timed: where a run's time goes besides its LLM calls. */
 function timedSteps(registered, steps) {
   const timed = {};
-  for (const step of ['plan', 'search', 'fetch', 'analyze', 'compare', 'synthesize']) {
+  for (const { name: step, compute } of registered) {
     timed[step] = async (snapshot, ctx) => {
       const start = performance.now();
       const startedAt = Date.now();
       try {
-        return await registered[step](snapshot, ctx);
+        return await compute(snapshot, ctx);
       } finally {
         // Epoch milliseconds as well: the fake LLM stamps its requests with Date.now().
         steps.push({ step: `${step}#${ctx.round}`, start, end: performance.now(), startedAt, endedAt: Date.now() });

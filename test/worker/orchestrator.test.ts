@@ -2,12 +2,17 @@ import { SelectQueryNode, TableNode } from 'kysely';
 import { hideRetentionRecord, hideRun, insertRetentionRecord, type Database } from '@research/database';
 import { createMetrics, createSilentLogger, type Metrics } from '@research/observability';
 import {
+  RESEARCH_STEPS,
   createResearchRunner,
   fetchStep,
   planStep,
   searchStep,
+  stepsOfRound,
+  type AnyStepModule,
   type PipelineSteps,
   type ResearchServices,
+  type RunSnapshot,
+  type StepContext,
 } from '@research/pipeline';
 import type { ResearchJobContext } from '@research/queue';
 import { normalizeWhitespace, type ReportBody } from '@research/core';
@@ -228,6 +233,49 @@ describe('research orchestrator', () => {
     expect(await t.db.selectFrom('reports').select('run_id').where('run_id', '=', run.id).execute()).toHaveLength(1);
   });
 
+  it('hands each step only the parts of the run it declares, as committed before it', async () => {
+    type Handed = { step: string; round: number; parts: string[]; held: { sources: number; claims: number } };
+    const handed: Array<Handed & Partial<Handed['held']>> = [];
+    const watching = Object.fromEntries(
+      RESEARCH_STEPS.map((m: AnyStepModule) => [
+        m.name,
+        async (snapshot: RunSnapshot, ctx: StepContext) => {
+          const { sources, claims } = await recordCounts(t.db, ctx.run.id);
+          handed.push({
+            step: m.name,
+            round: ctx.round,
+            parts: Object.keys(snapshot).sort(),
+            held: { sources, claims },
+            ...(snapshot.sources ? { sources: snapshot.sources.length } : {}),
+            ...(snapshot.claims ? { claims: snapshot.claims.length } : {}),
+          });
+          return m.compute(snapshot, ctx);
+        },
+      ]),
+    ) as Partial<PipelineSteps>;
+    const run = await insertTestRun(t.db, { depth: 'normal' });
+    await expect(runner({ steps: watching }).run({ research_id: run.id }, job())).resolves.toBe('done');
+    expect((await runRow(t.db, run.id)).state).toBe('completed');
+
+    const declared = (step: string) => [...RESEARCH_STEPS.find((m) => m.name === step)!.reads].sort();
+    expect(handed.map((h) => `${h.step}#${h.round}`)).toEqual([
+      ...stepsOfRound(1).map((step) => `${step}#1`),
+      ...stepsOfRound(2).map((step) => `${step}#2`),
+    ]);
+    for (const h of handed) {
+      expect({ step: h.step, parts: h.parts }).toEqual({ step: h.step, parts: declared(h.step) });
+      // What a step is handed is what the run holds, read back before the step.
+      if (h.sources !== undefined)
+        expect({ step: h.step, sources: h.sources }).toEqual({ step: h.step, sources: h.held.sources });
+      if (h.claims !== undefined)
+        expect({ step: h.step, claims: h.claims }).toEqual({ step: h.step, claims: h.held.claims });
+    }
+    expect(declared('plan')).toEqual([]);
+    expect(declared('fetch')).toEqual(['searchResults', 'sources']);
+    // Round 2's search reads the claims and sources of round 1 (its gaps).
+    expect(handed.find((h) => h.step === 'search' && h.round === 2)!.claims).toBeGreaterThan(0);
+  });
+
   it('fails the run with the exception text and the failed step when a step throws, keeping the plan', async () => {
     const broken: Partial<PipelineSteps> = {
       analyze: async () => {
@@ -401,7 +449,7 @@ describe('research orchestrator', () => {
     const cleanCounts = await recordCounts(t.db, clean.id);
 
     // The shutdown arrives after the loop's own check and before the fetch starts: while the runner reads
-    // what is committed (the only select of evidence_scores between the search's commit and the fetch).
+    // what the fetch reads of the run (the only select of sources between the search's commit and the fetch).
     const shutdown = new AbortController();
     let searched = false;
     const watching: Partial<PipelineSteps> = {
@@ -415,7 +463,7 @@ describe('research orchestrator', () => {
       transformQuery({ node }) {
         const from = SelectQueryNode.is(node) ? node.from?.froms[0] : undefined;
         const table = from && TableNode.is(from) ? from.table.identifier.name : undefined;
-        if (searched && table === 'evidence_scores') shutdown.abort('shutdown');
+        if (searched && table === 'sources') shutdown.abort('shutdown');
         return node;
       },
       transformResult: async ({ result }) => result,

@@ -119,18 +119,12 @@ export function isRunning(state: RunState | string): boolean {
   return !(TERMINAL_STATES as readonly string[]).includes(state);
 }
 
-/** The pipeline steps, in order; the state a run is in while each step works. */
-export const PIPELINE_STEPS = ['plan', 'search', 'fetch', 'analyze', 'compare', 'synthesize'] as const;
-export type PipelineStep = (typeof PIPELINE_STEPS)[number];
-
-export const STEP_STATE: Readonly<Record<PipelineStep, RunState>> = Object.freeze({
-  plan: 'planning',
-  search: 'searching',
-  fetch: 'fetching',
-  analyze: 'analyzing',
-  compare: 'comparing',
-  synthesize: 'synthesizing',
-});
+/**
+ * The states a run is in while a pipeline step works, in order (CONTRACT 4), each round going through them:
+ * one step each. The pipeline's registry (packages/pipeline/src/steps/index.ts) names the steps and refuses
+ * to start unless it has exactly one step per state here, in this order; the web page keeps a copy.
+ */
+export const STEP_STATES: readonly RunState[] = Object.freeze(RUNNING_STATES.filter((s) => s !== 'created'));
 
 /** Source types the service assigns (SPEC 2.2 leaves the set open; this is the documented set). */
 export const SOURCE_TYPES = [

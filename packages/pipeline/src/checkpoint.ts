@@ -1,6 +1,6 @@
-import { PIPELINE_STEPS, type PipelineStep } from '@research/core';
 import type { RunCheckpoint } from '@research/database';
 import { readRunEvents, type RunEvent } from '@research/engine';
+import { PIPELINE_STEPS, RESEARCH_STEPS, type PipelineStep } from './steps/index';
 
 /** The run's checkpoint as the orchestrator writes it: the committed steps plus the run's events. */
 export interface PipelineCheckpoint extends RunCheckpoint {
@@ -13,9 +13,9 @@ export interface StepPosition {
   step: PipelineStep;
 }
 
-/** Planning happens once, in round 1; every round then searches, fetches, analyzes, compares, synthesizes. */
+/** The registry's steps a round takes: all in round 1; later rounds skip the first round's own (planning). */
 export function stepsOfRound(round: number): PipelineStep[] {
-  return round === 1 ? [...PIPELINE_STEPS] : PIPELINE_STEPS.filter((s) => s !== 'plan');
+  return RESEARCH_STEPS.filter((m) => round === 1 || !m.firstRoundOnly).map((m) => m.name);
 }
 
 export function initialCheckpoint(rounds: number): PipelineCheckpoint {
@@ -26,7 +26,8 @@ export function initialCheckpoint(rounds: number): PipelineCheckpoint {
 export function nextStep(checkpoint: PipelineCheckpoint): StepPosition | null {
   const remaining = stepsOfRound(checkpoint.round).filter((s) => !checkpoint.done.includes(s));
   if (remaining.length > 0) return { round: checkpoint.round, step: remaining[0]! };
-  if (checkpoint.round < checkpoint.rounds) return { round: checkpoint.round + 1, step: 'search' };
+  if (checkpoint.round < checkpoint.rounds)
+    return { round: checkpoint.round + 1, step: stepsOfRound(checkpoint.round + 1)[0]! };
   return null;
 }
 
@@ -42,7 +43,7 @@ export function checkpointAfter(
 
 /** True for the step whose commit completes the run. */
 export function isLastStep(checkpoint: PipelineCheckpoint, position: StepPosition): boolean {
-  return position.round >= checkpoint.rounds && position.step === 'synthesize';
+  return position.round >= checkpoint.rounds && position.step === stepsOfRound(position.round).at(-1);
 }
 
 /** Reads a stored checkpoint defensively (jsonb written by an older or foreign version). */

@@ -3,7 +3,15 @@ export * from './checkpoint';
 export * from './orchestrator';
 export { runBudgetOf, type BudgetedResource, type RunBudget } from './budget';
 export {
+  PIPELINE_STEPS,
   RESEARCH_STEPS,
+  STEP_STATE,
+  registerSteps,
+  registryProblems,
+  stepModule,
+  type PipelineStep,
+  type PipelineSteps,
+  type StepModuleOf,
   analyzeStep,
   compareStep,
   fetchStep,

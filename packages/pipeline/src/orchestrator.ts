@@ -1,4 +1,4 @@
-import { STEP_STATE, isRunning } from '@research/core';
+import { isRunning } from '@research/core';
 import { findRunById, transitionRun, tryLockRun, type Database, type RunRow } from '@research/database';
 import type { Logger, Metrics } from '@research/observability';
 import type { ResearchJobContext, ResearchJobHandler, ResearchJobOutcome } from '@research/queue';
@@ -27,8 +27,8 @@ import { commitStep, computeStep, readSnapshot } from './step-commit';
 import { guardStep, type StopReason } from './step-guard';
 import { deferMetrics } from './step-metrics';
 import { progressRows, recordedRows, type ProgressEvent } from './progress';
-import type { PipelineSteps, ResearchServices, StepContext } from './steps';
-import { RESEARCH_STEPS } from './steps/index';
+import type { AnyStepModule, ResearchServices, StepContext } from './steps';
+import { RESEARCH_STEPS, STEP_STATE, type PipelineStep, type PipelineSteps } from './steps/index';
 
 export interface ResearchRunnerOptions {
   db: Database;
@@ -62,7 +62,8 @@ export interface ResearchRunnerOptions {
 }
 
 interface Runner extends RunnerDeps {
-  steps: PipelineSteps;
+  /** The registered step modules by name, with a test's replacements of their work. */
+  steps: ReadonlyMap<PipelineStep, AnyStepModule>;
   services: ResearchServices;
   pollIntervalMs: number;
 }
@@ -145,7 +146,8 @@ async function takeStep(r: Runner, p: PickUp, position: StepPosition): Promise<S
   const stop = await stopBeforeStep(r, p, position);
   if (stop) return stop;
   const { run, seq } = p;
-  const snapshot = await readSnapshot(r.db, run);
+  const step = r.steps.get(position.step)!;
+  const snapshot = await readSnapshot(r.db, run, step.reads);
   const deferred = deferMetrics(r.metrics);
   const events = [...(p.checkpoint.notes ?? [])];
   const earlier = events.length;
@@ -168,7 +170,7 @@ async function takeStep(r: Runner, p: PickUp, position: StepPosition): Promise<S
   };
   const guard = { ...r, runId: run.id, expectedSeq: seq, deadline: p.deadline, jobSignal: p.job.signal };
   const outcome = await guardStep(guard, (signal) =>
-    computeStep(r.steps, { position, ctx: { ...ctx, signal }, snapshot, now: new Date(r.now()) }),
+    computeStep(step, { ctx: { ...ctx, signal }, snapshot, now: new Date(r.now()) }),
   );
   if (outcome.kind === 'aborted') {
     deferred.discard();
@@ -182,29 +184,19 @@ async function takeStep(r: Runner, p: PickUp, position: StepPosition): Promise<S
   }
   const last = isLastStep(p.checkpoint, position);
   const checkpoint = checkpointAfter(p.checkpoint, position, events);
-  const reported = [...progressRows(progress), ...recordedRows(events.slice(earlier))];
-  const commit = {
-    run,
-    budget,
-    seq,
-    snapshot,
-    computed: outcome.value,
-    checkpoint,
-    last,
-    deferred,
-    progress: reported,
-  };
-  if (!(await commitStep(r, commit))) {
+  const progressed = [...progressRows(progress), ...recordedRows(events.slice(earlier))];
+  const commit = { run, budget, seq, computed: outcome.value, checkpoint, last, deferred, progress: progressed };
+  const counts = await commitStep(r, commit);
+  if (!counts) {
     deferred.discard();
     return whyNotCommitted(r.db, run.id);
   }
   p.seq = seq + 1;
   p.budget = budget;
   p.checkpoint = checkpoint;
-  stepLog.info('step committed', { duration_ms: r.now() - started, state: STEP_STATE[position.step] });
-  if (!last) return 'next';
-  p.log.info('research run completed', { sources: snapshot.sources.length, claims: snapshot.claims.length });
-  return 'done';
+  stepLog.info('step committed', { duration_ms: r.now() - started, state: step.state });
+  if (last) p.log.info('research run completed', counts);
+  return last ? 'done' : 'next';
 }
 
 /** The one place a run stops short of its end: hand it back, fail it for its duration, or leave it. */
@@ -263,6 +255,16 @@ async function execute(r: Runner, runId: string, request: PickUpRequest): Promis
   }
 }
 
+/** The registered step modules by name, the work of those `replaced` names swapped (their reads and records kept). */
+function stepsWith(replaced: Partial<PipelineSteps> = {}): ReadonlyMap<PipelineStep, AnyStepModule> {
+  return new Map(
+    RESEARCH_STEPS.map((m): [PipelineStep, AnyStepModule] => {
+      const compute = replaced[m.name] as AnyStepModule['compute'] | undefined;
+      return [m.name, compute ? { ...m, compute } : m];
+    }),
+  );
+}
+
 /**
  * Builds the research job handler. It moves a run through the states of CONTRACT 4 one step at a time:
  * before each step it reads what is committed from Postgres; after it, the step's records, the checkpoint
@@ -282,7 +284,7 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchJo
     now: options.clock ?? Date.now,
     maxRunAttempts: options.maxRunAttempts ?? 5,
     publishMetrics: options.publishMetrics ?? (async () => undefined),
-    steps: { ...RESEARCH_STEPS, ...options.steps },
+    steps: stepsWith(options.steps),
     services: options.services,
     pollIntervalMs: options.pollIntervalMs ?? 500,
   };

@@ -1,13 +1,13 @@
-import type { PipelineStep, Plan } from '@research/core';
+import type { Plan } from '@research/core';
 import type { RunRow } from '@research/database';
 import type { RunEvent } from '@research/engine';
 import type { Logger, Metrics } from '@research/observability';
 import { runBudgetOf, type RunBudget } from './budget';
 import { readCheckpoint } from './checkpoint';
 import { deferMetrics } from './step-metrics';
-import { RESEARCH_STEPS } from './steps/index';
+import { stepModule, type PipelineStep, type PipelineSteps } from './steps/index';
 import { planQuestion, type PlanQuestion } from './steps/plan.step';
-import type { PipelineSteps, ResearchServices, RunSnapshot, StepContext } from './steps';
+import type { ResearchServices, RunSnapshot, SnapshotPart, StepContext } from './steps';
 
 // The mounted route groups (/research/{id}/claims, /evidence, /synthesis, /planner) run the pipeline's
 // steps on a request, outside the job loop: same step modules, same budget object, same events. What they
@@ -24,7 +24,7 @@ export interface OutsideLoop {
 
 export interface StepOnRunOptions extends OutsideLoop {
   run: RunRow;
-  /** What the step reads of the run (only the parts it needs must be filled). */
+  /** What the step reads of the run: the step is handed the parts it declares (its `reads`), no others. */
   snapshot: RunSnapshot;
   /** The round the step works in; default: the run's last. */
   round?: number;
@@ -81,6 +81,11 @@ function contextOutsideLoop(
   return { ctx, recorded };
 }
 
+/** The parts `reads` names of a snapshot, and no others. */
+function partsOf(snapshot: RunSnapshot, reads: readonly SnapshotPart[]): Partial<RunSnapshot> {
+  return Object.fromEntries(reads.map((part) => [part, snapshot[part]]));
+}
+
 /** True for the events a step records about its own engine, which a new call of that step replaces. */
 function isEngineEventOf(step: PipelineStep, event: RunEvent): boolean {
   return (event.kind === 'engine' || event.kind === 'fallback') && event.step === step;
@@ -103,8 +108,9 @@ export async function runStepOnRun<S extends PipelineStep>(
   ];
   const position = { round: options.round ?? checkpoint.rounds, rounds: checkpoint.rounds };
   const { ctx, recorded } = contextOutsideLoop(options, budget, position, earlier);
-  const run: PipelineSteps[S] = RESEARCH_STEPS[step];
-  const output = (await run(options.snapshot, { ...ctx, run: options.run })) as StepOutput<S>;
+  const module = stepModule(step);
+  const read = partsOf(options.snapshot, module.reads);
+  const output = (await module.compute(read as RunSnapshot, { ...ctx, run: options.run })) as StepOutput<S>;
   return { output, events: recorded };
 }
 

@@ -32,7 +32,7 @@ import {
   type SearchResultRow,
   type SourceRow,
 } from '@research/database';
-import type { RunSnapshot } from './steps';
+import type { SnapshotOf } from './steps';
 
 // The orchestrator owns the invariants of stored records, whatever engine produced them: ids unique,
 // positions continuous, every claim quoting its source, one evidence row per claim, scores in [0, 1].
@@ -74,7 +74,7 @@ export function searchResultRows(
   run: RunRow,
   round: number,
   drafts: SearchResultDraft[],
-  snapshot: RunSnapshot,
+  snapshot: SnapshotOf<'searchResults'>,
 ): SearchResultRow[] {
   const start = nextPosition(snapshot.searchResults);
   return drafts.map((d, i) => ({
@@ -128,7 +128,7 @@ export function sourceRows(
   run: RunRow,
   round: number,
   drafts: SourceDraft[],
-  options: { snapshot: RunSnapshot; budget: Budget; now: Date },
+  options: { snapshot: SnapshotOf<'sources'>; budget: Budget; now: Date },
 ): SourceRow[] {
   const { snapshot, budget, now } = options;
   const seenUrls = new Set(snapshot.sources.map((s) => s.url));
@@ -177,7 +177,7 @@ export function claimRows(
   run: RunRow,
   round: number,
   drafts: ClaimDraft[],
-  snapshot: RunSnapshot,
+  snapshot: SnapshotOf<'sources' | 'claims'>,
 ): { rows: ClaimRow[]; overLimit: number } {
   const sources = new Map(snapshot.sources.map((s) => [s.id, s]));
   const indexOf = sourceIndexes();
@@ -212,7 +212,7 @@ export function claimRows(
 }
 
 /** Exactly one evidence row per claim of the run; a claim the engine left out gets SPEC 2.4's defaults. */
-export function evidenceRows(run: RunRow, drafts: EvidenceDraft[], snapshot: RunSnapshot): EvidenceRow[] {
+export function evidenceRows(run: RunRow, drafts: EvidenceDraft[], snapshot: SnapshotOf<'claims'>): EvidenceRow[] {
   const byClaim = new Map(drafts.map((d) => [d.claim_id, d]));
   return snapshot.claims.map((claim) => {
     const d = byClaim.get(claim.id);
@@ -234,7 +234,7 @@ export function evidenceRows(run: RunRow, drafts: EvidenceDraft[], snapshot: Run
 export function reportRecord(
   run: RunRow,
   body: ReportBody,
-  snapshot: RunSnapshot,
+  snapshot: SnapshotOf<'sources'>,
   now: Date,
 ): { report: Record<string, unknown>; generatedAt: Date } {
   const parsed = reportBodySchema.parse(body);

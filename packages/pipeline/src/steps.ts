@@ -1,14 +1,6 @@
-import type {
-  ClaimDraft,
-  EvidenceDraft,
-  LlmClient,
-  Plan,
-  ReportBody,
-  SearchResultDraft,
-  SourceDraft,
-} from '@research/core';
+import type { LlmClient, Plan, RunState } from '@research/core';
 import type { Crawler } from '@research/crawler';
-import type { ClaimRow, EvidenceRow, RunRow, SearchResultRow, SourceRow } from '@research/database';
+import type { ClaimRow, Db, EvidenceRow, NewRunEvent, RunRow, SearchResultRow, SourceRow } from '@research/database';
 import type { RunEvent } from '@research/engine';
 import type { Logger, Metrics } from '@research/observability';
 import type { SearchProvider } from '@research/search';
@@ -58,27 +50,71 @@ export interface RunSnapshot {
   evidence: EvidenceRow[];
 }
 
-/** One step of the pipeline: what is committed so far and the step's context in, the step's output out. */
-export type Step<T> = (snapshot: RunSnapshot, ctx: StepContext) => Promise<T>;
+/** A part of the run a step may read: its plan, search hits, sources (with their text), claims or evidence. */
+export type SnapshotPart = keyof RunSnapshot;
+
+/** Every part of a run's snapshot, in the order readSnapshot loads them. */
+export const SNAPSHOT_PARTS: readonly SnapshotPart[] = ['plan', 'searchResults', 'sources', 'claims', 'evidence'];
+
+/** What a step that reads `R` is handed of the run: those parts and no others. */
+export type SnapshotOf<R extends SnapshotPart> = Pick<RunSnapshot, R>;
+
+/** One step's work: what it reads of the run and the step's context in, the step's output out. */
+export type Step<T, R extends SnapshotPart = SnapshotPart> = (snapshot: SnapshotOf<R>, ctx: StepContext) => Promise<T>;
 
 /**
- * The six steps of the pipeline. Steps compute; the orchestrator persists what they return together
- * with the run's checkpoint, in one transaction, so a step either happened entirely or not at all.
+ * What a step's commit writes in its transaction, the plan when it planned, and the progress events its output
+ * adds (the plan, the sources read, claims per source, the report).
  */
-export interface PipelineSteps {
-  plan: Step<Plan>;
-  /** New search hits for this round. */
-  search: Step<SearchResultDraft[]>;
-  /** New sources for this round from the search hits not fetched yet, and the second hop's new hits. */
-  fetch: Step<{ sources: SourceDraft[]; searchResults: SearchResultDraft[] }>;
-  /** New claims from the sources added this round. */
-  analyze: Step<ClaimDraft[]>;
-  /** One evidence score per claim of the whole run (recomputed every round). */
-  compare: Step<EvidenceDraft[]>;
-  /**
-   * The report from the whole run's evidence. Called in every round (CONTRACT 4's states repeat per
-   * round); only the last round's report (ctx.round === ctx.rounds) is stored, so earlier calls are
-   * cheap interim reviews.
-   */
-  synthesize: Step<ReportBody>;
+export interface StepRecords {
+  write: (trx: Db) => Promise<void>;
+  plan?: Record<string, unknown>;
+  events?: NewRunEvent[];
+}
+
+/** What a step's output is turned into records with: its context, what it read, and the time records carry. */
+export interface StepRecordsInput<R extends SnapshotPart> {
+  ctx: StepContext;
+  snapshot: SnapshotOf<R>;
+  now: Date;
+}
+
+/**
+ * A step of the pipeline, described by its module (steps/*.step.ts), as STORM's stages are: its name, the run
+ * state it works in, the parts of the run it reads, its work, and how its output is stored. The registry
+ * (steps/index.ts) lists the modules in order; everything else about the steps derives from it.
+ *
+ * `compute` and `records` are methods so that a module reading little (`R` narrow, `T` its own output) stands
+ * for any step where the runner handles them alike (method parameters are compared both ways).
+ */
+export interface StepModule<N extends string, R extends SnapshotPart, T> {
+  readonly name: N;
+  /** The run's state while the step works (one of core's STEP_STATES, shown to clients). */
+  readonly state: RunState;
+  /** The parts of the run the step reads: readSnapshot loads these and hands the step nothing else. */
+  readonly reads: readonly R[];
+  /** True for a step taken in the first round only (planning); the others are taken in every round. */
+  readonly firstRoundOnly?: boolean;
+  /** The step's work: its output from what it read, its I/O through the context. */
+  compute(snapshot: SnapshotOf<R>, ctx: StepContext): Promise<T>;
+  /** The step's output as the records its commit writes (step-records.ts's row writers) and the events it adds. */
+  records(output: T, input: StepRecordsInput<R>): StepRecords;
+}
+
+/** A step module whatever its name, reads and output: what the runner handles. */
+export type AnyStepModule = StepModule<string, SnapshotPart, unknown>;
+
+/**
+ * A step module, its reads inferred from `reads` alone: a `compute` or `records` that reads a part the module
+ * does not declare does not compile.
+ */
+export function defineStep<const N extends string, const R extends SnapshotPart, T>(module: {
+  name: N;
+  state: RunState;
+  reads: readonly R[];
+  firstRoundOnly?: boolean;
+  compute: (snapshot: SnapshotOf<NoInfer<R>>, ctx: StepContext) => Promise<T>;
+  records: (output: T, input: StepRecordsInput<NoInfer<R>>) => StepRecords;
+}): StepModule<N, R, T> {
+  return Object.freeze({ ...module });
 }

@@ -54,7 +54,10 @@ export const initialProgress: ProgressState = {
   endedAt: null,
 };
 
-/** The states of the pipeline's steps, in order (packages/core's STEP_STATE): each round goes through them. */
+/**
+ * The states of the pipeline's steps, in order: each round goes through them. A copy of packages/core's STEP_STATES
+ * (the page imports no package); test/pipeline/step-registry.test.ts keeps the two equal.
+ */
 export const STEP_STATES: readonly RunState[] = [
   'planning',
   'searching',

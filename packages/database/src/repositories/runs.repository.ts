@@ -184,7 +184,7 @@ export async function advanceCheckpoint(
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Sets the counters shown on status and list reads from the child tables. */
+/** Sets the counters shown on status and list reads from the child tables, and returns them. */
 export function refreshRunCounts(db: Db, id: string) {
   return db
     .updateTable('research_runs')
@@ -195,6 +195,7 @@ export function refreshRunCounts(db: Db, id: string) {
       claim_count: sql<number>`(select count(*) from claims where run_id = ${id})`,
     })
     .where('id', '=', id)
+    .returning(['search_count', 'source_count', 'claim_count'])
     .executeTakeFirst();
 }
 

@@ -1,7 +1,8 @@
 import type { EvidenceDraft } from '@research/core';
 import type { NewClaimCluster, NewClaimRelation } from '@research/database';
 import { evidenceGraphOf, stableId } from '@research/engine';
-import type { RunSnapshot, StepContext } from '../steps';
+import { evidenceRows, writeEvidence } from '../step-records';
+import { defineStep, type RunSnapshot, type SnapshotOf, type StepContext, type StepRecordsInput } from '../steps';
 import { scoreClaims } from './score';
 
 /**
@@ -10,7 +11,10 @@ import { scoreClaims } from './score';
  * from its words; a refuting and a supporting claim of independent sources dispute it), and scores each
  * claim from that graph (steps/score.ts), deterministically: never calling the LLM.
  */
-export async function compareStep(snapshot: RunSnapshot, ctx: StepContext): Promise<EvidenceDraft[]> {
+export async function compareStep(
+  snapshot: SnapshotOf<'plan' | 'sources' | 'claims'>,
+  ctx: StepContext,
+): Promise<EvidenceDraft[]> {
   const graph = await evidenceGraphOf(snapshot.claims, snapshot.sources, { question: ctx.run.query });
   const round = new Map(snapshot.claims.map((c) => [c.id, c.round]));
   // Each contradiction is counted once: in the round its newer claim arrived.
@@ -29,6 +33,18 @@ export async function compareStep(snapshot: RunSnapshot, ctx: StepContext): Prom
   if (ctx.round === 1) ctx.record({ kind: 'engine', step: 'compare', round: ctx.round, mode: 'deterministic' });
   return scoreClaims(snapshot, ctx, graph);
 }
+
+/** Comparing: the run's claims compared and scored (the sources' text tells copies apart), never the LLM. */
+export const compareModule = defineStep({
+  name: 'compare',
+  state: 'comparing',
+  reads: ['plan', 'sources', 'claims'],
+  compute: compareStep,
+  records: (drafts: EvidenceDraft[], { ctx, snapshot }: StepRecordsInput<'claims'>) => {
+    const rows = evidenceRows(ctx.run, drafts, snapshot);
+    return { write: (trx) => writeEvidence(trx, ctx.run.id, rows) };
+  },
+});
 
 /** A run's claim graph as rows: its clusters (with their claims) and the relations between claims. */
 export interface ClaimGraphRows {

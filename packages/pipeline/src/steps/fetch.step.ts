@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import { queryKey, type SearchResultDraft, type SourceDraft } from '@research/core';
-import type { SearchResultRow, SourceRow } from '@research/database';
+import type { NewRunEvent, SearchResultRow, SourceRow } from '@research/database';
 import { hitUrlKey, isLocalUrl, readLocalDocument } from '@research/search';
-import type { RunSnapshot, StepContext } from '../steps';
+import { searchResultRows, sourceRows, writeSearchResults, writeSources } from '../step-records';
+import { defineStep, type SnapshotOf, type StepContext, type StepRecords, type StepRecordsInput } from '../steps';
 import { searchLinkingNames } from './bridge';
 import { nextCandidates, queryRoles, rankPool, type Candidate as PoolCandidate } from './select';
 import { keepControlledSources } from './source-controls';
@@ -119,6 +120,9 @@ export interface FetchOutput {
   searchResults: SearchResultDraft[];
 }
 
+/** The hits so far (the pool, the queries sent) and the sources held, with their text (the names they give). */
+type FetchReads = SnapshotOf<'searchResults' | 'sources'>;
+
 type Candidate = Pick<SearchResultRow, 'url' | 'title' | 'published_at'>;
 /** A source the run holds (stored, or read earlier in this step). */
 type HeldSource = Pick<SourceDraft, 'url' | 'content' | 'domain' | 'title'>;
@@ -200,7 +204,7 @@ interface RoundReading {
  * question needs next (searchNextNames), whose hits join the pool, ranked again before the next hop. Returns
  * the sources and the hops' hits, committed together.
  */
-export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promise<FetchOutput> {
+export async function fetchStep(snapshot: FetchReads, ctx: StepContext): Promise<FetchOutput> {
   const known: readonly SourceRow[] = snapshot.sources;
   const allowance = ctx.budget.sourceAllowance(known.length, ctx.round, ctx.rounds);
   const maxSources = Math.min(ctx.budget.max_sources, known.length + Math.max(0, allowance));
@@ -227,7 +231,7 @@ export async function fetchStep(snapshot: RunSnapshot, ctx: StepContext): Promis
  * False when the pool has nothing left to read; a hop before the last that finds nothing on a site with room
  * reads nothing and leaves its room to the hops after it.
  */
-async function readHop(snapshot: RunSnapshot, ctx: StepContext, round: RoundReading, maxSources: number) {
+async function readHop(snapshot: FetchReads, ctx: StepContext, round: RoundReading, maxSources: number) {
   const hits = [...snapshot.searchResults, ...round.found];
   const pool = rankPool(ctx, hits, queryRoles(ctx, new Set(hits.map((h) => h.query)), round.names), round.tried);
   const room = maxSources - round.held.length;
@@ -261,7 +265,7 @@ async function readHop(snapshot: RunSnapshot, ctx: StepContext, round: RoundRead
  * and what its own share did not need) spread over the hops to come; their hits join the round's. When the run's
  * budget is spent, searchLinkingNames says so once.
  */
-async function searchNextNames(snapshot: RunSnapshot, ctx: StepContext, round: RoundReading): Promise<void> {
+async function searchNextNames(snapshot: FetchReads, ctx: StepContext, round: RoundReading): Promise<void> {
   const queriesLeft = ctx.budget.queryAllowance(ctx.round, ctx.rounds);
   const spent = ctx.budget.remaining('search_queries') < 1;
   if (queriesLeft < 1 || (spent && round.budgetNoted)) return;
@@ -294,3 +298,44 @@ function sitePagesForHop(maxPagesPerDomain: number, hopsDone: number): number {
 function sitesOf(held: readonly HeldSource[]): Map<string, number> {
   return new Map(Object.entries(countBy(held, (s) => s.domain)));
 }
+
+/** A progress event per source read. */
+function sourceEvents(round: number, rows: readonly SourceRow[]): NewRunEvent[] {
+  return rows.map((s) => ({
+    type: 'source',
+    data: {
+      round,
+      url: s.url,
+      outcome: 'fetched',
+      source_id: s.id,
+      title: s.title,
+      domain: s.domain,
+      content_sha256: s.content_sha256,
+    },
+  }));
+}
+
+/** The round's sources and the hops' hits, stored together. */
+function fetchRecords(
+  read: FetchOutput,
+  { ctx, snapshot, now }: StepRecordsInput<'searchResults' | 'sources'>,
+): StepRecords {
+  const hits = searchResultRows(ctx.run, ctx.round, read.searchResults, snapshot);
+  const rows = sourceRows(ctx.run, ctx.round, read.sources, { snapshot, budget: ctx.budget, now });
+  return {
+    write: async (trx) => {
+      await writeSearchResults(trx, hits);
+      await writeSources(trx, rows);
+    },
+    events: sourceEvents(ctx.round, rows),
+  };
+}
+
+/** Fetching: the round's pages read in hops, with the hits the hops' names found. */
+export const fetchModule = defineStep({
+  name: 'fetch',
+  state: 'fetching',
+  reads: ['searchResults', 'sources'],
+  compute: fetchStep,
+  records: fetchRecords,
+});

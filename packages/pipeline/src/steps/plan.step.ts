@@ -1,6 +1,8 @@
-import type { Plan } from '@research/core';
+import { planSchema, type Plan } from '@research/core';
 import { planResearch, userQueries } from '@research/engine';
-import type { RunSnapshot, StepContext } from '../steps';
+import { cleanJson } from '../step-records';
+import { defineStep, type SnapshotOf, type StepContext, type StepRecords } from '../steps';
+import { controlsOf } from './source-controls';
 
 /** What planning reads: a run's question, or one asked without a run (POST /research/planner). */
 export interface PlanQuestion {
@@ -23,7 +25,7 @@ export async function planQuestion(question: PlanQuestion, ctx: Omit<StepContext
 }
 
 /** Plans the run: with the LLM, or extractively without one or when it fails (the report says so). */
-export function planStep(_snapshot: RunSnapshot, ctx: StepContext): Promise<Plan> {
+export function planStep(_snapshot: SnapshotOf<never>, ctx: StepContext): Promise<Plan> {
   return planQuestion(
     {
       query: ctx.run.query,
@@ -34,3 +36,24 @@ export function planStep(_snapshot: RunSnapshot, ctx: StepContext): Promise<Plan
     ctx,
   );
 }
+
+/** The plan as the run's stored plan (with the run's source controls) and its progress event. */
+function planRecords(output: Plan, { ctx }: { ctx: StepContext }): StepRecords {
+  const plan = planSchema.parse(output);
+  const queries = plan.search_queries.map((q) => q.query);
+  // The run's source controls are part of its strategy as GET /v1/research/{id}/plan shows it.
+  const controls = controlsOf(ctx);
+  const shown = controls ? { source_controls: controls } : {};
+  const events = [{ type: 'plan', data: { queries, sub_questions: plan.sub_questions, rounds: ctx.rounds, ...shown } }];
+  return { write: async () => undefined, plan: cleanJson({ ...plan, ...shown }), events };
+}
+
+/** Planning: once, in the first round, from the run's question alone. */
+export const planModule = defineStep({
+  name: 'plan',
+  state: 'planning',
+  reads: [],
+  firstRoundOnly: true,
+  compute: planStep,
+  records: planRecords,
+});

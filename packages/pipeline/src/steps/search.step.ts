@@ -7,11 +7,15 @@ import {
   userQueries,
   type PlannedQuery,
 } from '@research/engine';
-import type { RunSnapshot, StepContext } from '../steps';
+import { searchResultRows, writeSearchResults } from '../step-records';
+import { defineStep, type SnapshotOf, type StepContext, type StepRecordsInput } from '../steps';
 import { sendQueries } from './send-queries';
 
+/** The plan, the hits so far (queries sent, pages found), and for later rounds' gaps the claims and sources. */
+type SearchReads = SnapshotOf<'plan' | 'searchResults' | 'sources' | 'claims'>;
+
 /** Later rounds search the gaps of the evidence so far, then the planned queries round 1 had no room for. */
-async function gapRoundQueries(snapshot: RunSnapshot, ctx: StepContext, limit: number): Promise<PlannedQuery[]> {
+async function gapRoundQueries(snapshot: SearchReads, ctx: StepContext, limit: number): Promise<PlannedQuery[]> {
   const plan = snapshot.plan!;
   const planned = firstRoundQueries(plan, userQueries(ctx.run.extra_queries));
   const graph = await evidenceGraphOf(snapshot.claims, snapshot.sources);
@@ -33,7 +37,7 @@ async function gapRoundQueries(snapshot: RunSnapshot, ctx: StepContext, limit: n
 }
 
 /** The round's queries within its share of max_search_queries. */
-async function roundQueries(snapshot: RunSnapshot, ctx: StepContext): Promise<PlannedQuery[]> {
+async function roundQueries(snapshot: SearchReads, ctx: StepContext): Promise<PlannedQuery[]> {
   // The fetch step's hops keep a share of the round's queries for the names the pages read give.
   const allowance = ctx.budget.queryAllowance(ctx.round, ctx.rounds);
   const limit = allowance - ctx.budget.linkReserve(allowance);
@@ -53,7 +57,7 @@ async function roundQueries(snapshot: RunSnapshot, ctx: StepContext): Promise<Pl
 }
 
 /** New search hits for the round, every result list's: hits of pages the run holds are dropped. */
-export async function searchStep(snapshot: RunSnapshot, ctx: StepContext): Promise<SearchResultDraft[]> {
+export async function searchStep(snapshot: SearchReads, ctx: StepContext): Promise<SearchResultDraft[]> {
   if (!snapshot.plan) throw new Error('Cannot search without a plan');
   const used = ctx.budget.usage.search_queries ?? 0;
   const queries = await roundQueries(snapshot, ctx);
@@ -68,3 +72,15 @@ export async function searchStep(snapshot: RunSnapshot, ctx: StepContext): Promi
   });
   return fresh;
 }
+
+/** Searching: the round's queries, their hits stored as the providers gave them. */
+export const searchModule = defineStep({
+  name: 'search',
+  state: 'searching',
+  reads: ['plan', 'searchResults', 'sources', 'claims'],
+  compute: searchStep,
+  records: (hits: SearchResultDraft[], { ctx, snapshot }: StepRecordsInput<'searchResults'>) => {
+    const rows = searchResultRows(ctx.run, ctx.round, hits, snapshot);
+    return { write: (trx) => writeSearchResults(trx, rows) };
+  },
+});

@@ -1,10 +1,15 @@
 import type { ReportBody } from '@research/core';
 import { evidenceDraftsOf, evidenceGraphOf, synthesizeReport } from '@research/engine';
-import type { RunSnapshot, StepContext } from '../steps';
+import { reportEvent } from '../progress';
+import { reportRecord, writeReport } from '../step-records';
+import { defineStep, type SnapshotOf, type StepContext, type StepRecords, type StepRecordsInput } from '../steps';
 import { controlsOf } from './source-controls';
 
 /** The cited report of the run's evidence; only the last round's is worded by the LLM and stored. */
-export async function synthesizeStep(snapshot: RunSnapshot, ctx: StepContext): Promise<ReportBody> {
+export async function synthesizeStep(
+  snapshot: SnapshotOf<'plan' | 'sources' | 'claims' | 'evidence'>,
+  ctx: StepContext,
+): Promise<ReportBody> {
   const { body, events } = await synthesizeReport(ctx.services.llm, ctx, {
     query: ctx.run.query,
     language: ctx.run.language,
@@ -22,3 +27,19 @@ export async function synthesizeStep(snapshot: RunSnapshot, ctx: StepContext): P
   for (const event of events) ctx.record(event);
   return body;
 }
+
+/** The last round's report, stored in the transaction that completes the run; earlier rounds store nothing. */
+function synthesizeRecords(body: ReportBody, { ctx, snapshot, now }: StepRecordsInput<'sources'>): StepRecords {
+  if (ctx.round < ctx.rounds) return { write: async () => undefined };
+  const record = reportRecord(ctx.run, body, snapshot, now);
+  return { write: (trx) => writeReport(trx, ctx.run.id, record), events: [reportEvent(record.report)] };
+}
+
+/** Synthesizing: the cited report of the run's claims, evidence and sources (the lead finding reads its text). */
+export const synthesizeModule = defineStep({
+  name: 'synthesize',
+  state: 'synthesizing',
+  reads: ['plan', 'sources', 'claims', 'evidence'],
+  compute: synthesizeStep,
+  records: synthesizeRecords,
+});
