@@ -96,7 +96,7 @@ export async function rewriteReport(run: RunOutcome, query: string, language = '
       round: rounds,
       rounds,
       queriesSent: run.usage.search_queries ?? 0,
-      events: [],
+      notes: [],
       generatedAt: new Date(),
       final: true,
     },

@@ -217,7 +217,7 @@ export async function reportOf(
     graph: graphOf(pages),
     evidence: [],
     gaps: null,
-    events: [],
+    notes: [],
     rounds: 1,
     queriesSent: 1,
     generatedAt: new Date('2025-01-01T00:00:00Z'),

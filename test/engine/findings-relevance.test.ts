@@ -1,4 +1,4 @@
-import { rankFindings, reportText, type RunEvent } from '@research/engine';
+import { rankFindings, reportText } from '@research/engine';
 import { graphOf, reportOf } from './engine-support';
 
 async function findingsOf(query: string, pages: ReadonlyArray<{ title: string; sentences: string[] }>) {
@@ -180,10 +180,7 @@ describe('findings only about the question', () => {
       })),
     );
     const graph = graphOf([firstStep, ...others, { title: 'Brown County, Kansas', sentences: [answer] }]);
-    const events: RunEvent[] = [{ kind: 'bridge', round: 1, queries: ['Brown County, Kansas'], hits: 1 }];
-    const findings = (await rankFindings({ query, plan: null, graph, evidence: [], events })).map(
-      (r) => r.finding.text,
-    );
+    const findings = (await rankFindings({ query, plan: null, graph, evidence: [] })).map((r) => r.finding.text);
     expect(findings[0]).toBe(answer);
     expect(findings).toHaveLength(10);
   });

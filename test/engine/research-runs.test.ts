@@ -1,6 +1,6 @@
 import { normalizeWhitespace, type AppConfig, type Depth, type ReportBody } from '@research/core';
 import type { Database, RunRow } from '@research/database';
-import type { RunEvent } from '@research/engine';
+import type { RunNote } from '@research/engine';
 import { createLlmClient } from '@research/llm';
 import type { ResearchServices } from '@research/pipeline';
 import { createMetrics, createSilentLogger, type Metrics } from '@research/observability';
@@ -368,8 +368,8 @@ describe("research runs through a worker's web access (Wikipedia search and the 
     });
     expectSoundRun(o);
     // The second round sent queries of its own (what it found may all be pages the first round had).
-    const events = (o.run.checkpoint as unknown as { notes: RunEvent[] }).notes;
-    const second = events.find((e): e is Extract<RunEvent, { kind: 'search' }> => e.kind === 'search' && e.round === 2);
+    const events = (o.run.checkpoint as unknown as { notes: RunNote[] }).notes;
+    const second = events.find((e): e is Extract<RunNote, { kind: 'search' }> => e.kind === 'search' && e.round === 2);
     expect(second?.sent).toBeGreaterThan(0);
     expect(o.report.methodology).toMatch(/2 round\(s\)/);
   });

@@ -7,7 +7,7 @@ import { DEPTH_BUDGETS, loadConfig, type Budget } from '@research/core';
 import { createCrawler, type Crawler } from '@research/crawler';
 import type { SearchResultRow, SourceRow } from '@research/database';
 import { createMetrics, createSilentLogger } from '@research/observability';
-import type { RunEvent } from '@research/engine';
+import type { RunNote } from '@research/engine';
 import { fetchStep, runBudgetOf, type RunSnapshot, type StepContext } from '@research/pipeline';
 import { createSearxngProvider } from '@research/search';
 import { startFakeSearxng, type FakeSearxng } from '../fakes/fake-searxng';
@@ -88,8 +88,8 @@ describe('the fetch step', () => {
   function context(
     limits: Partial<Budget>,
     options: { query?: string; queriesUsed?: number; localCorpusDir?: string } = {},
-  ): StepContext & { events: RunEvent[] } {
-    const events: RunEvent[] = [];
+  ): StepContext & { notes: RunNote[] } {
+    const notes: RunNote[] = [];
     const budget = runBudgetOf({
       depth: 'quick',
       budget: { ...DEPTH_BUDGETS.quick, ...limits },
@@ -110,8 +110,8 @@ describe('the fetch step', () => {
       metrics: createMetrics({ defaultMetrics: false }),
       services: { llm: null, searchProvider, crawler, localCorpusDir: options.localCorpusDir },
       usage: budget.usage,
-      events,
-      record: (event) => void events.push(event),
+      notes,
+      note: (note) => void notes.push(note),
       progress: () => undefined,
     };
   }
@@ -144,7 +144,7 @@ describe('the fetch step', () => {
     claims: [],
     evidence: [],
   });
-  const budgetEvents = (ctx: StepContext) => ctx.events.filter((e) => e.kind === 'budget');
+  const budgetEvents = (ctx: StepContext) => ctx.notes.filter((e) => e.kind === 'budget');
 
   it("reads a local HTML file as it reads a fetched page: the article, without the site's menus and footer", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'local-corpus-'));
@@ -210,7 +210,7 @@ describe('the fetch step', () => {
       '/adriana-trigiani',
     ]);
     expect(ctx.usage.search_queries).toBe(7 + asked.length);
-    expect(ctx.events).toContainEqual(expect.objectContaining({ kind: 'bridge', round: 1 }));
+    expect(ctx.notes).toContainEqual(expect.objectContaining({ kind: 'bridge', round: 1 }));
   });
 
   it('spends no query on a second hop when the round has none left or the pages name nothing new', async () => {
@@ -279,7 +279,7 @@ describe('the fetch step', () => {
     // Two a hop: the director's page comes in the second, after her name was read on the film's page.
     expect(paths).toHaveLength(6);
     expect(paths.indexOf('/adriana-trigiani')).toBeGreaterThanOrEqual(2);
-    const bridges = ctx.events.filter((e) => e.kind === 'bridge');
+    const bridges = ctx.notes.filter((e) => e.kind === 'bridge');
     expect(bridges[0]).toMatchObject({ queries: expect.arrayContaining(['Adriana Trigiani']) });
   });
 

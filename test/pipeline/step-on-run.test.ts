@@ -2,7 +2,7 @@ import { DEPTH_BUDGETS, loadConfig, type LlmClient } from '@research/core';
 import type { RunRow, SourceRow } from '@research/database';
 import { createLlmClient } from '@research/llm';
 import { createMetrics, createSilentLogger } from '@research/observability';
-import { planWithoutRun, runStepOnRun, type OutsideLoop, type RunEvent } from '@research/pipeline';
+import { planWithoutRun, runStepOnRun, type OutsideLoop, type RunNote } from '@research/pipeline';
 import { startFakeLlm, type FakeLlm } from '../fakes/fake-llm';
 
 // The pipeline's steps as the mounted routes run them: on one request, outside the job loop.
@@ -32,7 +32,7 @@ describe('a step run on a run outside the job loop', () => {
     metrics,
     signal: new AbortController().signal,
   });
-  const ended = (notes: RunEvent[] = []): RunRow =>
+  const ended = (notes: RunNote[] = []): RunRow =>
     ({
       id: '5d1f0c4e-2b7a-4c8e-9a43-0f6b1d2e3c4a',
       query: 'How does photosynthesis work?',
@@ -71,7 +71,7 @@ describe('a step run on a run outside the job loop', () => {
   });
 
   it("answers with the events of this call only, not the run's earlier ones of that step", async () => {
-    const earlier: RunEvent[] = [
+    const earlier: RunNote[] = [
       { kind: 'engine', step: 'synthesize', round: 1, mode: 'llm' },
       { kind: 'search', round: 1, sent: 4, hits: 6 },
     ];

@@ -16,7 +16,7 @@ import {
 } from '@research/pipeline';
 import type { ResearchJobContext } from '@research/queue';
 import { normalizeWhitespace, type ReportBody } from '@research/core';
-import type { RunEvent } from '@research/engine';
+import type { RunNote } from '@research/engine';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createWorkerEngine, type WorkerEngine } from '../support/engine';
 import { listenDroppingEveryConnection } from '../support/loopback';
@@ -130,7 +130,7 @@ describe('research orchestrator', () => {
       notes: expect.any(Array),
     });
     // The events every step recorded for the report are all kept in the checkpoint, in step order.
-    const events = (done.checkpoint as unknown as { notes: RunEvent[] }).notes;
+    const events = (done.checkpoint as unknown as { notes: RunNote[] }).notes;
     expect(events.map((e) => `${e.kind}:${'step' in e ? e.step : 'round' in e ? e.round : ''}`)).toEqual([
       'engine:plan',
       'search:1',
@@ -429,7 +429,7 @@ describe('research orchestrator', () => {
     await expect(runner().run({ research_id: run.id }, job())).resolves.toBe('done');
     const done = await runRow(t.db, run.id);
     expect(done.state).toBe('completed');
-    const events = (done.checkpoint as unknown as { notes: RunEvent[] }).notes;
+    const events = (done.checkpoint as unknown as { notes: RunNote[] }).notes;
     expect(events.slice(0, 2)).toEqual([
       { kind: 'engine', step: 'plan', round: 1, mode: 'llm' },
       { kind: 'remark', text: 'A remark in words.' },

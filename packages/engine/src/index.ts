@@ -41,4 +41,4 @@ export { synthesizeReport, evidenceDraftsOf } from './report/synthesize-report';
 export * as claimsPromptV2 from './prompts/claims.v2';
 export * as visionPromptV1 from './prompts/vision.v1';
 export { stableId } from './ids';
-export { readRunEvents, type RunEvent } from './notes';
+export { readRunEvents, type RunNote } from './notes';

@@ -1,15 +1,17 @@
 import { z } from 'zod';
 
-// What happened during a run, as typed events: the pipeline's steps append them through their context,
-// the orchestrator keeps them in the run's checkpoint (JSON) across steps and resumes, and the report
-// renders them in the run's language (methodology and uncertainties).
+// The run's notes: what happened during a run that its report is written from, typed. The pipeline's steps
+// append them through their context (ctx.note), the orchestrator keeps them in the run's checkpoint (JSON,
+// `notes`) across steps and resumes, and the report renders them in the run's language (methodology and
+// uncertainties). They are not the run's events (the rows of run_events its progress stream shows), though
+// each step's new notes are also added to that stream.
 
 export type EngineMode = 'llm' | 'extractive' | 'mixed' | 'deterministic';
 
 const round = z.number().int().min(0);
 const count = z.number().int().min(0);
 
-export const runEventSchema = z.discriminatedUnion('kind', [
+export const runNoteSchema = z.discriminatedUnion('kind', [
   /** Which engine a step ran with in a round. */
   z.object({
     kind: z.literal('engine'),
@@ -49,10 +51,10 @@ export const runEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('remark'), text: z.string() }),
 ]);
 
-export type RunEvent = z.infer<typeof runEventSchema>;
+export type RunNote = z.infer<typeof runNoteSchema>;
 
 /** The event of a note as checkpoints before typed events stored it (`engine:plan:1:llm`, …). */
-function eventOfLegacyNote(text: string): RunEvent {
+function eventOfLegacyNote(text: string): RunNote {
   const p = text.split(':');
   const num = (i: number) => Number(p[i]) || 0;
   switch (p[0]) {
@@ -80,11 +82,11 @@ function eventOfLegacyNote(text: string): RunEvent {
  * The events stored in a run's checkpoint. Runs checkpointed by a version that kept notes as strings
  * finish after an upgrade: those strings are read as the events they stood for. Anything else is dropped.
  */
-export function readRunEvents(stored: unknown): RunEvent[] {
+export function readRunEvents(stored: unknown): RunNote[] {
   if (!Array.isArray(stored)) return [];
-  return stored.flatMap((item): RunEvent[] => {
+  return stored.flatMap((item): RunNote[] => {
     if (typeof item === 'string') return [eventOfLegacyNote(item)];
-    const parsed = runEventSchema.safeParse(item);
+    const parsed = runNoteSchema.safeParse(item);
     return parsed.success ? [parsed.data] : [];
   });
 }
@@ -131,7 +133,7 @@ function emptySummary(): ParsedNotes {
 }
 
 /** Adds one event to the summary; the last event of a kind per step and round wins. */
-function summarize(out: ParsedNotes, e: RunEvent): void {
+function summarize(out: ParsedNotes, e: RunNote): void {
   switch (e.kind) {
     case 'engine':
       out.engines = out.engines.filter((x) => !(x.step === e.step && x.round === e.round));
@@ -182,7 +184,7 @@ function summarize(out: ParsedNotes, e: RunEvent): void {
 }
 
 /** What a run's events say, by kind, as the report renders it. */
-export function summarizeEvents(events: readonly RunEvent[]): ParsedNotes {
+export function summarizeNotes(events: readonly RunNote[]): ParsedNotes {
   const out = emptySummary();
   for (const e of events) summarize(out, e);
   return out;

@@ -1,11 +1,11 @@
 import type { RunCheckpoint } from '@research/database';
-import { readRunEvents, type RunEvent } from '@research/engine';
+import { readRunEvents, type RunNote } from '@research/engine';
 import { PIPELINE_STEPS, RESEARCH_STEPS, type PipelineStep } from './steps/index';
 
 /** The run's checkpoint as the orchestrator writes it: the committed steps plus the run's events. */
 export interface PipelineCheckpoint extends RunCheckpoint {
   /** The events the committed steps recorded (fallbacks used, budgets that ran out), kept across resumes. */
-  notes?: RunEvent[];
+  notes?: RunNote[];
 }
 
 export interface StepPosition {
@@ -35,7 +35,7 @@ export function nextStep(checkpoint: PipelineCheckpoint): StepPosition | null {
 export function checkpointAfter(
   checkpoint: PipelineCheckpoint,
   position: StepPosition,
-  notes: RunEvent[],
+  notes: RunNote[],
 ): PipelineCheckpoint {
   const done = position.round === checkpoint.round ? [...checkpoint.done, position.step] : [position.step];
   return { round: position.round, done, rounds: checkpoint.rounds, notes };

@@ -12,6 +12,7 @@ export {
   type PipelineStep,
   type PipelineSteps,
   type StepModuleOf,
+  type StepReads,
   analyzeStep,
   compareStep,
   fetchStep,
@@ -35,7 +36,7 @@ export { readSnapshot } from './step-commit';
 // The rows a step stores and their one writer per table: the mounted routes store through them too.
 export * from './step-records';
 // The events steps record are part of what running a step returns (runStepOnRun), so they are named here.
-export type { RunEvent } from '@research/engine';
+export type { RunNote } from '@research/engine';
 export { readImage, type ImageClaim, type ImageReading } from './image-claims';
 export { stopReport, type StopReport } from './stop-report';
 export { type ProgressEvent } from './progress';

@@ -26,7 +26,7 @@ import {
 import { commitStep, computeStep, readSnapshot } from './step-commit';
 import { guardStep, type StopReason } from './step-guard';
 import { deferMetrics } from './step-metrics';
-import { progressRows, recordedRows, type ProgressEvent } from './progress';
+import { progressRows, noteRows, type ProgressEvent } from './progress';
 import type { AnyStepModule, ResearchServices, StepContext } from './steps';
 import { RESEARCH_STEPS, STEP_STATE, type PipelineStep, type PipelineSteps } from './steps/index';
 
@@ -164,8 +164,8 @@ async function takeStep(r: Runner, p: PickUp, position: StepPosition): Promise<S
     metrics: deferred.metrics,
     services: r.services,
     usage: budget.usage,
-    events,
-    record: (event) => void events.push(event),
+    notes: events,
+    note: (note) => void events.push(note),
     progress: (event) => void progress.push(event),
   };
   const guard = { ...r, runId: run.id, expectedSeq: seq, deadline: p.deadline, jobSignal: p.job.signal };
@@ -184,7 +184,7 @@ async function takeStep(r: Runner, p: PickUp, position: StepPosition): Promise<S
   }
   const last = isLastStep(p.checkpoint, position);
   const checkpoint = checkpointAfter(p.checkpoint, position, events);
-  const progressed = [...progressRows(progress), ...recordedRows(events.slice(earlier))];
+  const progressed = [...progressRows(progress), ...noteRows(events.slice(earlier))];
   const commit = { run, budget, seq, computed: outcome.value, checkpoint, last, deferred, progress: progressed };
   const counts = await commitStep(r, commit);
   if (!counts) {

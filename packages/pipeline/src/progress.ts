@@ -1,5 +1,5 @@
 import type { NewRunEvent } from '@research/database';
-import type { RunEvent } from '@research/engine';
+import type { RunNote } from '@research/engine';
 
 // What a client watching a run sees (GET /v1/research/{id}/events): the events a step reports as it works
 // (`ctx.progress`), the events it records for the report (`ctx.record`), and what its output adds (the plan,
@@ -19,7 +19,7 @@ export function progressRows(events: readonly ProgressEvent[]): NewRunEvent[] {
 }
 
 /** The events a step recorded for the report, as progress: their kind is the type. */
-export function recordedRows(events: readonly RunEvent[]): NewRunEvent[] {
+export function noteRows(events: readonly RunNote[]): NewRunEvent[] {
   return events.map(({ kind, ...data }) => ({ type: kind, data }));
 }
 

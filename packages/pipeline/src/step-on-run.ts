@@ -1,13 +1,13 @@
 import type { Plan } from '@research/core';
 import type { RunRow } from '@research/database';
-import type { RunEvent } from '@research/engine';
+import type { RunNote } from '@research/engine';
 import type { Logger, Metrics } from '@research/observability';
 import { runBudgetOf, type RunBudget } from './budget';
 import { readCheckpoint } from './checkpoint';
 import { deferMetrics } from './step-metrics';
-import { stepModule, type PipelineStep, type PipelineSteps } from './steps/index';
+import { stepModule, type PipelineStep, type PipelineSteps, type StepReads } from './steps/index';
 import { planQuestion, type PlanQuestion } from './steps/plan.step';
-import type { ResearchServices, RunSnapshot, SnapshotPart, StepContext } from './steps';
+import type { ResearchServices, RunSnapshot, SnapshotOf, SnapshotPart, StepContext } from './steps';
 
 // The mounted route groups (/research/{id}/claims, /evidence, /synthesis, /planner) run the pipeline's
 // steps on a request, outside the job loop: same step modules, same budget object, same events. What they
@@ -22,14 +22,14 @@ export interface OutsideLoop {
   signal: AbortSignal;
 }
 
-export interface StepOnRunOptions extends OutsideLoop {
+export interface StepOnRunOptions<S extends PipelineStep> extends OutsideLoop {
   run: RunRow;
-  /** What the step reads of the run: the step is handed the parts it declares (its `reads`), no others. */
-  snapshot: RunSnapshot;
+  /** What the step reads of the run: the parts it declares (its `reads`; readSnapshot loads them), no others. */
+  snapshot: SnapshotOf<StepReads<S>>;
   /** The round the step works in; default: the run's last. */
   round?: number;
   /** Events the step sees after the run's recorded ones (a stop the report must mention). */
-  events?: readonly RunEvent[];
+  events?: readonly RunNote[];
 }
 
 /** What a registered step returns. */
@@ -38,7 +38,7 @@ export type StepOutput<S extends PipelineStep> = Awaited<ReturnType<PipelineStep
 export interface StepOnRunResult<S extends PipelineStep> {
   output: StepOutput<S>;
   /** The events this call recorded (which engine ran, LLM fallbacks, claims dropped as ungrounded). */
-  events: RunEvent[];
+  events: RunNote[];
 }
 
 const LLM_COUNTERS = new Set(['llm_requests', 'llm_tokens_input', 'llm_tokens_output']);
@@ -57,9 +57,9 @@ function contextOutsideLoop(
   options: OutsideLoop,
   budget: RunBudget,
   position: { round: number; rounds: number },
-  earlier: readonly RunEvent[],
-): { ctx: Omit<StepContext, 'run'>; recorded: RunEvent[] } {
-  const recorded: RunEvent[] = [];
+  earlier: readonly RunNote[],
+): { ctx: Omit<StepContext, 'run'>; recorded: RunNote[] } {
+  const recorded: RunNote[] = [];
   const events = [...earlier];
   const ctx: Omit<StepContext, 'run'> = {
     budget,
@@ -70,10 +70,10 @@ function contextOutsideLoop(
     metrics: deferMetrics(options.metrics).metrics,
     services: options.services,
     usage: budget.usage,
-    events,
-    record(event) {
-      events.push(event);
-      recorded.push(event);
+    notes: events,
+    note(note) {
+      events.push(note);
+      recorded.push(note);
     },
     // A step on one request is not the run's own work: its progress is not the run's.
     progress: () => undefined,
@@ -82,12 +82,12 @@ function contextOutsideLoop(
 }
 
 /** The parts `reads` names of a snapshot, and no others. */
-function partsOf(snapshot: RunSnapshot, reads: readonly SnapshotPart[]): Partial<RunSnapshot> {
+function partsOf(snapshot: Partial<RunSnapshot>, reads: readonly SnapshotPart[]): Partial<RunSnapshot> {
   return Object.fromEntries(reads.map((part) => [part, snapshot[part]]));
 }
 
 /** True for the events a step records about its own engine, which a new call of that step replaces. */
-function isEngineEventOf(step: PipelineStep, event: RunEvent): boolean {
+function isEngineEventOf(step: PipelineStep, event: RunNote): boolean {
   return (event.kind === 'engine' || event.kind === 'fallback') && event.step === step;
 }
 
@@ -98,7 +98,7 @@ function isEngineEventOf(step: PipelineStep, event: RunEvent): boolean {
  */
 export async function runStepOnRun<S extends PipelineStep>(
   step: S,
-  options: StepOnRunOptions,
+  options: StepOnRunOptions<S>,
 ): Promise<StepOnRunResult<S>> {
   const budget = requestBudgetOf(options.run);
   const checkpoint = readCheckpoint(options.run.checkpoint, budget.rounds);
@@ -122,7 +122,7 @@ export async function planWithoutRun(
   question: PlanQuestion,
   depth: string,
   options: OutsideLoop,
-): Promise<{ plan: Plan; events: RunEvent[] }> {
+): Promise<{ plan: Plan; events: RunNote[] }> {
   const budget = runBudgetOf({ depth, budget: null });
   const { ctx, recorded } = contextOutsideLoop(options, budget, { round: 1, rounds: budget.rounds }, []);
   const plan = await planQuestion(question, ctx);

@@ -1,7 +1,7 @@
 import type { LlmClient, Plan, RunState } from '@research/core';
 import type { Crawler } from '@research/crawler';
 import type { ClaimRow, Db, EvidenceRow, NewRunEvent, RunRow, SearchResultRow, SourceRow } from '@research/database';
-import type { RunEvent } from '@research/engine';
+import type { RunNote } from '@research/engine';
 import type { Logger, Metrics } from '@research/observability';
 import type { SearchProvider } from '@research/search';
 import type { RunBudget } from './budget';
@@ -33,10 +33,10 @@ export interface StepContext {
   readonly services: ResearchServices;
   /** The budget's usage counters (budget.usage), where the LLM client counts its requests and tokens. */
   readonly usage: Record<string, number>;
-  /** What happened in the run so far (earlier steps' events and this step's own). */
-  readonly events: readonly RunEvent[];
-  /** Appends an event for the report's methodology and uncertainties (fallbacks used, budgets that ran out). */
-  record(event: RunEvent): void;
+  /** The run's notes so far (earlier steps' and this step's own): what the report is written from. */
+  readonly notes: readonly RunNote[];
+  /** Appends a note for the report's methodology and uncertainties (fallbacks used, budgets that ran out). */
+  note(note: RunNote): void;
   /** Reports progress for clients watching the run (stored with the step's commit, never in the report). */
   progress(event: ProgressEvent): void;
 }

@@ -1,11 +1,12 @@
 import type { NewRunEvent, RunRow } from '@research/database';
-import type { RunEvent } from '@research/engine';
+import type { RunNote } from '@research/engine';
 import { runBudgetOf } from './budget';
 import { nextStep, readCheckpoint } from './checkpoint';
 import { reportEvent } from './progress';
 import { runStepOnRun, type OutsideLoop } from './step-on-run';
 import { reportRecord } from './step-records';
-import type { RunSnapshot } from './steps';
+import type { SnapshotOf } from './steps';
+import type { StepReads } from './steps/index';
 
 export interface StopReport {
   record: ReturnType<typeof reportRecord>;
@@ -18,10 +19,14 @@ export interface StopReport {
  * the synthesize step, extractive (a stop ends within seconds, never waiting on a model), with a `stopped`
  * event so the report's uncertainties say it rests on a partial run and where it stopped.
  */
-export async function stopReport(run: RunRow, snapshot: RunSnapshot, outside: OutsideLoop): Promise<StopReport> {
+export async function stopReport(
+  run: RunRow,
+  snapshot: SnapshotOf<StepReads<'synthesize'>>,
+  outside: OutsideLoop,
+): Promise<StopReport> {
   const checkpoint = readCheckpoint(run.checkpoint, runBudgetOf(run).rounds);
   const at = nextStep(checkpoint) ?? { step: 'synthesize', round: checkpoint.rounds };
-  const stopped: RunEvent = { kind: 'stopped', step: at.step, round: at.round };
+  const stopped: RunNote = { kind: 'stopped', step: at.step, round: at.round };
   const { output } = await runStepOnRun('synthesize', {
     ...outside,
     services: { ...outside.services, llm: null },

@@ -47,6 +47,7 @@ import {
   readSnapshot,
   reportRecord,
   runStepOnRun,
+  stepModule,
   sourceRow,
   writeClaimGraph,
   writeClaims,
@@ -54,7 +55,7 @@ import {
   writeReport,
   writeSources,
   type OutsideLoop,
-  type RunEvent,
+  type RunNote,
 } from '@research/pipeline';
 import type { RequestScope } from './scope';
 import { fetchOne } from './crawler.service';
@@ -124,7 +125,7 @@ function outsideLoop(req: RunRequest): OutsideLoop {
 }
 
 /** The LLM fallbacks among a step's events, in the order they were recorded. */
-function fallbacksOf(events: readonly RunEvent[]): Array<{ reason: LlmFallbackReason; count: number }> {
+function fallbacksOf(events: readonly RunNote[]): Array<{ reason: LlmFallbackReason; count: number }> {
   return events.flatMap((e) =>
     e.kind === 'fallback' ? [{ reason: e.reason as LlmFallbackReason, count: e.count }] : [],
   );
@@ -231,7 +232,7 @@ async function requestedSource(req: RunRequest, run: RunRow, input: ClaimsInput)
 }
 
 /** What the analyze step said about its engines: which read the passages, its fallbacks, claims dropped. */
-function analysisOf(events: readonly RunEvent[]): Pick<ClaimsResult, 'mode' | 'fallbacks' | 'ungrounded'> {
+function analysisOf(events: readonly RunNote[]): Pick<ClaimsResult, 'mode' | 'fallbacks' | 'ungrounded'> {
   const engine = events.find((e) => e.kind === 'engine');
   return {
     mode: engine?.kind === 'engine' ? (engine.mode as ClaimsResult['mode']) : 'extractive',
@@ -305,7 +306,7 @@ export async function extractRunClaims(req: RunRequest & { input: ClaimsInput })
     ...outsideLoop(req),
     // The step reads in the run's language; a request may name another, and a source has its own.
     run: { ...run, language: input.language ?? requested.source.language ?? run.language },
-    snapshot: { plan: planOf(run), searchResults: [], sources: [requested.source], claims: [], evidence: [] },
+    snapshot: { plan: planOf(run), sources: [requested.source], claims: [] },
     round: requested.source.round,
   });
   const stored = await storeClaims(req, requested, output);
@@ -344,7 +345,7 @@ export function clusterRunClaims(
  */
 export function rescoreRunEvidence(req: RunRequest): Promise<EvidenceRow[]> {
   return inEditTransaction(req.ctx, req.id, req.scope.actor, async (trx, run) => {
-    const snapshot = await readSnapshot(trx, run);
+    const snapshot = await readSnapshot(trx, run, stepModule('compare').reads);
     const { output } = await runStepOnRun('compare', { ...outsideLoop(req), run, snapshot });
     await writeEvidence(trx, run.id, evidenceRows(run, output, snapshot));
     return listEvidence(trx, run.id);
@@ -364,7 +365,7 @@ export async function synthesizeRunReport(req: RunRequest): Promise<{
 }> {
   await checkEditable(req.ctx.db, req.id, req.scope.actor, false);
   const run = (await findRunById(req.ctx.db, req.id))!;
-  const snapshot = await readSnapshot(req.ctx.db, run);
+  const snapshot = await readSnapshot(req.ctx.db, run, stepModule('synthesize').reads);
   const { output, events } = await runStepOnRun('synthesize', { ...outsideLoop(req), run, snapshot });
   const record = reportRecord(run, output, snapshot, new Date());
   await inEditTransaction(req.ctx, req.id, req.scope.actor, (trx) => writeReport(trx, run.id, record));

@@ -1,7 +1,7 @@
 import { AppError, Details, isRunning, isUuid } from '@research/core';
 import { mayManage } from '@research/auth';
 import { appendRunEvents, findRunById, findRunForEdit, finishRun } from '@research/database';
-import { readSnapshot, stopReport, writeReport, type OutsideLoop } from '@research/pipeline';
+import { readSnapshot, stepModule, stopReport, writeReport, type OutsideLoop } from '@research/pipeline';
 import type { RunsContext } from './context';
 import type { RequestScope } from './scope';
 
@@ -48,7 +48,8 @@ export async function cancelRun(
   };
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const run = await stoppableRun(ctx, scope, id);
-    const snapshot = await readSnapshot(ctx.db, run);
+    // The stop report is the synthesize step's: it reads what that step declares.
+    const snapshot = await readSnapshot(ctx.db, run, stepModule('synthesize').reads);
     const stop = await stopReport(run, snapshot, outside);
     const stopped = await ctx.db.transaction().execute(async (trx) => {
       // The run's row lock: a step's commit waits for this one, or committed before it (then redo).

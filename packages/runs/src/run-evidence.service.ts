@@ -10,7 +10,7 @@ import {
   type RunRow,
   type VisibleRunRead,
 } from '@research/database';
-import { readCheckpoint, runBudgetOf, type RunBudget, type RunEvent } from '@research/pipeline';
+import { readCheckpoint, runBudgetOf, type RunBudget, type RunNote } from '@research/pipeline';
 import type { SourceSummary } from './research-reads.service';
 
 /** Longest source id looked up; a longer one is no source of any run. */
@@ -49,7 +49,7 @@ export interface RunRecord {
   /** Its rounds, as its checkpoint records them. */
   rounds: number;
   /** What happened during the run that its report is written from (engines used, LLM fallbacks). */
-  notes: readonly RunEvent[];
+  notes: readonly RunNote[];
 }
 
 /** Everything stored about a visible run that its manifest reports (read in parallel). */

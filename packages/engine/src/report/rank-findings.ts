@@ -8,7 +8,6 @@ import { answerSpans } from '../answer/spans';
 import { claimStrength } from '../compare/evidence-scores';
 import type { Cluster } from '../compare/clusters';
 import type { EvidenceGraph } from '../compare/evidence-graph';
-import type { RunEvent } from '../notes';
 import { nameKey, namedEntities, subjectKey } from '../text/names';
 import { jaccard, overlapCount, round2, termSet } from '../text/tokens';
 
@@ -267,7 +266,6 @@ export async function rankFindings(input: {
   plan: Plan | null;
   graph: EvidenceGraph;
   evidence: EvidenceDraft[];
-  events?: readonly RunEvent[];
   language?: string;
 }): Promise<RankedFindings> {
   // Thousands of claims take tens of milliseconds to read: the work gives the event loop a turn between clusters.

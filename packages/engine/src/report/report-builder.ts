@@ -3,7 +3,7 @@
 import { findingCitation, type EvidenceDraft, type Plan, type ReportBody, type SourceControls } from '@research/core';
 import { NEGATION_FIRST } from '../compare/contradiction';
 import type { EvidenceGraph } from '../compare/evidence-graph';
-import { summarizeEvents, type ParsedNotes, type RunEvent } from '../notes';
+import { summarizeNotes, type ParsedNotes, type RunNote } from '../notes';
 import type { Gaps } from '../rounds/gap-analysis';
 import { contentTerms } from '../text/tokens';
 import { asksForFact, SUMMARY_FINDINGS, type RankedFinding, type RankedFindings } from './rank-findings';
@@ -17,8 +17,8 @@ export interface ReportInput {
   graph: EvidenceGraph;
   evidence: EvidenceDraft[];
   gaps: Gaps | null;
-  /** What happened during the run (read, never changed). */
-  events: readonly RunEvent[];
+  /** The run's notes: what happened during it (read, never changed). */
+  notes: readonly RunNote[];
   rounds: number;
   /** Search queries sent over the run (usage.search_queries). */
   queriesSent: number;
@@ -287,7 +287,7 @@ function methodologyOf(input: ReportInput, ranked: RankedFindings, tally: Tally,
 export function buildReport(input: ReportInput, ranked: RankedFindings): ReportBody {
   const t = reportText(input.language);
   const claims: ClaimOf = new Map(input.graph.claims.map((c) => [c.id, c]));
-  const notes = summarizeEvents(input.events);
+  const notes = summarizeNotes(input.notes);
   const rejected = notes.fetches.reduce((n, f) => n + Math.max(0, f.candidates - f.accepted), 0);
   const disagreements = disagreementsOf(input.graph, claims, ranked, t);
   const tally = { notes, rejected, disagreements: disagreements.length };

@@ -10,7 +10,7 @@ import {
   type SourceControls,
 } from '@research/core';
 import type { EvidenceGraph } from '../compare/evidence-graph';
-import type { RunEvent } from '../notes';
+import type { RunNote } from '../notes';
 import { findGaps } from '../rounds/gap-analysis';
 import { llmReport } from './llm-report';
 import { rankFindings } from './rank-findings';
@@ -37,8 +37,8 @@ export interface SynthesizeReportInput {
   rounds: number;
   /** Search queries sent over the run (usage.search_queries). */
   queriesSent: number;
-  /** What happened during the run so far (read, never changed). */
-  events: readonly RunEvent[];
+  /** The run's notes so far (read, never changed). */
+  notes: readonly RunNote[];
   generatedAt: Date;
   /** Only a final report is worded by the LLM; interim reviews stay extractive and leave no note. */
   final: boolean;
@@ -48,8 +48,8 @@ export interface SynthesizeReportInput {
 
 export interface SynthesizedReport {
   body: ReportBody;
-  /** What writing the report added to the run's events (which writer, and an LLM failure). */
-  events: RunEvent[];
+  /** What writing the report added to the run's notes (which writer, and an LLM failure). */
+  notes: RunNote[];
 }
 
 /**
@@ -80,15 +80,15 @@ export async function synthesizeReport(
     generatedAt: input.generatedAt,
     sourceControls: input.sourceControls ?? null,
   };
-  const ranked = await rankFindings({ ...base, events: input.events });
-  const extractive = (added: RunEvent[]): SynthesizedReport => ({
-    body: buildReport({ ...base, events: [...input.events, ...added] }, ranked),
-    events: added,
+  const ranked = await rankFindings(base);
+  const extractive = (added: RunNote[]): SynthesizedReport => ({
+    body: buildReport({ ...base, notes: [...input.notes, ...added] }, ranked),
+    notes: added,
   });
   if (!input.final) return extractive([]);
-  const extractiveWriter: RunEvent = { kind: 'engine', step: 'synthesize', round, mode: 'extractive' };
+  const extractiveWriter: RunNote = { kind: 'engine', step: 'synthesize', round, mode: 'extractive' };
   if (!llm || ranked.length === 0) return extractive([extractiveWriter]);
-  const draft = buildReport({ ...base, events: input.events }, ranked);
+  const draft = buildReport({ ...base, notes: input.notes }, ranked);
   try {
     const written = await llmReport(llm, ctx, {
       query: input.query,
@@ -97,9 +97,9 @@ export async function synthesizeReport(
       base: draft,
       answerSpan: ranked.answer?.span ?? null,
     });
-    const added: RunEvent[] = [{ kind: 'engine', step: 'synthesize', round, mode: 'llm' }];
-    const body = buildReport({ ...base, events: [...input.events, ...added] }, ranked);
-    return { body: { ...body, summary: written.summary, findings: written.findings }, events: added };
+    const added: RunNote[] = [{ kind: 'engine', step: 'synthesize', round, mode: 'llm' }];
+    const body = buildReport({ ...base, notes: [...input.notes, ...added] }, ranked);
+    return { body: { ...body, summary: written.summary, findings: written.findings }, notes: added };
   } catch (error) {
     if (ctx.signal.aborted || !(error instanceof LlmFailure)) throw error;
     ctx.logger?.warn('LLM report writing failed; using the extractive report', { reason: error.message });

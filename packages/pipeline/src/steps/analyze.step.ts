@@ -28,13 +28,13 @@ export async function analyzeStep(
     llmAllowance: Math.max(0, ctx.budget.remaining('llm_requests') - reportReserve),
   });
   if (!llm) {
-    ctx.record({ kind: 'engine', step: 'analyze', round: ctx.round, mode: 'extractive' });
+    ctx.note({ kind: 'engine', step: 'analyze', round: ctx.round, mode: 'extractive' });
     return result.claims;
   }
   for (const [reason, count] of result.fallbacks)
-    ctx.record({ kind: 'fallback', step: 'analyze', round: ctx.round, reason, count });
-  if (result.ungrounded > 0) ctx.record({ kind: 'ungrounded', round: ctx.round, count: result.ungrounded });
-  if (sources.length > 0) ctx.record({ kind: 'engine', step: 'analyze', round: ctx.round, mode: result.mode });
+    ctx.note({ kind: 'fallback', step: 'analyze', round: ctx.round, reason, count });
+  if (result.ungrounded > 0) ctx.note({ kind: 'ungrounded', round: ctx.round, count: result.ungrounded });
+  if (sources.length > 0) ctx.note({ kind: 'engine', step: 'analyze', round: ctx.round, mode: result.mode });
   return result.claims;
 }
 

@@ -28,7 +28,7 @@ export async function searchLinkingNames(
     // The run's search budget is spent: the names the pages give are counted as not searched (no model is asked).
     const unsearched = await planBridge(null, ctx, input);
     if (unsearched.queries.length > 0) {
-      ctx.record({
+      ctx.note({
         kind: 'budget',
         resource: 'search_queries',
         max: ctx.budget.max_search_queries,
@@ -42,7 +42,7 @@ export async function searchLinkingNames(
     ctx.logger.warn('LLM next-hop planning failed; using the names the pages give', {
       reason: chosen.fallbackReason,
     });
-    ctx.record({ kind: 'fallback', step: 'bridge', round: ctx.round, reason: chosen.fallback, count: 1 });
+    ctx.note({ kind: 'fallback', step: 'bridge', round: ctx.round, reason: chosen.fallback, count: 1 });
   }
   const names = chosen.queries
     .filter((q) => !options.asked.has(queryKey(q.query)))
@@ -53,6 +53,6 @@ export async function searchLinkingNames(
     names.map(({ query }) => ({ query, dimension: 'bridge' })),
     { failWhenAllFail: false, seen: options.seen, found: options.found },
   );
-  ctx.record({ kind: 'bridge', round: ctx.round, queries: names.map((n) => n.query), hits: hits.length });
+  ctx.note({ kind: 'bridge', round: ctx.round, queries: names.map((n) => n.query), hits: hits.length });
   return { names, hits };
 }

@@ -30,7 +30,7 @@ export async function compareStep(
       kind: c.contradiction.kind,
     });
   }
-  if (ctx.round === 1) ctx.record({ kind: 'engine', step: 'compare', round: ctx.round, mode: 'deterministic' });
+  if (ctx.round === 1) ctx.note({ kind: 'engine', step: 'compare', round: ctx.round, mode: 'deterministic' });
   return scoreClaims(snapshot, ctx, graph);
 }
 

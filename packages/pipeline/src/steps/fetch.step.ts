@@ -101,7 +101,7 @@ async function crawlHits(
   budget.take('download_bytes', result.usage.bytes - (budget.usage.download_bytes ?? 0));
   // The report lists budgets that ran out among its uncertainties.
   if (result.rejected.some((r) => r.reason === 'budget_bytes')) {
-    ctx.record({ kind: 'budget', resource: 'download_bytes', max: budget.max_total_download_bytes, dropped: 0 });
+    ctx.note({ kind: 'budget', resource: 'download_bytes', max: budget.max_total_download_bytes, dropped: 0 });
   }
   budget.take('sources_rejected', result.rejected.length);
   for (const { url, reason } of result.rejected) {
@@ -222,7 +222,7 @@ export async function fetchStep(snapshot: FetchReads, ctx: StepContext): Promise
   while (round.held.length < maxSources && (await readHop(snapshot, ctx, round, maxSources))) {
     if (round.held.length < maxSources) await searchNextNames(snapshot, ctx, round);
   }
-  ctx.record({ kind: 'fetch', round: ctx.round, candidates: round.candidates, accepted: round.sources.length });
+  ctx.note({ kind: 'fetch', round: ctx.round, candidates: round.candidates, accepted: round.sources.length });
   return { sources: round.sources, searchResults: round.found };
 }
 

@@ -78,6 +78,9 @@ export const STEP_STATE: Readonly<Record<PipelineStep, RunState>> = Object.freez
 /** Each step's work by name (a runner's `steps` option replaces single ones: tests script a step this way). */
 export type PipelineSteps = { [S in PipelineStep]: StepModuleOf<S>['compute'] };
 
+/** The parts of the run step `S` declares it reads. */
+export type StepReads<S extends PipelineStep> = StepModuleOf<S>['reads'][number];
+
 /** The registered module of step `name`. */
 export function stepModule<S extends PipelineStep>(name: S): StepModuleOf<S> {
   return RESEARCH_STEPS.find((m) => m.name === name) as StepModuleOf<S>;

@@ -18,9 +18,9 @@ export async function planQuestion(question: PlanQuestion, ctx: Omit<StepContext
   const result = await planResearch(ctx.services.llm, ctx, question);
   if (result.fallback) {
     ctx.logger.warn('LLM planning failed; using the extractive planner', { reason: result.fallbackReason });
-    ctx.record({ kind: 'fallback', step: 'plan', round: ctx.round, reason: result.fallback, count: 1 });
+    ctx.note({ kind: 'fallback', step: 'plan', round: ctx.round, reason: result.fallback, count: 1 });
   }
-  ctx.record({ kind: 'engine', step: 'plan', round: ctx.round, mode: result.mode });
+  ctx.note({ kind: 'engine', step: 'plan', round: ctx.round, mode: result.mode });
   return result.plan;
 }
 

@@ -46,7 +46,7 @@ async function roundQueries(snapshot: SearchReads, ctx: StepContext): Promise<Pl
   // round may send at all are the budget's to report.
   const planned = firstRoundQueries(snapshot.plan!, userQueries(ctx.run.extra_queries));
   if (ctx.rounds === 1 && planned.length > allowance) {
-    ctx.record({
+    ctx.note({
       kind: 'budget',
       resource: 'search_queries',
       max: ctx.budget.max_search_queries,
@@ -64,7 +64,7 @@ export async function searchStep(snapshot: SearchReads, ctx: StepContext): Promi
   const seen = new Set(snapshot.sources.map((s) => s.url));
   const found = snapshot.searchResults.map((r) => r.url);
   const fresh = queries.length ? await sendQueries(ctx, queries, { failWhenAllFail: true, seen, found }) : [];
-  ctx.record({
+  ctx.note({
     kind: 'search',
     round: ctx.round,
     sent: (ctx.budget.usage.search_queries ?? 0) - used,

@@ -46,7 +46,7 @@ export async function sendQueries(
   const failed = new Set(result.failures.map((f) => f.query));
   for (const query of result.sent) ctx.progress({ type: 'query', round: ctx.round, query, failed: failed.has(query) });
   if (result.budgetExhausted) {
-    ctx.record({
+    ctx.note({
       kind: 'budget',
       resource: 'search_queries',
       max: ctx.budget.max_search_queries,
@@ -54,7 +54,7 @@ export async function sendQueries(
     });
   }
   if (result.failures.length > 0) {
-    ctx.record({
+    ctx.note({
       kind: 'search_failures',
       round: ctx.round,
       failed: result.failures.length,

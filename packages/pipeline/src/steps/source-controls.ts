@@ -46,7 +46,7 @@ export function keepControlled<T extends { url: string; published_at: string | n
   });
   for (const reason of ['domain', 'date'] as const) {
     if (refused[reason] === 0) continue;
-    ctx.record({ kind: 'filtered', round: ctx.round, reason, count: refused[reason] });
+    ctx.note({ kind: 'filtered', round: ctx.round, reason, count: refused[reason] });
     ctx.metrics.sourcesRejected(PROGRESS_REASON[reason], refused[reason]);
   }
   return kept;
@@ -63,6 +63,6 @@ export function keepControlledSources<T extends { url: string; published_at: str
   const kept = keepControlled(ctx, sources);
   const controls = controlsOf(ctx);
   const undated = controls ? kept.filter((s) => publicationVerdict(controls, s.published_at) === 'undated').length : 0;
-  if (undated > 0) ctx.record({ kind: 'undated', round: ctx.round, count: undated });
+  if (undated > 0) ctx.note({ kind: 'undated', round: ctx.round, count: undated });
   return kept;
 }

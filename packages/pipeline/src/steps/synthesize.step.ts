@@ -10,7 +10,7 @@ export async function synthesizeStep(
   snapshot: SnapshotOf<'plan' | 'sources' | 'claims' | 'evidence'>,
   ctx: StepContext,
 ): Promise<ReportBody> {
-  const { body, events } = await synthesizeReport(ctx.services.llm, ctx, {
+  const { body, notes } = await synthesizeReport(ctx.services.llm, ctx, {
     query: ctx.run.query,
     language: ctx.run.language,
     plan: snapshot.plan,
@@ -19,12 +19,12 @@ export async function synthesizeStep(
     round: ctx.round,
     rounds: ctx.rounds,
     queriesSent: ctx.budget.usage.search_queries ?? 0,
-    events: ctx.events,
+    notes: ctx.notes,
     generatedAt: new Date(),
     final: ctx.round >= ctx.rounds,
     sourceControls: controlsOf(ctx),
   });
-  for (const event of events) ctx.record(event);
+  for (const note of notes) ctx.note(note);
   return body;
 }
 
