@@ -1,14 +1,10 @@
+// What the runtime and the tests use of the HTTP edge: the app over its context, the process's event streams,
+// how an error becomes a status, and the API's description.
 export * from './context';
 export { createApp } from './app';
-export { RunEventHub, type RunEventListener } from './services/run-event-hub';
-export { requireApiKey, requireAdmin } from './middleware/authenticate';
-export { jsonBody, BODY_LIMIT_BYTES } from './middleware/body-parsing';
-export { ALLOWED_ORIGINS } from './middleware/cors';
+export { RunEventHub } from './services/run-event-hub';
 export { QUOTA_REDIS_TIMEOUT_MS } from './middleware/key-quotas';
-export { classifyError, errorHandler, notFoundHandler } from './middleware/error-handler';
-export { requestContext, resolveRequestId } from './middleware/request-context';
-export { loggerOf, principalOf, requestIdOf, scopeOf, type RequestLocals } from './request-scope';
-export { parseBody, parseQuery, boundedText, integerParam } from './validation';
+export { classifyError } from './middleware/error-handler';
 export { buildOpenApiDocument } from './openapi/openapi-document';
-export { sourceEvidenceOf, type SourceEvidence } from './presenters/report-document.presenter';
+export { sourceEvidenceOf } from './presenters/report-document.presenter';
 export { reportDocumentResponseSchema, type ReportDocumentResponse } from './routes/report-export.schemas';
