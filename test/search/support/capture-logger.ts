@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import winston from 'winston';
 import { createLogger, type Logger } from '@research/observability';
+import { fakeTimeoutsOnly } from '../../support/fake-timers';
 
 /** The service's real logger (same format and redaction), writing its JSON lines into `lines`. */
 export function captureLogger(): { logger: Logger; lines: string[]; text(): string } {
@@ -24,17 +25,14 @@ export function captureLogger(): { logger: Logger; lines: string[]; text(): stri
 export const FAST_POLICY = { timeoutMs: 1_000, retries: 2, baseDelayMs: 20, maxDelayMs: 100, maxRetryAfterMs: 3_000 };
 
 /**
- * Runs `search` on Jest's fake timers (setTimeout and setInterval only: the loopback HTTP, streams and
- * setImmediate stay real) through one retry: waits for the provider's "retrying" line, then ticks the clock
+ * Runs `search` on Jest's fake timeouts (the loopback HTTP stays real) through one retry: waits for the provider's "retrying" line, then ticks the clock
  * by the wait it logged, the wait withRetries sleeps. Resolves with what the search found and that wait.
  */
 export async function searchThroughOneRetry<T>(
   lines: readonly string[],
   search: () => Promise<T>,
 ): Promise<{ result: T; waitedMs: number }> {
-  jest.useFakeTimers({
-    doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'Date', 'hrtime', 'performance'],
-  });
+  fakeTimeoutsOnly();
   try {
     let settled = false;
     const searching = search().finally(() => (settled = true));
