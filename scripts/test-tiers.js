@@ -1,6 +1,7 @@
 // The tiers of the tests. A test is of the unit tier when neither it nor a test helper it imports (test/ and
 // scripts/, followed through their relative imports) reaches Postgres, Redis, a queue, another process, a browser,
-// the compiled code or the third-party data: `npm run test:unit` runs that tier in seconds with nothing started (jest.unit.config.ts). The rest
+// the compiled code or the third-party data, nor times the event loop under large inputs (a stress test): `npm run
+// test:unit` runs that tier in seconds with nothing started (jest.unit.config.ts). The rest
 // is the integration and end-to-end tiers, which `npm test` runs with the unit tier.
 // `node scripts/test-tiers.js` prints each tier's files.
 'use strict';
@@ -17,6 +18,9 @@ const NEEDS_MORE = [
   [/@research\/(?:runtime|database|queue|auth)'/, 'a package that holds connections'],
   [/\/dist\//, 'the compiled code'],
   [/describeWithData|RESEARCH_DATA_DIR/, 'the third-party data'],
+  // Megabytes of hostile input (text timed on the event loop, PDFs that inflate to hundreds of MB): seconds of
+  // CPU each, a stress test.
+  [/worstEventLoopBlock|await pdfBomb\(/, 'a stress test (hostile inputs of megabytes)'],
 ];
 
 /** The test files of the repository, relative to its root. */

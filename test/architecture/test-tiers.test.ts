@@ -18,6 +18,13 @@ describe('the tiers of the tests', () => {
     expect(of('test/architecture/layers.test.ts')?.why).toMatch(/another process/);
   });
 
+  it('puts a stress test, megabytes of input with the event loop timed, in the integration tier', () => {
+    expect(of('test/engine/hostile-text.test.ts')).toMatchObject({
+      tier: 'integration',
+      why: expect.stringMatching(/stress test/),
+    });
+  });
+
   it('follows the helpers a test imports: a test whose own text names no service is integration through them', () => {
     expect(of('test/core/network-failure.test.ts')?.why).toMatch(/^test\/support\/processes\.ts: another process$/);
   });

@@ -12,6 +12,7 @@ import {
   testMetrics,
   type FakeSite,
 } from './support';
+import { fakeTimeoutsOnly, settlesBeforeNextTurn } from '../support/fake-timers';
 
 /** A one-page PDF with a text layer and document information, written by hand. */
 function makePdf(lines: string[], info: { title: string; author: string }): Buffer {
@@ -210,7 +211,21 @@ describe('limits of one page', () => {
   });
 
   it('gives up on a page that does not answer within CRAWLER_TIMEOUT_MS', async () => {
-    await expect(crawler.fetchDocument(url('/hang'), { noCache: true })).rejects.toMatchObject({ reason: 'timeout' });
+    // The crawler's clock is Jest's (ticked here), the loopback site real: no 1.5 s of waiting.
+    fakeTimeoutsOnly();
+    try {
+      const fetching = crawler.fetchDocument(url('/hang'), { noCache: true });
+      fetching.catch(() => undefined);
+      // Fake time passes only while the request is on its way (the host's politeness spacing may hold it).
+      while (site.hitsOf('/hang') === 0) await jest.advanceTimersByTimeAsync(10);
+      expect(await settlesBeforeNextTurn(fetching)).toBe(false);
+      await jest.advanceTimersByTimeAsync(1500);
+      await expect(fetching).rejects.toMatchObject({ reason: 'timeout' });
+    } finally {
+      // Whatever the crawler scheduled on the fake clock (the host's next start) still happens.
+      jest.runOnlyPendingTimers();
+      jest.useRealTimers();
+    }
   });
 
   it('refuses other content types before reading them and counts them', async () => {

@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import { MAX_PDF_PAGES, pdfOverLimits } from '@research/core';
 import { createCrawler, type Crawler } from '@research/crawler';
+import { PdfTextExtractor } from '@research/search';
 import { pdfBomb, textContent, writePdf } from '../support/pdf';
 import { crawlerConfig, silentLogger, startFakeSite, testMetrics, type FakeSite } from './support';
 
@@ -69,4 +70,19 @@ describe('PDF limits', () => {
     expect(pdfOverLimits(tenPages, 11 * 1024 * 1024)).toBeNull();
     expect(pdfOverLimits(tenPages, 9 * 1024 * 1024)).toMatch(/inflates to more than/);
   });
+});
+
+describe('hostile PDFs in the local corpus', () => {
+  it('refuses a PDF zip bomb quickly, with the reason', async () => {
+    const extractor = new PdfTextExtractor();
+    try {
+      const started = performance.now();
+      await expect(extractor.extract(await pdfBomb(128 * 1024 * 1024))).rejects.toThrow(
+        /PDF could not be read: The PDF's content inflates to more than \d+ bytes/,
+      );
+      expect(performance.now() - started).toBeLessThan(10_000);
+    } finally {
+      await extractor.close();
+    }
+  }, 60_000);
 });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { sql } from 'kysely';
 import { createApiKey } from './fleet-support';
 import { API_MAIN, client } from './support';
 import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
@@ -109,9 +110,31 @@ describe('API and two workers under faults', () => {
     );
   }
 
-  /** Every run ended with the records of an undisturbed run: nothing lost, nothing twice. */
+  /**
+   * Every run ended with the records of an undisturbed run: nothing lost, nothing twice. A run that differs
+   * shows, in the diff, the pages its fetch rejected and the queries that failed, with their reasons: what
+   * tells a fault the run rode out from one that cost it sources.
+   */
   async function expectNothingLost(ids: string[]): Promise<void> {
-    for (const id of ids) expect(await recordCounts(t.db, id)).toEqual(clean);
+    for (const id of ids) {
+      const setbacks = await t.db
+        .selectFrom('run_events')
+        .select(['type', 'data'])
+        .where('run_id', '=', id)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('type', '=', 'source'), eb(sql`data->>'outcome'`, '=', 'rejected')]),
+            eb.and([eb('type', '=', 'query'), eb(sql`data->>'failed'`, '=', 'true')]),
+          ]),
+        )
+        .orderBy('seq')
+        .execute();
+      expect({ run: id, counts: await recordCounts(t.db, id), setbacks }).toEqual({
+        run: id,
+        counts: clean,
+        setbacks: expect.any(Array),
+      });
+    }
   }
 
   function expectWorkersAlive(): void {

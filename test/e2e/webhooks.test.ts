@@ -30,6 +30,27 @@ async function attemptsOf(db: Database, id: string) {
     .execute();
 }
 
+/**
+ * Waits until the run's delivery is settled (delivered or given up: no attempt can be claimed any more) and
+ * every attempt it claimed has its record. An attempt is recorded after the receiver has answered it, so from
+ * then on the receiver has seen every request the delivery will ever make.
+ */
+async function settledDelivery(db: Database, id: string): Promise<void> {
+  await waitFor(
+    'the delivery to settle with every attempt recorded',
+    async () => {
+      const delivery = await db
+        .selectFrom('webhook_deliveries')
+        .select(['attempts', 'next_attempt_at'])
+        .where('run_id', '=', id)
+        .executeTakeFirst();
+      return delivery?.next_attempt_at === null && (await attemptsOf(db, id)).length === delivery.attempts;
+    },
+    20_000,
+    50,
+  );
+}
+
 // Webhooks end to end: the API and a worker as real processes on the test's Postgres and Redis, a loopback
 // receiver that checks each signature with the secret. Retries start at 300 ms so the suite stays short.
 describe('webhooks (API and worker processes, loopback receiver)', () => {
@@ -86,8 +107,7 @@ describe('webhooks (API and worker processes, loopback receiver)', () => {
   it('announces a completed run exactly once, signed with the secret, and lists the attempt', async () => {
     const id = await createRun(`${receiver.origin}/hooks/done`);
     await waitFor('the webhook', async () => receivedFor(receiver, id).length > 0, 60_000);
-    // Long enough for a second delivery to show up if there were one.
-    await new Promise((r) => setTimeout(r, 2_500));
+    await settledDelivery(t.db, id);
     const got = receivedFor(receiver, id);
     expect(got).toHaveLength(1);
     expect(got[0]!.validSignature).toBe(true);
@@ -119,7 +139,7 @@ describe('webhooks (API and worker processes, loopback receiver)', () => {
     receiver.answers = [500, 500];
     const id = await createRun(`${receiver.origin}/hooks/flaky`);
     await waitFor('three attempts', async () => receivedFor(receiver, id).length >= 3, 60_000);
-    await new Promise((r) => setTimeout(r, 1_500));
+    await settledDelivery(t.db, id);
     const got = receivedFor(receiver, id);
     expect(got).toHaveLength(3);
     expect(got.every((g) => g.validSignature)).toBe(true);
@@ -199,12 +219,7 @@ describe('webhooks (API and worker processes, loopback receiver)', () => {
       worker = await startWorker('w1-restarted');
       await waitFor('the delivery after the restart', async () => seen.length >= 2, 40_000);
       expect(JSON.parse(seen[1]!.body)).toMatchObject({ event: 'research.completed', research_id: id });
-      await waitFor(
-        'the delivered attempt',
-        async () => (await attemptsOf(t.db, id)).some((a) => a.status_code === 200),
-        10_000,
-      );
-      await new Promise((r) => setTimeout(r, 1_500));
+      await settledDelivery(t.db, id);
       expect(seen).toHaveLength(2);
       // The attempt the killed worker made is listed too: without an outcome.
       const listed = await call<{

@@ -14,7 +14,7 @@ import {
 import { waitFor } from '../support/wait';
 import { captureLogger } from './support/capture-logger';
 import { makePdf } from './support/pdf-bytes';
-import { pdfBomb, textContent, writePdf } from '../support/pdf';
+import { textContent, writePdf } from '../support/pdf';
 
 async function makeCorpus(): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'corpus-'));
@@ -211,19 +211,6 @@ describe('readLocalDocument', () => {
 });
 
 describe('hostile PDFs in the corpus', () => {
-  it('refuses a PDF zip bomb quickly, with the reason', async () => {
-    const extractor = new PdfTextExtractor();
-    try {
-      const started = performance.now();
-      await expect(extractor.extract(await pdfBomb(128 * 1024 * 1024))).rejects.toThrow(
-        /PDF could not be read: The PDF's content inflates to more than \d+ bytes/,
-      );
-      expect(performance.now() - started).toBeLessThan(10_000);
-    } finally {
-      await extractor.close();
-    }
-  }, 60_000);
-
   it(`reads the first ${MAX_PDF_PAGES} pages of a longer PDF, as the crawler does (it was refused whole)`, async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'corpus-'));
     const extractor = new PdfTextExtractor();

@@ -8,7 +8,7 @@ import {
   TAVILY_RATE_LIMITED,
   type FakeTavilySearch,
 } from '../fakes/fake-tavily-search';
-import { captureLogger, FAST_POLICY } from './support/capture-logger';
+import { captureLogger, FAST_POLICY, searchThroughOneRetry } from './support/capture-logger';
 
 const KEY = 'tvly-dev-secretkey0123456789abcdef';
 
@@ -75,15 +75,12 @@ describe('tavily search provider', () => {
 
   it('honours Retry-After on 429 and then succeeds', async () => {
     fake.script(tavilyError(429, TAVILY_RATE_LIMITED, { 'Retry-After': '1' }));
-    const provider = createTavilyProvider({
-      apiKey: KEY,
-      apiUrl: fake.apiUrl,
-      logger: captureLogger().logger,
-      policy: FAST_POLICY,
-    });
-    const started = Date.now();
-    const hits = await provider.search('solar', { language: 'en', limit: 5 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    const { logger, lines } = captureLogger();
+    const provider = createTavilyProvider({ apiKey: KEY, apiUrl: fake.apiUrl, logger, policy: FAST_POLICY });
+    const { result: hits, waitedMs } = await searchThroughOneRetry(lines, () =>
+      provider.search('solar', { language: 'en', limit: 5 }),
+    );
+    expect(waitedMs).toBeGreaterThanOrEqual(1000);
     expect(hits).toHaveLength(2);
     expect(fake.requests).toHaveLength(2);
   });

@@ -69,6 +69,11 @@ describe('reconciler', () => {
 
   it('leaves runs waiting in created while Redis is down, and finishes them once it is back', async () => {
     await redis.kill();
+    const failedPasses = () =>
+      workers.map(
+        (w) => w.lines.filter((l) => l.message === 'reconcile pass failed; retrying on the next tick').length,
+      );
+    const before = failedPasses();
     const run = await insertTestRun(t.db);
     // What POST /v1/research meets: the enqueue fails fast, the committed run waits.
     await expect(producer.enqueue({ research_id: run.id })).rejects.toThrow();
@@ -81,7 +86,14 @@ describe('reconciler', () => {
     });
     await expect(reconciler.runOnce()).resolves.toMatchObject({ ok: false, enqueued: 0 });
     await reconciler.stop();
-    await new Promise((r) => setTimeout(r, 1500));
+    // Each worker's own reconciler has had a whole pass over the waiting run (its second failed pass since the
+    // run was written began after the first ended), and the run is still waiting.
+    await waitFor(
+      "two failed passes of each worker's reconciler",
+      async () => failedPasses().every((n, i) => n >= before[i]! + 2),
+      20_000,
+      50,
+    );
     expect((await runRow(t.db, run.id)).state).toBe('created');
 
     await redis.start();

@@ -7,6 +7,7 @@ import { createResearchRunner } from '@research/pipeline';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createWorkerEngine } from '../support/engine';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { fakeTimeoutsOnly, settlesBeforeNextTurn } from '../support/fake-timers';
 import { waitFor } from '../support/wait';
 import { startFakeWiki } from '../fakes/fake-wiki';
 import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
@@ -28,6 +29,7 @@ describe('run locks on a connection that goes silent (a network cut without a re
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
   });
   afterEach(async () => {
+    jest.useRealTimers();
     // Pools first: ending a client whose socket the proxy holds waits for the proxy to let go.
     await proxy.close();
     await Promise.all(handles.splice(0).map((h) => h.close().catch(() => undefined)));
@@ -51,26 +53,27 @@ describe('run locks on a connection that goes silent (a network cut without a re
     const runId = crypto.randomUUID();
     const holder = lockPool('proxy');
     const other = lockPool('direct');
+    // The holder's heartbeat and query bound run on Jest's clock, ticked below; sockets and Postgres stay real.
+    fakeTimeoutsOnly();
     const lock = await tryLockRun(holder.db, runId);
     expect(lock).not.toBeNull();
     expect(await tryLockRun(other.db, runId)).toBeNull();
 
     proxy.blackhole();
-    const cut = Date.now();
-    await waitFor('the holder to notice its silent session', async () => lock!.lost.aborted, 5000, 20);
-    const noticed = Date.now() - cut;
-    expect(noticed).toBeLessThan(TIMING.heartbeatMs + TIMING.queryTimeoutMs + 300);
+    await jest.advanceTimersByTimeAsync(TIMING.heartbeatMs + TIMING.queryTimeoutMs - 1);
+    expect(lock!.lost.aborted).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(lock!.lost.aborted).toBe(true);
     expect(isDependencyUnavailable(lock!.lost.reason)).toBe(true);
+    expect(lock!.lost.reason).toMatchObject({ message: 'The database did not answer the run lock heartbeat in time' });
 
-    const releasing = Date.now();
-    await lock!.release();
-    expect(Date.now() - releasing).toBeLessThan(100);
+    // Released without asking the silent server: done before the event loop's next turn.
+    expect(await settlesBeforeNextTurn(lock!.release())).toBe(true);
+    jest.useRealTimers();
 
-    // The server ends the silent session after idle_session_timeout, and its lock with it.
+    // The server ends the silent session after idle_session_timeout, and its lock with it (TCP keepalive
+    // would take minutes).
     const next = await waitFor('another worker to take the lock', () => tryLockRun(other.db, runId), 5000, 50);
-    const freed = Date.now() - cut;
-    expect(freed).toBeGreaterThan(noticed);
-    expect(freed).toBeLessThan(TIMING.idleSessionTimeoutMs + TIMING.heartbeatMs + 1000);
     await next.release();
   });
 
@@ -78,12 +81,14 @@ describe('run locks on a connection that goes silent (a network cut without a re
     const holder = lockPool('proxy', { heartbeatMs: 60_000, queryTimeoutMs: 300, idleSessionTimeoutMs: 120_000 });
     const lock = await tryLockRun(holder.db, crypto.randomUUID());
     expect(lock).not.toBeNull();
+    fakeTimeoutsOnly();
     proxy.blackhole();
-    const releasing = Date.now();
-    await lock!.release();
-    const took = Date.now() - releasing;
-    expect(took).toBeGreaterThanOrEqual(250);
-    expect(took).toBeLessThan(1000);
+    // The unlock goes out and is never answered: the release ends at the query bound, not before.
+    const releasing = lock!.release();
+    await jest.advanceTimersByTimeAsync(299);
+    expect(await settlesBeforeNextTurn(releasing)).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(await settlesBeforeNextTurn(releasing)).toBe(true);
   });
 
   it('answers a lock request on a silent connection with an outage within its bound', async () => {
@@ -91,11 +96,15 @@ describe('run locks on a connection that goes silent (a network cut without a re
     // A pooled connection that was fine when it went idle, then went silent.
     const first = await tryLockRun(holder.db, crypto.randomUUID());
     await first!.release();
+    fakeTimeoutsOnly();
     proxy.blackhole();
-    const asking = Date.now();
-    const error = await tryLockRun(holder.db, crypto.randomUUID()).catch((e: unknown) => e);
-    expect(Date.now() - asking).toBeLessThan(1000);
+    const asking = tryLockRun(holder.db, crypto.randomUUID()).catch((e: unknown) => e);
+    await jest.advanceTimersByTimeAsync(TIMING.queryTimeoutMs - 1);
+    expect(await settlesBeforeNextTurn(asking)).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    const error = await asking;
     expect(isDependencyUnavailable(error)).toBe(true);
+    expect(error).toMatchObject({ message: 'The database did not answer the run lock request in time' });
   });
 
   it("ends a worker's pick-up as soon as its lock is lost, even while a query of the run waits on the dead connection", async () => {
@@ -136,17 +145,14 @@ describe('run locks on a connection that goes silent (a network cut without a re
       await waitFor('the step commit to wait on the database', async () => waiting);
       await sql`select pg_terminate_backend(pid) from pg_stat_activity
         where datname = current_database() and application_name = 'research-tests-locks'`.execute(t.db);
-      const lost = Date.now();
-      const ended = await Promise.race([
-        pickup.then(
-          () => 'done',
-          (error: unknown) => error,
-        ),
-        new Promise((resolve) => setTimeout(() => resolve('still waiting'), 3000)),
-      ]);
+      // The commit's query is still unanswered (answer() comes only in `finally`): the pick-up ends without it.
+      const ended = await pickup.then(
+        () => 'done',
+        (error: unknown) => error,
+      );
+      expect(waiting).toBe(true);
       expect(isDependencyUnavailable(ended)).toBe(true);
       expect(ended).toMatchObject({ message: 'The run lock was lost with its database connection' });
-      expect(Date.now() - lost).toBeLessThan(1000);
     } finally {
       answer();
       await worker.close();
