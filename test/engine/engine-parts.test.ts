@@ -376,8 +376,8 @@ describe('evidence scores', () => {
         metrics: createMetrics({ defaultMetrics: false }),
         services: { llm: null, searchProvider: null as never, crawler: null as never, localCorpusDir: undefined },
         usage: budget.usage,
-        events: [],
-        record: () => undefined,
+        notes: [],
+        note: () => undefined,
         progress: () => undefined,
       });
     };
