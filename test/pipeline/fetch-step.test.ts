@@ -143,6 +143,7 @@ describe('the fetch step', () => {
     sources,
     claims: [],
     evidence: [],
+    graph: null,
   });
   const budgetEvents = (ctx: StepContext) => ctx.notes.filter((e) => e.kind === 'budget');
 

@@ -60,7 +60,7 @@ describe('a step run on a run outside the job loop', () => {
     published_at: null,
     language: 'en',
   } as SourceRow;
-  const snapshot = { plan: null, searchResults: [], sources: [source], claims: [], evidence: [] };
+  const snapshot = { plan: null, searchResults: [], sources: [source], claims: [], evidence: [], graph: null };
 
   it('asks the LLM for a run whose own steps spent its LLM budget (a request counts its own calls)', async () => {
     const before = llm.requests.length;

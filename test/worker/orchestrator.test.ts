@@ -16,7 +16,7 @@ import {
 } from '@research/pipeline';
 import type { ResearchJobContext } from '@research/queue';
 import { normalizeWhitespace, type ReportBody } from '@research/core';
-import type { RunNote } from '@research/engine';
+import { graphInputsKey, type RunNote } from '@research/engine';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createWorkerEngine, type WorkerEngine } from '../support/engine';
 import { listenDroppingEveryConnection } from '../support/loopback';
@@ -246,7 +246,14 @@ describe('research orchestrator', () => {
   });
 
   it('hands each step only the parts of the run it declares, as committed before it', async () => {
-    type Handed = { step: string; round: number; parts: string[]; held: { sources: number; claims: number } };
+    type Handed = {
+      step: string;
+      round: number;
+      parts: string[];
+      held: { sources: number; claims: number };
+      /** Whether the graph handed to the step is the compare step's of the claims and sources it was handed. */
+      graphOfItsClaims?: boolean;
+    };
     const handed: Array<Handed & Partial<Handed['held']>> = [];
     const watching = Object.fromEntries(
       RESEARCH_STEPS.map((m: AnyStepModule) => [
@@ -260,6 +267,9 @@ describe('research orchestrator', () => {
             held: { sources, claims },
             ...(snapshot.sources ? { sources: snapshot.sources.length } : {}),
             ...(snapshot.claims ? { claims: snapshot.claims.length } : {}),
+            ...(snapshot.graph !== undefined
+              ? { graphOfItsClaims: snapshot.graph?.inputs === graphInputsKey(snapshot.claims, snapshot.sources) }
+              : {}),
           });
           return m.compute(snapshot, ctx);
         },
@@ -286,6 +296,8 @@ describe('research orchestrator', () => {
     expect(declared('fetch')).toEqual(['searchResults', 'sources']);
     // Round 2's search reads the claims and sources of round 1 (its gaps).
     expect(handed.find((h) => h.step === 'search' && h.round === 2)!.claims).toBeGreaterThan(0);
+    // Synthesize reads the graph the compare step before it stored, not one of its own.
+    expect(handed.filter((h) => h.step === 'synthesize').map((h) => h.graphOfItsClaims)).toEqual([true, true]);
   });
 
   it('fails the run with the exception text and the failed step when a step throws, keeping the plan', async () => {

@@ -19,6 +19,7 @@ export { MAX_COMPARED_PAIRS } from './compare/candidate-pairs';
 export type { ClaimInput, SourceInput } from './compare/graph-inputs';
 export { scoreEvidence } from './compare/evidence-scores';
 export { compareEvidence, evidenceGraphOf, scoreOverGraph } from './compare/compare-evidence';
+export { graphFromStored, graphInputsKey, storedGraphOf, type StoredGraph } from './compare/stored-graph';
 export { findGaps, gapQueries } from './rounds/gap-analysis';
 export { planBridge } from './rounds/bridge';
 export {

@@ -3,6 +3,7 @@ import {
   advanceCheckpoint,
   appendRunEvents,
   finishRun,
+  findEvidenceGraph,
   listClaims,
   listEvidence,
   listSearchResults,
@@ -12,6 +13,7 @@ import {
   type NewRunEvent,
   type RunRow,
 } from '@research/database';
+import type { StoredGraph } from '@research/engine';
 import type { RunBudget } from './budget';
 import type { PipelineCheckpoint } from './checkpoint';
 import { secondsSince, type RunnerDeps } from './run-lifecycle';
@@ -38,6 +40,8 @@ const SNAPSHOT_READERS: { [P in SnapshotPart]: (db: Database, run: SnapshotRun) 
   sources: (db, run) => listSources(db, run.id),
   claims: (db, run) => listClaims(db, run.id),
   evidence: (db, run) => listEvidence(db, run.id),
+  // The engine's StoredGraph, as the compare step wrote it.
+  graph: async (db, run) => ((await findEvidenceGraph(db, run.id))?.graph as StoredGraph | undefined) ?? null,
 };
 
 /**

@@ -1,7 +1,7 @@
 import type { LlmClient, Plan, RunState } from '@research/core';
 import type { Crawler } from '@research/crawler';
 import type { ClaimRow, Db, EvidenceRow, NewRunEvent, RunRow, SearchResultRow, SourceRow } from '@research/database';
-import type { RunNote } from '@research/engine';
+import type { RunNote, StoredGraph } from '@research/engine';
 import type { Logger, Metrics } from '@research/observability';
 import type { SearchProvider } from '@research/search';
 import type { RunBudget } from './budget';
@@ -48,13 +48,22 @@ export interface RunSnapshot {
   sources: SourceRow[];
   claims: ClaimRow[];
   evidence: EvidenceRow[];
+  /** The evidence graph the compare step stored (read it with graphOfRun), or null before the first compare. */
+  graph: StoredGraph | null;
 }
 
-/** A part of the run a step may read: its plan, search hits, sources (with their text), claims or evidence. */
+/** A part of the run a step may read: its plan, search hits, sources (with their text), claims, evidence or graph. */
 export type SnapshotPart = keyof RunSnapshot;
 
 /** Every part of a run's snapshot, in the order readSnapshot loads them. */
-export const SNAPSHOT_PARTS: readonly SnapshotPart[] = ['plan', 'searchResults', 'sources', 'claims', 'evidence'];
+export const SNAPSHOT_PARTS: readonly SnapshotPart[] = [
+  'plan',
+  'searchResults',
+  'sources',
+  'claims',
+  'evidence',
+  'graph',
+];
 
 /** What a step that reads `R` is handed of the run: those parts and no others. */
 export type SnapshotOf<R extends SnapshotPart> = Pick<RunSnapshot, R>;

@@ -29,6 +29,7 @@ import {
   listSources,
   nextRunPositions,
   refreshRunCounts,
+  writeEvidenceGraph,
   type ClaimClusterRow,
   type ClaimRelationRow,
   type ClaimRow,
@@ -332,8 +333,7 @@ export function clusterRunClaims(
   id: string,
 ): Promise<{ runId: string; clusters: ClaimClusterRow[]; relations: number }> {
   return inEditTransaction(ctx, id, scope.actor, async (trx, run) => {
-    const [claims, sources] = await Promise.all([listClaims(trx, run.id), listSources(trx, run.id)]);
-    const rows = await claimGraphRows(run.id, { claims, sources });
+    const rows = await claimGraphRows(run.id, await readSnapshot(trx, run, ['claims', 'sources', 'graph']));
     await writeClaimGraph(trx, run.id, rows, new Date());
     return { runId: run.id, clusters: await listClaimClusters(trx, run.id), relations: rows.relations.length };
   });
@@ -347,7 +347,8 @@ export function rescoreRunEvidence(req: RunRequest): Promise<EvidenceRow[]> {
   return inEditTransaction(req.ctx, req.id, req.scope.actor, async (trx, run) => {
     const snapshot = await readSnapshot(trx, run, stepModule('compare').reads);
     const { output } = await runStepOnRun('compare', { ...outsideLoop(req), run, snapshot });
-    await writeEvidence(trx, run.id, evidenceRows(run, output, snapshot));
+    await writeEvidence(trx, run.id, evidenceRows(run, output.evidence, snapshot));
+    await writeEvidenceGraph(trx, run.id, { inputs: output.graph.inputs, graph: output.graph, builtAt: new Date() });
     return listEvidence(trx, run.id);
   });
 }

@@ -8,6 +8,7 @@ import * as runEvents from './2026-11-28T0000-run-events';
 import * as sourceControls from './2026-11-28T0200-source-controls';
 import * as provenance from './2026-11-28T0300-provenance';
 import * as webhooks from './2026-11-28T0400-webhooks';
+import * as evidenceGraph from './2026-12-01T0000-evidence-graph';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T0200-source-controls': sourceControls,
   '2026-11-28T0300-provenance': provenance,
   '2026-11-28T0400-webhooks': webhooks,
+  '2026-12-01T0000-evidence-graph': evidenceGraph,
 };

@@ -50,6 +50,21 @@ export interface GraphOptions {
 }
 
 /**
+ * The claims and sources a graph is built over: the sources by id, and the claims of those sources in
+ * (round, position, id) order, so the same evidence always gives the same graph.
+ */
+export function graphInputs(
+  claimsIn: readonly ClaimInput[],
+  sourcesIn: readonly SourceInput[],
+): { sources: Map<string, SourceInput>; claims: ClaimInput[] } {
+  const sources = new Map(sourcesIn.map((s) => [s.id, s]));
+  const claims = claimsIn
+    .filter((c) => sources.has(c.source_id))
+    .sort((a, b) => a.round - b.round || a.position - b.position || a.id.localeCompare(b.id));
+  return { sources, claims };
+}
+
+/**
  * The evidence graph as sliced work (see buildEvidenceGraph); `finishInSlices` runs it without holding
  * the event loop.
  */
@@ -58,10 +73,7 @@ export function* evidenceGraphWork(
   sourcesIn: readonly SourceInput[],
   options: GraphOptions = {},
 ): SlicedWork<EvidenceGraph> {
-  const sources = new Map(sourcesIn.map((s) => [s.id, s]));
-  const claims = claimsIn
-    .filter((c) => sources.has(c.source_id))
-    .sort((a, b) => a.round - b.round || a.position - b.position || a.id.localeCompare(b.id));
+  const { sources, claims } = graphInputs(claimsIn, sourcesIn);
   const groupOf = yield* sourceGroups(sourcesIn);
   const { statements, terms, names } = yield* claimStatements(claims);
   const later = yield* candidatePairs(claims, terms);

@@ -1,9 +1,16 @@
 import type { EvidenceDraft } from '@research/core';
-import type { NewClaimCluster, NewClaimRelation } from '@research/database';
-import { evidenceGraphOf, stableId } from '@research/engine';
+import { writeEvidenceGraph, type NewClaimCluster, type NewClaimRelation } from '@research/database';
+import { stableId, type StoredGraph } from '@research/engine';
 import { evidenceRows, writeEvidence } from '../step-records';
 import { defineStep, type RunSnapshot, type SnapshotOf, type StepContext, type StepRecordsInput } from '../steps';
+import { buildRunGraph, graphOfRun } from './run-graph';
 import { scoreClaims } from './score';
+
+/** What comparing gives: one evidence score per claim, and the graph they were scored over, as it is stored. */
+export interface Comparison {
+  evidence: EvidenceDraft[];
+  graph: StoredGraph;
+}
 
 /**
  * Compares every claim of the run with the others (clusters, supports, refines, contradicts) and with the
@@ -14,8 +21,8 @@ import { scoreClaims } from './score';
 export async function compareStep(
   snapshot: SnapshotOf<'plan' | 'sources' | 'claims'>,
   ctx: StepContext,
-): Promise<EvidenceDraft[]> {
-  const graph = await evidenceGraphOf(snapshot.claims, snapshot.sources, { question: ctx.run.query });
+): Promise<Comparison> {
+  const { graph, stored } = await buildRunGraph(snapshot, ctx.run.query);
   const round = new Map(snapshot.claims.map((c) => [c.id, c.round]));
   // Each contradiction is counted once: in the round its newer claim arrived.
   const fresh = graph.contradictions.filter(
@@ -31,18 +38,26 @@ export async function compareStep(
     });
   }
   if (ctx.round === 1) ctx.note({ kind: 'engine', step: 'compare', round: ctx.round, mode: 'deterministic' });
-  return scoreClaims(snapshot, ctx, graph);
+  return { evidence: await scoreClaims(snapshot, ctx, graph), graph: stored };
 }
 
-/** Comparing: the run's claims compared and scored (the sources' text tells copies apart), never the LLM. */
+/**
+ * Comparing: the run's claims compared and scored (the sources' text tells copies apart), never the LLM. The
+ * graph is stored with the scores, for the steps and routes after it (steps/run-graph.ts).
+ */
 export const compareModule = defineStep({
   name: 'compare',
   state: 'comparing',
   reads: ['plan', 'sources', 'claims'],
   compute: compareStep,
-  records: (drafts: EvidenceDraft[], { ctx, snapshot }: StepRecordsInput<'claims'>) => {
-    const rows = evidenceRows(ctx.run, drafts, snapshot);
-    return { write: (trx) => writeEvidence(trx, ctx.run.id, rows) };
+  records: (output: Comparison, { ctx, snapshot, now }: StepRecordsInput<'claims'>) => {
+    const rows = evidenceRows(ctx.run, output.evidence, snapshot);
+    return {
+      write: async (trx) => {
+        await writeEvidence(trx, ctx.run.id, rows);
+        await writeEvidenceGraph(trx, ctx.run.id, { inputs: output.graph.inputs, graph: output.graph, builtAt: now });
+      },
+    };
   },
 });
 
@@ -59,9 +74,10 @@ export interface ClaimGraphRows {
  */
 export async function claimGraphRows(
   runId: string,
-  snapshot: Pick<RunSnapshot, 'claims' | 'sources'>,
+  snapshot: Pick<RunSnapshot, 'claims' | 'sources' | 'graph'>,
 ): Promise<ClaimGraphRows> {
-  const graph = await evidenceGraphOf(snapshot.claims, snapshot.sources);
+  // Clusters and relations do not depend on the question: the compare step's stored graph has them.
+  const graph = await graphOfRun(snapshot, null);
   return {
     clusters: graph.clusters.map((cluster) => ({
       id: stableId(runId, 'cluster', String(cluster.index)),

@@ -1,20 +1,21 @@
 import type { ReportBody } from '@research/core';
-import { evidenceDraftsOf, evidenceGraphOf, synthesizeReport } from '@research/engine';
+import { evidenceDraftsOf, synthesizeReport } from '@research/engine';
 import { reportEvent } from '../progress';
 import { reportRecord, writeReport } from '../step-records';
 import { defineStep, type SnapshotOf, type StepContext, type StepRecords, type StepRecordsInput } from '../steps';
+import { graphOfRun } from './run-graph';
 import { controlsOf } from './source-controls';
 
 /** The cited report of the run's evidence; only the last round's is worded by the LLM and stored. */
 export async function synthesizeStep(
-  snapshot: SnapshotOf<'plan' | 'sources' | 'claims' | 'evidence'>,
+  snapshot: SnapshotOf<'plan' | 'sources' | 'claims' | 'evidence' | 'graph'>,
   ctx: StepContext,
 ): Promise<ReportBody> {
   const { body, notes } = await synthesizeReport(ctx.services.llm, ctx, {
     query: ctx.run.query,
     language: ctx.run.language,
     plan: snapshot.plan,
-    graph: await evidenceGraphOf(snapshot.claims, snapshot.sources, { question: ctx.run.query }),
+    graph: await graphOfRun(snapshot, ctx.run.query),
     evidence: evidenceDraftsOf(snapshot.evidence),
     round: ctx.round,
     rounds: ctx.rounds,
@@ -39,7 +40,7 @@ function synthesizeRecords(body: ReportBody, { ctx, snapshot, now }: StepRecords
 export const synthesizeModule = defineStep({
   name: 'synthesize',
   state: 'synthesizing',
-  reads: ['plan', 'sources', 'claims', 'evidence'],
+  reads: ['plan', 'sources', 'claims', 'evidence', 'graph'],
   compute: synthesizeStep,
   records: synthesizeRecords,
 });
