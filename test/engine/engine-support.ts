@@ -178,13 +178,16 @@ export function plantedModelStancePages(): FakeWebPage[] {
   ];
 }
 
-/** One source per page: its title and its sentences, each a claim. */
-export function graphOf(pages: ReadonlyArray<{ title: string; sentences: string[] }>) {
+/** One source per page (on a site of its own unless `domain` names one): its title and its sentences, each a claim. */
+export function graphInputsOf(pages: ReadonlyArray<{ title: string; sentences: string[]; domain?: string }>): {
+  claims: ClaimInput[];
+  sources: SourceInput[];
+} {
   const sources: SourceInput[] = pages.map((page, i) => ({
     id: `s${i}`,
-    url: `https://site${i}.example/page`,
+    url: `https://${page.domain ?? `site${i}.example`}/page-${i}`,
     title: page.title,
-    domain: `site${i}.example`,
+    domain: page.domain ?? `site${i}.example`,
     source_type: 'news',
     content: page.sentences.join(' '),
     published_at: null,
@@ -201,6 +204,12 @@ export function graphOf(pages: ReadonlyArray<{ title: string; sentences: string[
       position: j,
     })),
   );
+  return { claims, sources };
+}
+
+/** The evidence graph of pages of sentences (graphInputsOf). */
+export function graphOf(pages: ReadonlyArray<{ title: string; sentences: string[]; domain?: string }>) {
+  const { claims, sources } = graphInputsOf(pages);
   return buildEvidenceGraph(claims, sources);
 }
 

@@ -1,12 +1,5 @@
-import {
-  buildEvidenceGraph,
-  graphFromStored,
-  graphInputsKey,
-  storedGraphOf,
-  type ClaimInput,
-  type SourceInput,
-} from '@research/engine';
-import { STANCE_QUERY, STANCE_REFUTING } from './engine-support';
+import { buildEvidenceGraph, graphFromStored, graphInputsKey, storedGraphOf, type ClaimInput } from '@research/engine';
+import { graphInputsOf, STANCE_QUERY, STANCE_REFUTING } from './engine-support';
 
 // The compare step's graph is stored as JSON with the run and read back by the steps and routes after it: read
 // back, it must be the graph a fresh comparison builds, and a graph over other claims or another question must
@@ -28,27 +21,7 @@ const PAGES: Array<{ domain: string; sentences: string[] }> = [
   },
 ];
 
-const sources: SourceInput[] = PAGES.map((page, i) => ({
-  id: `s${i}`,
-  url: `https://${page.domain}/page-${i}`,
-  title: `Page ${i}`,
-  domain: page.domain,
-  source_type: 'news',
-  content: page.sentences.join(' '),
-  published_at: null,
-}));
-const claims: ClaimInput[] = PAGES.flatMap((page, i) =>
-  page.sentences.map((sentence, j) => ({
-    id: `c${i}-${j}`,
-    source_id: `s${i}`,
-    claim_text: sentence,
-    evidence_span: sentence,
-    claim_type: 'fact',
-    confidence: 0.7,
-    round: 1 + (i % 2),
-    position: j,
-  })),
-);
+const { claims, sources } = graphInputsOf(PAGES.map((page, i) => ({ ...page, title: `Page ${i}` })));
 
 /** The graph as the database hands it back: through JSON. */
 function stored(question: string | null) {
