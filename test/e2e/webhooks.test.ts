@@ -143,10 +143,14 @@ describe('webhooks (API and worker processes, loopback receiver)', () => {
     const got = receivedFor(receiver, id);
     expect(got).toHaveLength(3);
     expect(got.every((g) => g.validSignature)).toBe(true);
-    const first = got[1]!.at - got[0]!.at;
-    const second = got[2]!.at - got[1]!.at;
-    expect(first).toBeGreaterThanOrEqual(250);
-    expect(second).toBeGreaterThan(first);
+    // The waits the worker chose (WEBHOOK_RETRY_BASE_MS, then twice it), as its log says…
+    const waits = worker.lines
+      .filter((l) => l.message === 'webhook attempt failed; retrying' && l.research_id === id)
+      .map((l) => l.retry_in_ms);
+    expect(waits).toEqual([300, 600]);
+    // …and no retry reached the receiver before its wait was over (a busy machine only makes a wait longer).
+    expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(300);
+    expect(got[2]!.at - got[1]!.at).toBeGreaterThanOrEqual(600);
     const listed = await call<{ items: Array<{ attempt: number; status_code: number | null }> }>(
       'GET',
       `/v1/research/${id}/webhook-deliveries`,

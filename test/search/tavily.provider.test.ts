@@ -8,6 +8,7 @@ import {
   TAVILY_RATE_LIMITED,
   type FakeTavilySearch,
 } from '../fakes/fake-tavily-search';
+import { fakeTimeoutsOnly, settlesBeforeNextTurn } from '../support/fake-timers';
 import { captureLogger, FAST_POLICY, searchThroughOneRetry } from './support/capture-logger';
 
 const KEY = 'tvly-dev-secretkey0123456789abcdef';
@@ -200,12 +201,21 @@ describe('tavily search provider', () => {
       logger: captureLogger().logger,
       policy: FAST_POLICY,
     });
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('run cancelled')), 100);
-    const started = Date.now();
-    await expect(provider.search('solar', { language: 'en', limit: 5, signal: controller.signal })).rejects.toThrow(
-      'run cancelled',
-    );
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // The provider's clock and the fake's answer delay are Jest's and stand still: the search must end on the
+    // abort alone, before the event loop's next turn, while its request is still unanswered.
+    fakeTimeoutsOnly();
+    try {
+      const controller = new AbortController();
+      const sent = fake.requests.length;
+      const searching = provider.search('solar', { language: 'en', limit: 5, signal: controller.signal });
+      searching.catch(() => undefined);
+      while (fake.requests.length === sent) await new Promise((resolve) => setImmediate(resolve));
+      controller.abort(new Error('run cancelled'));
+      expect(await settlesBeforeNextTurn(searching)).toBe(true);
+      await expect(searching).rejects.toThrow('run cancelled');
+    } finally {
+      jest.runOnlyPendingTimers();
+      jest.useRealTimers();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { sql } from 'kysely';
 import { createAddressPolicy, createGuardedAgents, systemResolver, type Resolver } from '@research/crawler';
 import { finishRun, listWebhookAttempts, type Database } from '@research/database';
 import { createSilentLogger } from '@research/observability';
@@ -6,6 +7,7 @@ import { deliverWebhook, type WebhookDeliveryDeps } from '@research/pipeline';
 import { createInProcessWebhookQueue, startWebhookDispatcher } from '@research/queue';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { fakeTimeoutsOnly, settlesBeforeNextTurn } from '../support/fake-timers';
 import { listenOnLoopback } from '../support/loopback';
 import { waitFor } from '../support/wait';
 import { insertTestRun } from './worker-fixtures';
@@ -25,6 +27,29 @@ async function endedRun(db: Database, callbackUrl: string): Promise<string> {
 async function deliveryIdOf(db: Database, runId: string): Promise<string> {
   const row = await db.selectFrom('webhook_deliveries').select('id').where('run_id', '=', runId).executeTakeFirst();
   return row!.id;
+}
+
+/**
+ * Whether the run's delivery is settled (delivered or given up: no attempt can be claimed any more) with every
+ * attempt it claimed recorded. An attempt is recorded after the receiver answered it, so from then on the
+ * receiver has seen every request the delivery will ever make.
+ */
+async function isSettled(db: Database, runId: string): Promise<boolean> {
+  const delivery = await db
+    .selectFrom('webhook_deliveries')
+    .select(['attempts', 'next_attempt_at'])
+    .where('run_id', '=', runId)
+    .executeTakeFirst();
+  return delivery?.next_attempt_at === null && (await listWebhookAttempts(db, runId)).length === delivery.attempts;
+}
+
+/** Makes a delivery's next attempt due now, as if its wait had passed. */
+async function makeDue(db: Database, deliveryId: string): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: sql<Date>`now()` })
+    .where('id', '=', deliveryId)
+    .execute();
 }
 
 // The delivery job on its own (the in-process queue of `npm start` without Redis, and the attempt itself),
@@ -74,7 +99,7 @@ describe('webhook delivery', () => {
     const dispatcher = startWebhookDispatcher({ db: t.db, queue, logger, intervalMs: 100 });
     try {
       await waitFor('the delivery', async () => receiver.received.filter((r) => r.json.research_id === id).length >= 2);
-      await new Promise((r) => setTimeout(r, 700));
+      await waitFor('the delivery to settle with every attempt recorded', () => isSettled(t.db, id));
     } finally {
       await dispatcher.stop();
       await queue.close();
@@ -113,26 +138,46 @@ describe('webhook delivery', () => {
   });
 
   it('gives an attempt WEBHOOK_TIMEOUT_MS, records the timeout, and gives up after the fifth attempt', async () => {
-    const silent = http.createServer(() => undefined);
+    let requests = 0;
+    const silent = http.createServer(() => requests++);
     const server = await listenOnLoopback(silent);
     try {
       const id = await endedRun(t.db, `${server.origin}/silent`);
       const deliveryId = await deliveryIdOf(t.db, id);
       const d = deps({ timeoutMs: 300 });
-      const started = Date.now();
-      expect(await deliverWebhook(d, deliveryId, createSilentLogger())).toEqual({ retryInMs: 200 });
-      expect(Date.now() - started).toBeLessThan(2_000);
-      const [first] = await listWebhookAttempts(t.db, id);
-      expect(first!.error).toBe('no answer within 300 ms');
-      // The remaining attempts, each when due (200, 400, 800, 1600 ms later).
-      for (let n = 2; n <= 5; n++) {
-        let next = await deliverWebhook(d, deliveryId, createSilentLogger());
-        while (next && (await listWebhookAttempts(t.db, id)).length < n) {
-          await new Promise((r) => setTimeout(r, next!.retryInMs));
-          next = await deliverWebhook(d, deliveryId, createSilentLogger());
-        }
-        expect(next === undefined).toBe(n === 5);
+      // The attempt's clock is Jest's (ticked here), the receiver and Postgres real: the attempt ends when
+      // its 300 ms have passed on that clock, not before and not after.
+      fakeTimeoutsOnly();
+      let first: Promise<{ retryInMs: number } | void>;
+      let hungUp = false;
+      try {
+        const arrived = new Promise<http.IncomingMessage>((resolve) => silent.once('request', resolve));
+        first = deliverWebhook(d, deliveryId, createSilentLogger());
+        first.catch(() => undefined);
+        // The receiver sees the attempt hang up when its time is over.
+        const request = await arrived;
+        const closed = new Promise((resolve) => request.socket.once('close', resolve));
+        void closed.then(() => (hungUp = true));
+        await jest.advanceTimersByTimeAsync(299);
+        expect(await settlesBeforeNextTurn(closed)).toBe(false);
+        await jest.advanceTimersByTimeAsync(1);
+      } finally {
+        jest.useRealTimers();
       }
+      // What follows the tick (the hang-up, the attempt's record) is real I/O, waited for.
+      await waitFor('the attempt to hang up', async () => hungUp);
+      await expect(first).resolves.toEqual({ retryInMs: 200 });
+      const [attempt1] = await listWebhookAttempts(t.db, id);
+      expect(attempt1!.error).toBe('no answer within 300 ms');
+      // The remaining attempts, each made due at once instead of waited for; the waits double.
+      const waits: Array<number | undefined> = [];
+      for (let n = 2; n <= 5; n++) {
+        await makeDue(t.db, deliveryId);
+        const next = await deliverWebhook(d, deliveryId, createSilentLogger());
+        waits.push(next ? next.retryInMs : undefined);
+      }
+      expect(waits).toEqual([400, 800, 1600, undefined]);
+      expect(requests).toBe(5);
       expect((await listWebhookAttempts(t.db, id)).map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5]);
       const row = await t.db
         .selectFrom('webhook_deliveries')
@@ -144,5 +189,5 @@ describe('webhook delivery', () => {
     } finally {
       await server.close();
     }
-  }, 30_000);
+  });
 });

@@ -108,13 +108,19 @@ async function attempt(
 ): Promise<WebhookAttemptOutcome> {
   let statusCode: number | null = null;
   let error: string | null = null;
-  const signal = AbortSignal.timeout(deps.timeoutMs);
+  // A timer of the process's own (not AbortSignal.timeout), cleared once the attempt ends: the same clock as
+  // the address check's, which a test can tick.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), deps.timeoutMs);
+  const { signal } = controller;
   try {
     const url = await withTimeout(checkCallbackUrl(target.url, deps.guard), deps.timeoutMs, 'webhook address');
     const signature = webhookSignature(deps.secret, target.body, Math.floor(Date.now() / 1000));
     statusCode = await post(deps, url, { body: target.body, signature }, signal);
   } catch (caught) {
     error = attemptError(caught, { signal, ms: deps.timeoutMs });
+  } finally {
+    clearTimeout(timer);
   }
   const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
   const retryInMs = delivered || number >= WEBHOOK_MAX_ATTEMPTS ? null : webhookRetryDelayMs(deps.retryBaseMs, number);
