@@ -8,7 +8,7 @@ import {
   listRunEventsAfter,
   transitionRun,
 } from '@research/database';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database';
+import { createTestDatabase, type TestDatabase } from '../support/database';
 
 describe('run events', () => {
   let t: TestDatabase;

@@ -8,7 +8,7 @@ import {
   migrateToLatest,
   type DatabaseHandle,
 } from '@research/database';
-import { TEST_DATABASE_URL } from '../../../test/support/env';
+import { TEST_DATABASE_URL } from '../support/env';
 
 async function onServer(text: string): Promise<void> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });

@@ -1,5 +1,5 @@
 import { countVisibleRuns, insertRun, findVisibleRun, upsertUser } from '@research/database';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database';
+import { createTestDatabase, type TestDatabase } from '../support/database';
 
 describe('database', () => {
   let t: TestDatabase;

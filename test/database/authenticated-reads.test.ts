@@ -7,7 +7,7 @@ import {
   revokeApiKey,
   upsertUser,
 } from '@research/database';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database';
+import { createTestDatabase, type TestDatabase } from '../support/database';
 
 describe('findApiKeyAndVisibleRun', () => {
   let t: TestDatabase;
