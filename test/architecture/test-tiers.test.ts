@@ -9,12 +9,12 @@ describe('the tiers of the tests', () => {
 
   it('puts a test of pure functions in the unit tier', () => {
     expect(of('test/engine/standalone.test.ts')).toMatchObject({ tier: 'unit', why: null });
-    expect(of('packages/core/src/url.test.ts')).toMatchObject({ tier: 'unit' });
+    expect(of('test/core/url.test.ts')).toMatchObject({ tier: 'unit' });
   });
 
   it('puts a test that drives a browser, a process or the database in the integration tier, saying why', () => {
     expect(of('test/web/run-page.test.ts')).toMatchObject({ tier: 'integration' });
-    expect(of('packages/database/src/database.test.ts')?.why).toMatch(/the test services|a database/);
+    expect(of('test/database/database.test.ts')?.why).toMatch(/the test services|a database/);
     expect(of('test/architecture/layers.test.ts')?.why).toMatch(/another process/);
   });
 
