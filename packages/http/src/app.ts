@@ -11,7 +11,7 @@ import { createMountedRouter } from './routes/mounted.routes';
 import { createResearchRouter } from './routes/research.routes';
 import { createSystemRouter } from './routes/system.routes';
 import { createWebPageRouter } from './routes/web-page.routes';
-import { RunEventHub } from './services/run-event-hub';
+import { RunEventHub } from './run-event-hub';
 
 /**
  * The HTTP application over a context of real parts. No side effects until the caller listens:

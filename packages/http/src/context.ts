@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { MetricSnapshot } from '@research/observability';
 import type { RunsContext } from '@research/runs';
-import type { RunEventHub } from './services/run-event-hub';
+import type { RunEventHub } from './run-event-hub';
 
 /**
  * Everything the HTTP app needs, built by the runtime (real parts in production and in tests): the

@@ -2,7 +2,7 @@
 // how an error becomes a status, and the API's description.
 export * from './context';
 export { createApp } from './app';
-export { RunEventHub } from './services/run-event-hub';
+export { RunEventHub } from './run-event-hub';
 export { QUOTA_REDIS_TIMEOUT_MS } from './middleware/key-quotas';
 export { classifyError } from './middleware/error-handler';
 export { buildOpenApiDocument } from './openapi/openapi-document';

@@ -3,7 +3,7 @@ import { AppError } from '@research/core';
 import { listRunEvents, type RunEventRow } from '@research/database';
 import type { AppContext } from '../context';
 import { visibleRunOf } from '../request-scope';
-import type { RunEventHub } from '../services/run-event-hub';
+import type { RunEventHub } from '../run-event-hub';
 import { parseQuery } from '../validation';
 import { runEventsQuerySchema, type RunEventItem, type RunEventsResponse } from './research-events.schemas';
 

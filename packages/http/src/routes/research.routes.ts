@@ -14,7 +14,7 @@ import {
 } from '../presenters/research.presenter';
 import { scopeOf, visibleRunOf } from '../request-scope';
 import { requestSignal } from '../request-signal';
-import type { RunEventHub } from '../services/run-event-hub';
+import type { RunEventHub } from '../run-event-hub';
 import {
   cancelRun,
   getRunClaims,
