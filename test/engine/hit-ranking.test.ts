@@ -1,18 +1,12 @@
 import { FIT_FLOOR, LINK_WEIGHT, queryRoles, rankPool, type PoolHit } from '@research/engine';
 import { hitUrlKey } from '@research/search';
+import { poolHit } from '../support/pool-hit';
 
 // The fetch step's pool: every hit of every query the run sent, ranked for the question before each hop; a
 // pure function of the hits and the queries' roles. Pages are told apart as the fetch step tells them (hitUrlKey).
 const QUESTION = 'When was the cape lighthouse built?';
 const run = (query = QUESTION, extra: string[] | null = null) => ({ query, language: 'en', extra_queries: extra });
-const hit = (query: string, rank: number, url: string, title: string, snippet = ''): PoolHit => ({
-  query,
-  rank,
-  url,
-  title,
-  snippet,
-  published_at: null,
-});
+const hit = poolHit;
 const order = (
   hits: PoolHit[],
   names = new Map<string, { name: string; weight: number }>(),

@@ -1,4 +1,5 @@
-import { nextCandidates, queryRoles, rankPool, type PoolHit } from '@research/pipeline';
+import { nextCandidates, queryRoles, rankPool } from '@research/pipeline';
+import { poolHit } from '../support/pool-hit';
 
 // The fetch step's pool: the engine ranks it (test/engine/hit-ranking.test.ts); the step gives it its run and the search
 // package's rules (which URLs are one page, the local corpus is no site), and takes each hop's candidates from it.
@@ -6,14 +7,7 @@ const QUESTION = 'When was the cape lighthouse built?';
 const ctx = { run: { query: QUESTION, language: 'en', extra_queries: null } } as unknown as Parameters<
   typeof queryRoles
 >[0];
-const hit = (query: string, rank: number, url: string, title: string, snippet = ''): PoolHit => ({
-  query,
-  rank,
-  url,
-  title,
-  snippet,
-  published_at: null,
-});
+const hit = poolHit;
 
 describe("the step's pool", () => {
   it('takes the URLs of one page (a trailing slash, a tracking parameter) as one candidate', () => {
