@@ -26,7 +26,7 @@ const { claims, sources } = graphInputsOf(PAGES.map((page, i) => ({ ...page, tit
 /** The graph as the database hands it back: through JSON. */
 function stored(question: string | null) {
   const graph = buildEvidenceGraph(claims, sources, question === null ? {} : { question });
-  const json = storedGraphOf(graph, graphInputsKey(claims, sources), question);
+  const json = storedGraphOf(graph, question);
   return JSON.parse(JSON.stringify(json)) as typeof json;
 }
 
@@ -39,6 +39,8 @@ describe('a stored evidence graph', () => {
     expect(fresh.stances?.judgements.size).toBeGreaterThanOrEqual(2);
     expect(new Set(fresh.groupOf.values()).size).toBeLessThan(sources.length);
 
+    // Keyed by what it read: the same key as the claims and sources given in any order.
+    expect(stored(STANCE_QUERY).inputs).toBe(graphInputsKey([...claims].reverse(), sources));
     const read = graphFromStored(stored(STANCE_QUERY), claims, sources, { question: STANCE_QUERY });
     expect(read).toEqual(fresh);
     // Maps iterate as a fresh graph's do, and a contradiction's clusters are the graph's own objects.

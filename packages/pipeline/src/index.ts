@@ -20,7 +20,7 @@ export {
   searchStep,
   synthesizeStep,
 } from './steps/index';
-export { claimGraphRows, type ClaimGraphRows } from './steps/compare.step';
+export { claimGraphRows, writeComparison, type ClaimGraphRows } from './steps/compare.step';
 export { nextCandidates, queryRoles, rankPool, type Candidate, type PoolHit, type QueryRole } from './steps/select';
 export { scoreClaims } from './steps/score';
 export type { PlanQuestion } from './steps/plan.step';

@@ -29,7 +29,6 @@ import {
   listSources,
   nextRunPositions,
   refreshRunCounts,
-  writeEvidenceGraph,
   type ClaimClusterRow,
   type ClaimRelationRow,
   type ClaimRow,
@@ -44,7 +43,7 @@ import type { Metrics } from '@research/observability';
 import {
   claimGraphRows,
   claimRows,
-  evidenceRows,
+  writeComparison,
   readSnapshot,
   reportRecord,
   runStepOnRun,
@@ -52,7 +51,6 @@ import {
   sourceRow,
   writeClaimGraph,
   writeClaims,
-  writeEvidence,
   writeReport,
   writeSources,
   type OutsideLoop,
@@ -347,8 +345,7 @@ export function rescoreRunEvidence(req: RunRequest): Promise<EvidenceRow[]> {
   return inEditTransaction(req.ctx, req.id, req.scope.actor, async (trx, run) => {
     const snapshot = await readSnapshot(trx, run, stepModule('compare').reads);
     const { output } = await runStepOnRun('compare', { ...outsideLoop(req), run, snapshot });
-    await writeEvidence(trx, run.id, evidenceRows(run, output.evidence, snapshot));
-    await writeEvidenceGraph(trx, run.id, { inputs: output.graph.inputs, graph: output.graph, builtAt: new Date() });
+    await writeComparison(trx, { run, output, snapshot, now: new Date() });
     return listEvidence(trx, run.id);
   });
 }

@@ -32,16 +32,20 @@ export async function findEvidenceGraph(
     .executeTakeFirst();
 }
 
-/** Stores the run's evidence graph, replacing the one before (call inside the step's transaction). */
+/**
+ * Stores the run's evidence graph (the engine's StoredGraph, which names its `inputs`), replacing the one before
+ * (call inside the step's transaction).
+ */
 export async function writeEvidenceGraph(
   db: Db,
   runId: string,
-  stored: { inputs: string; graph: unknown; builtAt: Date },
+  stored: { readonly inputs: string },
+  builtAt: Date,
 ): Promise<void> {
-  const graph = JSON.stringify(stored.graph);
+  const row = { inputs: stored.inputs, graph: JSON.stringify(stored), built_at: builtAt };
   await graphDb(db)
     .insertInto('evidence_graphs')
-    .values({ run_id: runId, inputs: stored.inputs, graph, built_at: stored.builtAt })
-    .onConflict((oc) => oc.column('run_id').doUpdateSet({ inputs: stored.inputs, graph, built_at: stored.builtAt }))
+    .values({ run_id: runId, ...row })
+    .onConflict((oc) => oc.column('run_id').doUpdateSet(row))
     .execute();
 }

@@ -30,17 +30,21 @@ export interface StoredGraph {
  * the sources. Claims and sources are never changed under their id, so equal keys mean equal inputs.
  */
 export function graphInputsKey(claims: readonly ClaimInput[], sources: readonly SourceInput[]): string {
-  const read = graphInputs(claims, sources);
+  return keyOf(graphInputs(claims, sources));
+}
+
+/** The key of inputs already read (graphInputs). */
+function keyOf(read: ReturnType<typeof graphInputs>): string {
   const hash = crypto.createHash('sha256');
   for (const id of [...read.sources.keys()].sort()) hash.update(`s\u0000${id}\u0000`);
   for (const claim of read.claims) hash.update(`c\u0000${claim.id}\u0000`);
   return hash.digest('hex');
 }
 
-/** The graph as it is stored: built over `inputs` (graphInputsKey), with the stances of `question`. */
-export function storedGraphOf(graph: EvidenceGraph, inputs: string, question: string | null): StoredGraph {
+/** The graph as it is stored: keyed by the claims and sources it read, with the stances of `question`. */
+export function storedGraphOf(graph: EvidenceGraph, question: string | null): StoredGraph {
   return {
-    inputs,
+    inputs: keyOf(graph),
     question,
     clusters: graph.clusters.map(({ index, claimIds, sourceIds, groups }) => ({ index, claimIds, sourceIds, groups })),
     relations: graph.relations,
@@ -71,8 +75,9 @@ export function graphFromStored(
 ): EvidenceGraph | null {
   if (!stored) return null;
   if (options.question !== undefined && stored.question !== (options.question ?? null)) return null;
-  if (stored.inputs !== graphInputsKey(claimsIn, sourcesIn)) return null;
-  const { sources, claims } = graphInputs(claimsIn, sourcesIn);
+  const read = graphInputs(claimsIn, sourcesIn);
+  if (stored.inputs !== keyOf(read)) return null;
+  const { sources, claims } = read;
   const clusters: Cluster[] = stored.clusters.map((c) => ({ ...c }));
   const byIndex = new Map(clusters.map((c) => [c.index, c]));
   // In the claims' order, as the comparison fills it: a reader iterating it sees what a fresh graph gives.

@@ -1,5 +1,11 @@
 import type { EvidenceDraft } from '@research/core';
-import { writeEvidenceGraph, type NewClaimCluster, type NewClaimRelation } from '@research/database';
+import {
+  writeEvidenceGraph,
+  type Db,
+  type NewClaimCluster,
+  type NewClaimRelation,
+  type RunRow,
+} from '@research/database';
 import { stableId, type StoredGraph } from '@research/engine';
 import { evidenceRows, writeEvidence } from '../step-records';
 import { defineStep, type RunSnapshot, type SnapshotOf, type StepContext, type StepRecordsInput } from '../steps';
@@ -50,16 +56,22 @@ export const compareModule = defineStep({
   state: 'comparing',
   reads: ['plan', 'sources', 'claims'],
   compute: compareStep,
-  records: (output: Comparison, { ctx, snapshot, now }: StepRecordsInput<'claims'>) => {
-    const rows = evidenceRows(ctx.run, output.evidence, snapshot);
-    return {
-      write: async (trx) => {
-        await writeEvidence(trx, ctx.run.id, rows);
-        await writeEvidenceGraph(trx, ctx.run.id, { inputs: output.graph.inputs, graph: output.graph, builtAt: now });
-      },
-    };
-  },
+  records: (output: Comparison, { ctx, snapshot, now }: StepRecordsInput<'claims'>) => ({
+    write: (trx) => writeComparison(trx, { run: ctx.run, output, snapshot, now }),
+  }),
 });
+
+/**
+ * Stores what comparing gave, for the runner and for a route that compares again: the evidence scores (replacing
+ * the run's) and the graph they were scored over.
+ */
+export async function writeComparison(
+  trx: Db,
+  c: { run: RunRow; output: Comparison; snapshot: SnapshotOf<'claims'>; now: Date },
+): Promise<void> {
+  await writeEvidence(trx, c.run.id, evidenceRows(c.run, c.output.evidence, c.snapshot));
+  await writeEvidenceGraph(trx, c.run.id, c.output.graph, c.now);
+}
 
 /** A run's claim graph as rows: its clusters (with their claims) and the relations between claims. */
 export interface ClaimGraphRows {

@@ -1,7 +1,6 @@
 import {
   evidenceGraphOf,
   graphFromStored,
-  graphInputsKey,
   storedGraphOf,
   type EvidenceGraph,
   type StoredGraph,
@@ -18,7 +17,7 @@ export async function buildRunGraph(
   question: string,
 ): Promise<{ graph: EvidenceGraph; stored: StoredGraph }> {
   const graph = await evidenceGraphOf(snapshot.claims, snapshot.sources, { question });
-  return { graph, stored: storedGraphOf(graph, graphInputsKey(snapshot.claims, snapshot.sources), question) };
+  return { graph, stored: storedGraphOf(graph, question) };
 }
 
 /**
