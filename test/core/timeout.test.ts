@@ -1,4 +1,5 @@
-import { TimeoutError, withTimeout } from '@research/core';
+import { deadlineSignal, TimeoutError, withTimeout } from '@research/core';
+import { fakeTimeoutsOnly } from '../support/fake-timers';
 
 describe('withTimeout', () => {
   it('settles with the promise when it wins', async () => {
@@ -37,5 +38,23 @@ describe('withTimeout', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+});
+
+describe('deadlineSignal', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('aborts at its time on the process timers and not before, and never once cleared', () => {
+    fakeTimeoutsOnly();
+    const deadline = deadlineSignal(300);
+    jest.advanceTimersByTime(299);
+    expect(deadline.signal.aborted).toBe(false);
+    jest.advanceTimersByTime(1);
+    expect(deadline.signal.aborted).toBe(true);
+
+    const cleared = deadlineSignal(300);
+    cleared.clear();
+    jest.advanceTimersByTime(1000);
+    expect(cleared.signal.aborted).toBe(false);
   });
 });

@@ -19,3 +19,13 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
   });
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * An abort signal that fires after `ms` on a timer of the process's own (unlike AbortSignal.timeout, a test's
+ * fake timers tick it), and `clear` to drop the timer once the work is over.
+ */
+export function deadlineSignal(ms: number): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import axios, { type AxiosResponse } from 'axios';
+import { deadlineSignal } from '@research/core';
 import { CrawlError, isCrawlError, unresolvableHost } from './crawl-error';
 import { checkLiteralHost, type GuardedAgents } from './safe-agent';
 import { bareHostname, isForbiddenHostname, normalizeCrawlUrl, parseCrawlUrl, type AddressPolicy } from './url-policy';
@@ -148,17 +149,12 @@ function classifyAxiosError(error: unknown, host: string, timedOut: boolean, cal
 
 /** A timeout over the whole redirect chain, combined with the caller's signal. */
 function startDeadline(options: FetchPageOptions) {
-  const timeout = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    timeout.abort();
-  }, options.timeoutMs);
+  const timeout = deadlineSignal(options.timeoutMs);
   return {
     signal: combineSignals([timeout.signal, options.signal]),
     classify: (error: unknown, host: string) =>
-      classifyAxiosError(error, host, timedOut, options.signal?.aborted === true),
-    clear: () => clearTimeout(timer),
+      classifyAxiosError(error, host, timeout.signal.aborted, options.signal?.aborted === true),
+    clear: timeout.clear,
   };
 }
 

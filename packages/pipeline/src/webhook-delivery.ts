@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import { withTimeout } from '@research/core';
+import { deadlineSignal, withTimeout } from '@research/core';
 import {
   checkCallbackUrl,
   isCrawlError,
@@ -108,11 +108,8 @@ async function attempt(
 ): Promise<WebhookAttemptOutcome> {
   let statusCode: number | null = null;
   let error: string | null = null;
-  // A timer of the process's own (not AbortSignal.timeout), cleared once the attempt ends: the same clock as
-  // the address check's, which a test can tick.
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), deps.timeoutMs);
-  const { signal } = controller;
+  // The same clock as the address check's, which a test can tick.
+  const { signal, clear } = deadlineSignal(deps.timeoutMs);
   try {
     const url = await withTimeout(checkCallbackUrl(target.url, deps.guard), deps.timeoutMs, 'webhook address');
     const signature = webhookSignature(deps.secret, target.body, Math.floor(Date.now() / 1000));
@@ -120,7 +117,7 @@ async function attempt(
   } catch (caught) {
     error = attemptError(caught, { signal, ms: deps.timeoutMs });
   } finally {
-    clearTimeout(timer);
+    clear();
   }
   const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
   const retryInMs = delivered || number >= WEBHOOK_MAX_ATTEMPTS ? null : webhookRetryDelayMs(deps.retryBaseMs, number);
