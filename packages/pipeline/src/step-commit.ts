@@ -19,7 +19,6 @@ import type { PipelineCheckpoint } from './checkpoint';
 import { secondsSince, type RunnerDeps } from './run-lifecycle';
 import type { DeferredMetrics } from './step-metrics';
 import {
-  SNAPSHOT_PARTS,
   type AnyStepModule,
   type RunSnapshot,
   type SnapshotOf,
@@ -43,6 +42,9 @@ const SNAPSHOT_READERS: { [P in SnapshotPart]: (db: Database, run: SnapshotRun) 
   // The engine's StoredGraph, as the compare step wrote it.
   graph: async (db, run) => ((await findEvidenceGraph(db, run.id))?.graph as StoredGraph | undefined) ?? null,
 };
+
+/** Every part of a run's snapshot: those readSnapshot knows how to read. */
+export const SNAPSHOT_PARTS = Object.freeze(Object.keys(SNAPSHOT_READERS) as SnapshotPart[]);
 
 /**
  * What the run has committed, read back from Postgres: the parts `reads` names and no others (a step's

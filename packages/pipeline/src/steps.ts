@@ -55,16 +55,6 @@ export interface RunSnapshot {
 /** A part of the run a step may read: its plan, search hits, sources (with their text), claims, evidence or graph. */
 export type SnapshotPart = keyof RunSnapshot;
 
-/** Every part of a run's snapshot, in the order readSnapshot loads them. */
-export const SNAPSHOT_PARTS: readonly SnapshotPart[] = [
-  'plan',
-  'searchResults',
-  'sources',
-  'claims',
-  'evidence',
-  'graph',
-];
-
 /** What a step that reads `R` is handed of the run: those parts and no others. */
 export type SnapshotOf<R extends SnapshotPart> = Pick<RunSnapshot, R>;
 

@@ -1,5 +1,6 @@
 import { STEP_STATES, type RunState } from '@research/core';
-import { SNAPSHOT_PARTS, type AnyStepModule } from '../steps';
+import { SNAPSHOT_PARTS } from '../step-commit';
+import type { AnyStepModule } from '../steps';
 import { analyzeModule, analyzeStep } from './analyze.step';
 import { compareModule, compareStep } from './compare.step';
 import { fetchModule, fetchStep } from './fetch.step';
