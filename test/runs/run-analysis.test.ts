@@ -29,7 +29,7 @@ function requestOn(id: string): RunRequest {
     requestId: 'req-analysis',
     logger: createSilentLogger(),
   };
-  return { ctx: t.ctx, tools: t.ctx.tools, scope, id, signal: new AbortController().signal };
+  return { ctx: t.ctx, scope, id, signal: new AbortController().signal };
 }
 
 async function storedGraph(runId: string): Promise<{ inputs: string; graph: { clusters: unknown[] } } | undefined> {

@@ -39,7 +39,6 @@ import {
   type RunRow,
   type SourceRow,
 } from '@research/database';
-import type { Metrics } from '@research/observability';
 import {
   claimGraphRows,
   claimRows,
@@ -58,14 +57,13 @@ import {
 } from '@research/pipeline';
 import type { RequestScope } from './scope';
 import { fetchOne } from './crawler.service';
-import type { ResearchTools } from './research-tools';
+import type { RunsContext } from './context';
 
-type Ctx = { db: Database; metrics: Metrics };
+type Ctx = Pick<RunsContext, 'db' | 'metrics' | 'tools'>;
 
 /** One request on a run of the mounted analysis routes: who asks, about which run, with what. */
 export interface RunRequest {
   ctx: Ctx;
-  tools: ResearchTools;
   scope: RequestScope;
   /** The run's id as the path gave it. */
   id: string;
@@ -116,7 +114,7 @@ function planOf(run: Pick<RunRow, 'plan'>): Plan | null {
 /** What a step run by the request uses: the routes' services, the caller's logger, the request's signal. */
 function outsideLoop(req: RunRequest): OutsideLoop {
   return {
-    services: req.tools.researchServices(),
+    services: req.ctx.tools.researchServices(),
     logger: req.scope.logger,
     metrics: req.ctx.metrics,
     signal: req.signal,
@@ -187,7 +185,7 @@ async function sourceOfPage(
   if (known) return { source: known, isNew: false };
   // The pipeline's crawler: SSRF guard (after DNS, on every redirect), robots.txt, byte cap, page cache;
   // counted in the caller's share of outbound work (429 over it). An unreadable page is a 422 on `url`.
-  const document = await fetchOne(req.tools, req.scope.actor.userId, { url, language: input.language }, req.signal);
+  const document = await fetchOne(req.ctx.tools, req.scope.actor.userId, { url, language: input.language }, req.signal);
   if (!document.content.trim()) throw new AppError('validation', 'url: empty: the page has no readable text');
   const redirected = (await listSources(req.ctx.db, run.id)).find((s) => s.url === document.url);
   if (redirected) return { source: redirected, isNew: false };

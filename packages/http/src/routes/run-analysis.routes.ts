@@ -35,11 +35,9 @@ import {
  * run's owner or an administrator (403) and only once the run has ended (409).
  */
 export function createRunAnalysisRouter(ctx: AppContext): Router {
-  const { tools } = ctx;
   const router = Router();
   const runRequest = (id: string, res: Response): RunRequest => ({
     ctx,
-    tools,
     scope: scopeOf(res),
     id,
     signal: requestSignal(res),
