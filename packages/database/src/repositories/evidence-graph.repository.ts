@@ -32,6 +32,11 @@ export async function findEvidenceGraph(
     .executeTakeFirst();
 }
 
+/** Removes the run's stored evidence graph (a graph too large to store replaces it). */
+export async function deleteEvidenceGraph(db: Db, runId: string): Promise<void> {
+  await graphDb(db).deleteFrom('evidence_graphs').where('run_id', '=', runId).execute();
+}
+
 /**
  * Stores the run's evidence graph (the engine's StoredGraph, which names its `inputs`), replacing the one before
  * (call inside the step's transaction).

@@ -1,5 +1,6 @@
 import type { EvidenceDraft } from '@research/core';
 import {
+  deleteEvidenceGraph,
   writeEvidenceGraph,
   type Db,
   type NewClaimCluster,
@@ -12,10 +13,13 @@ import { defineStep, type RunSnapshot, type SnapshotOf, type StepContext, type S
 import { buildRunGraph, graphOfRun } from './run-graph';
 import { scoreClaims } from './score';
 
-/** What comparing gives: one evidence score per claim, and the graph they were scored over, as it is stored. */
+/**
+ * What comparing gives: one evidence score per claim, and the graph they were scored over as it is stored
+ * (null for a graph too large to store: run-graph.ts).
+ */
 export interface Comparison {
   evidence: EvidenceDraft[];
-  graph: StoredGraph;
+  graph: StoredGraph | null;
 }
 
 /**
@@ -70,7 +74,8 @@ export async function writeComparison(
   c: { run: RunRow; output: Comparison; snapshot: SnapshotOf<'claims'>; now: Date },
 ): Promise<void> {
   await writeEvidence(trx, c.run.id, evidenceRows(c.run, c.output.evidence, c.snapshot));
-  await writeEvidenceGraph(trx, c.run.id, c.output.graph, c.now);
+  if (c.output.graph) await writeEvidenceGraph(trx, c.run.id, c.output.graph, c.now);
+  else await deleteEvidenceGraph(trx, c.run.id);
 }
 
 /** A run's claim graph as rows: its clusters (with their claims) and the relations between claims. */
