@@ -1,6 +1,8 @@
 import { runPath, type ApiClient } from './client';
 import type {
   CreatedRun,
+  Depth,
+  RunEstimate,
   HiddenResult,
   HiddenRun,
   ProtectionResult,
@@ -83,4 +85,15 @@ export function listHiddenRuns(api: ApiClient, signal?: AbortSignal): Promise<Hi
 /** DELETE /v1/admin/research/{id}: removes a hidden run for good (administrators only). */
 export function purgeRun(api: ApiClient, id: string): Promise<PurgedResult> {
   return api.json<PurgedResult>('DELETE', `/v1/admin/research/${encodeURIComponent(id)}`);
+}
+
+/**
+ * POST /v1/research/estimate for a run of `depth`. Its figures depend on the depth alone, so the question it
+ * validates is a fixed one: the form asks before a question is typed, and again only when the depth changes.
+ */
+export function estimateRun(api: ApiClient, depth: Depth, signal?: AbortSignal): Promise<RunEstimate> {
+  return api.json<RunEstimate>('POST', '/v1/research/estimate', {
+    body: { query: `A ${depth} research run`, depth },
+    signal,
+  });
 }
