@@ -30,9 +30,14 @@ interface RunRequestOfManifest {
     published_after?: string | null;
     max_sources?: number | null;
   } | null;
+  /** The run's cap on LLM tokens is in its cost (absent from older services). */
+  cost?: { max_llm_tokens: number | null };
 }
 
-/** A new run asked for as `id` was (its manifest: question, depth, language, extra queries, source controls). */
+/**
+ * A new run asked for as `id` was (its manifest: question, depth, language, extra queries, source controls, its
+ * cap on LLM tokens).
+ */
 export async function retryRun(api: ApiClient, id: string): Promise<CreatedRun> {
   const asked = await api.get<RunRequestOfManifest>(runPath(id, '/manifest'));
   const controls = asked.source_controls ?? {};
@@ -45,6 +50,7 @@ export async function retryRun(api: ApiClient, id: string): Promise<CreatedRun> 
     ...(controls.exclude_domains?.length ? { exclude_domains: controls.exclude_domains } : {}),
     ...(controls.published_after ? { published_after: controls.published_after } : {}),
     ...(controls.max_sources ? { max_sources: controls.max_sources } : {}),
+    ...(asked.cost?.max_llm_tokens ? { max_llm_tokens: asked.cost.max_llm_tokens } : {}),
   });
 }
 

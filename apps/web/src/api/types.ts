@@ -80,6 +80,7 @@ export interface ResearchRequest {
   exclude_domains?: string[];
   published_after?: string;
   max_sources?: number;
+  max_llm_tokens?: number;
 }
 
 export interface HiddenResult {
