@@ -29,6 +29,20 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(c.llm)).toBe(true);
   });
 
+  it('reads the LLM prices as decimal USD per million tokens, none unless both are set', () => {
+    expect(loadConfig({}).llm.prices).toBeNull();
+    expect(loadConfig({ LLM_PRICE_INPUT_PER_MTOK: '2.5' }).llm.prices).toBeNull();
+    expect(loadConfig({ LLM_PRICE_INPUT_PER_MTOK: '', LLM_PRICE_OUTPUT_PER_MTOK: '' }).llm.prices).toBeNull();
+    expect(loadConfig({ LLM_PRICE_INPUT_PER_MTOK: ' 0.15 ', LLM_PRICE_OUTPUT_PER_MTOK: '0' }).llm.prices).toEqual({
+      inputPerMtok: 0.15,
+      outputPerMtok: 0,
+    });
+    expect(() => loadConfig({ LLM_PRICE_INPUT_PER_MTOK: 'cheap', LLM_PRICE_OUTPUT_PER_MTOK: '1' })).toThrow(
+      /LLM_PRICE_INPUT_PER_MTOK/,
+    );
+    expect(() => loadConfig({ LLM_PRICE_OUTPUT_PER_MTOK: '-1' })).toThrow(/LLM_PRICE_OUTPUT_PER_MTOK/);
+  });
+
   it('lets vision and audio default to the LLM base URL', () => {
     const c = loadConfig({
       LLM_BASE_URL: 'http://llm.local/v1/',

@@ -20,6 +20,8 @@ export interface FakeLlmRequest {
   receivedAt: number;
   /** When the answer was sent (0 while pending or when the client went away). */
   answeredAt: number;
+  /** The `usage` the answer reported (OpenAI's chat completion shape), once a completion was sent. */
+  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
 export interface FakeLlm {
@@ -339,6 +341,13 @@ export async function startFakeLlm(options: { latencyMs?: number; model?: string
         }
         const content = reply.kind === 'json' ? JSON.stringify(reply.content) : reply.content;
         const promptChars = request.messages.reduce((n, m) => n + m.content.length, 0);
+        const promptTokens = Math.ceil(promptChars / 4);
+        const completionTokens = Math.ceil(content.length / 4);
+        request.usage = {
+          prompt_tokens: promptTokens,
+          completion_tokens: completionTokens,
+          total_tokens: promptTokens + completionTokens,
+        };
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(
           JSON.stringify({
@@ -347,11 +356,7 @@ export async function startFakeLlm(options: { latencyMs?: number; model?: string
             created: Math.floor(Date.now() / 1000),
             model,
             choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-            usage: {
-              prompt_tokens: Math.ceil(promptChars / 4),
-              completion_tokens: Math.ceil(content.length / 4),
-              total_tokens: Math.ceil(promptChars / 4) + Math.ceil(content.length / 4),
-            },
+            usage: request.usage,
           }),
         );
       } finally {

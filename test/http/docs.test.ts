@@ -21,6 +21,7 @@ describe('API description (/docs, /redoc, /openapi.json)', () => {
           '/v1/admin/research/deleted',
           '/v1/admin/research/{id}',
           '/v1/research',
+          '/v1/research/estimate',
           '/v1/research/{id}',
           '/v1/research/{id}/claims',
           '/v1/research/{id}/deletion-protection',

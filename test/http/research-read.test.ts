@@ -70,6 +70,15 @@ describe('reading research runs', () => {
         is_completed: true,
         is_running: false,
         is_deletion_protected: false,
+        cost: {
+          llm_requests: 0,
+          llm_tokens_input: 0,
+          llm_tokens_output: 0,
+          search_queries: 0,
+          pages_fetched: 2,
+          estimated_cost_usd: null,
+          max_llm_tokens: null,
+        },
       });
     });
 

@@ -28,7 +28,11 @@ describe('POST /mcp (MCP over streamable HTTP)', () => {
     });
 
   beforeAll(async () => {
-    api = await startMcpTestApi('mcphttp', { RUNS_PER_KEY_PER_MINUTE: String(RUNS_PER_MINUTE) });
+    api = await startMcpTestApi('mcphttp', {
+      RUNS_PER_KEY_PER_MINUTE: String(RUNS_PER_MINUTE),
+      LLM_PRICE_INPUT_PER_MTOK: '2',
+      LLM_PRICE_OUTPUT_PER_MTOK: '8',
+    });
     client = await connect({ Authorization: `Bearer ${api.m.t.owner.key}` });
   });
   afterAll(async () => {
@@ -36,9 +40,16 @@ describe('POST /mcp (MCP over streamable HTTP)', () => {
     await api.close();
   });
 
-  it('lists the five tools with their input schemas', async () => {
+  it('lists the six tools with their input schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['start_research', 'get_research', 'get_report', 'list_claims', 'search']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'estimate_research',
+      'start_research',
+      'get_research',
+      'get_report',
+      'list_claims',
+      'search',
+    ]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.start_research!.inputSchema).toMatchObject({
       type: 'object',
@@ -108,6 +119,46 @@ describe('POST /mcp (MCP over streamable HTTP)', () => {
     expect(textOf(result)).toBe(await exported.text());
     expect(textOf(result)).toMatch(shape);
     expect(textOf(result)).toContain('Zwei Studien finden keinen Rückgang.');
+  });
+
+  it('shows with get_research what a run spent, priced at the configured prices', async () => {
+    await api.m.t.db
+      .updateTable('research_runs')
+      .set({ usage: JSON.stringify({ llm_requests: 3, llm_tokens_input: 4000, llm_tokens_output: 1000 }) })
+      .where('id', '=', api.completedRun)
+      .execute();
+    const status = await call('get_research', { research_id: api.completedRun });
+    expect(status.structuredContent).toEqual(
+      await apiGet(api.origin, `/v1/research/${api.completedRun}`, api.m.t.owner.key),
+    );
+    // 4,000 tokens at $2 and 1,000 at $8 a million.
+    expect(status.structuredContent!.cost).toEqual({
+      llm_requests: 3,
+      llm_tokens_input: 4000,
+      llm_tokens_output: 1000,
+      search_queries: 0,
+      pages_fetched: 2,
+      estimated_cost_usd: 0.016,
+      max_llm_tokens: null,
+    });
+  });
+
+  it('estimates a run of a depth with estimate_research, and starts none', async () => {
+    const runs = () => api.m.t.db.selectFrom('research_runs').select('id').execute();
+    const before = (await runs()).length;
+    const estimate = await call('estimate_research', { query: 'Remote work productivity', depth: 'deep' });
+    expect(estimate.isError).toBeFalsy();
+    const direct = await fetch(`${api.origin}/v1/research/estimate`, {
+      method: 'POST',
+      headers: { 'X-API-Key': api.m.t.owner.key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: 'Remote work productivity', depth: 'deep' }),
+    });
+    expect(estimate.structuredContent).toEqual(await direct.json());
+    expect(estimate.structuredContent).toMatchObject({ depth: 'deep', based_on_runs: 0, llm_requests: 0 });
+    expect((await runs()).length).toBe(before);
+    const refused = await call('estimate_research', { query: ' ', depth: 'quick' });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ status: 422, detail: expect.stringMatching(/^query: /) });
   });
 
   it('lists the claims of a run with list_claims', async () => {

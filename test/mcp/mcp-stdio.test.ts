@@ -56,9 +56,16 @@ describe('npm run mcp (MCP over stdio)', () => {
     await api.close();
   });
 
-  it('lists the five tools with their input schemas', async () => {
+  it('lists the six tools with their input schemas', async () => {
     const { tools } = await session.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['start_research', 'get_research', 'get_report', 'list_claims', 'search']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'estimate_research',
+      'start_research',
+      'get_research',
+      'get_report',
+      'list_claims',
+      'search',
+    ]);
     expect(tools.find((t) => t.name === 'get_report')!.inputSchema).toMatchObject({
       type: 'object',
       required: ['research_id'],

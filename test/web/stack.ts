@@ -42,7 +42,7 @@ export interface WebStack {
  */
 export async function startWebStack(
   label: string,
-  options: { pageLatencyMs?: number; localCorpusDir?: string } = {},
+  options: { pageLatencyMs?: number; localCorpusDir?: string; env?: Record<string, string> } = {},
 ): Promise<WebStack> {
   if (!fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
     throw new Error(`${WEB_DIST} holds no built page: run \`npm run build\` first (\`npm test\` does)`);
@@ -60,6 +60,7 @@ export async function startWebStack(
     ...(options.localCorpusDir
       ? { SEARCH_PROVIDER: 'local', LOCAL_CORPUS_DIR: options.localCorpusDir }
       : { SEARCH_PROVIDER: 'searxng', SEARXNG_URL: web.searchUrl.replace(/\/search$/, '') }),
+    ...options.env,
   };
   const port = await freePort();
   const api = spawnNodeProcess(`${label}-api`, API_MAIN, {

@@ -16,6 +16,12 @@ const optionalText = z
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** A decimal amount of USD (at most a million), or unset when empty. */
+const optionalPrice = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+  z.coerce.number({ error: 'must be a decimal number' }).min(0).max(1_000_000).optional(),
+);
+
 const urlText = (protocols: string[]) =>
   optionalText.refine(
     (v) => v === undefined || protocols.some((p) => v.startsWith(`${p}:`)),
@@ -95,6 +101,9 @@ const envSchema = z.object({
   WEBHOOK_SECRET: optionalText,
   WEBHOOK_RETRY_BASE_MS: positiveInt(10_000),
   WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
+  // What the LLM provider charges, in USD per million tokens: a run's estimated price (null without both).
+  LLM_PRICE_INPUT_PER_MTOK: optionalPrice,
+  LLM_PRICE_OUTPUT_PER_MTOK: optionalPrice,
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -105,6 +114,16 @@ const DEFAULT_WEB_ROOT = path.resolve(__dirname, '..', '..', '..', 'apps', 'web'
 function webRootOf(value: string | undefined): string | null {
   if (value === undefined) return DEFAULT_WEB_ROOT;
   return value === '' ? null : path.resolve(value);
+}
+
+/** What the LLM provider charges, in USD per million tokens. */
+export interface LlmPrices {
+  readonly inputPerMtok: number;
+  readonly outputPerMtok: number;
+}
+
+function llmPricesOf(input: number | undefined, output: number | undefined): LlmPrices | null {
+  return input === undefined || output === undefined ? null : { inputPerMtok: input, outputPerMtok: output };
 }
 
 /** Everything the service reads from its environment, parsed once and frozen. */
@@ -146,6 +165,8 @@ export interface AppConfig {
      */
     readonly routesMaxConcurrency: number;
     readonly timeoutMs: number;
+    /** USD per million prompt and completion tokens (LLM_PRICE_*_PER_MTOK); a run's price is null without both. */
+    readonly prices: LlmPrices | null;
   };
   /** How many requests one API key may make in a window, counted across every API process (0: no limit). */
   readonly quotas: {
@@ -288,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       maxConcurrency: e.LLM_MAX_CONCURRENCY,
       routesMaxConcurrency: e.LLM_ROUTES_MAX_CONCURRENCY,
       timeoutMs: e.LLM_TIMEOUT_MS,
+      prices: llmPricesOf(e.LLM_PRICE_INPUT_PER_MTOK, e.LLM_PRICE_OUTPUT_PER_MTOK),
     },
     quotas: {
       runsPerMinute: e.RUNS_PER_KEY_PER_MINUTE,

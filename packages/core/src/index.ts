@@ -19,3 +19,4 @@ export * from './source-controls';
 export * from './finding-citation';
 export * from './ids';
 export * from './iso-time';
+export * from './run-cost';

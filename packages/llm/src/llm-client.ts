@@ -2,6 +2,7 @@ import {
   isRetryableStatus,
   LlmFailure,
   parseRetryAfter,
+  priceOfTokens,
   Semaphore,
   withRetries,
   type AppConfig,
@@ -9,6 +10,7 @@ import {
   type LlmCallContext,
   type LlmClient,
   type LlmFailureKind,
+  type LlmPrices,
   type LlmRequest,
 } from '@research/core';
 import type { Logger, Metrics } from '@research/observability';
@@ -110,12 +112,20 @@ interface ChatClient {
   readonly policy: BackoffPolicy;
   readonly metrics: Metrics;
   readonly logger: Logger;
+  /** What the provider charges, for the estimated cost counter (null: not counted). */
+  readonly prices: LlmPrices | null;
 }
 
 function reserve(ctx: LlmCallContext): void {
   const used = ctx.usage.llm_requests ?? 0;
   if (used >= ctx.budget.max_llm_requests) {
     throw new LlmFailure('budget', `LLM request budget of ${ctx.budget.max_llm_requests} is spent`);
+  }
+  // Tokens are known only once a request is answered: requests already in flight may carry a run past its
+  // cap, but none starts after it is reached.
+  const tokenCap = ctx.budget.max_llm_tokens;
+  if (tokenCap && (ctx.usage.llm_tokens_input ?? 0) + (ctx.usage.llm_tokens_output ?? 0) >= tokenCap) {
+    throw new LlmFailure('tokens', `LLM token budget of ${tokenCap} is spent`);
   }
   // Counted when reserved, synchronously: parallel calls of one step can never overshoot the budget.
   ctx.usage.llm_requests = used + 1;
@@ -132,6 +142,8 @@ async function attemptChat(client: ChatClient, ctx: LlmCallContext, body: string
     ctx.usage.llm_tokens_input = (ctx.usage.llm_tokens_input ?? 0) + tokensIn;
     ctx.usage.llm_tokens_output = (ctx.usage.llm_tokens_output ?? 0) + tokensOut;
     client.metrics.llmRequest('ok', (performance.now() - started) / 1000, tokensIn, tokensOut);
+    const price = priceOfTokens(client.prices, tokensIn, tokensOut);
+    if (price !== null) client.metrics.llmCost(price);
     return { content: result.choices[0]!.message.content ?? '' };
   } catch (error) {
     client.metrics.llmRequest('error', (performance.now() - started) / 1000, 0, 0);
@@ -241,6 +253,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
     },
     metrics,
     logger,
+    prices: config.prices ?? null,
   };
   return {
     model: client.model,

@@ -34,7 +34,8 @@ export function createLlmClients(config: AppConfig, deps: { metrics: Metrics; lo
       if (!baseUrl || !model) return null;
       // A route-only model: the routes' concurrency, its own endpoint, model and key.
       return createLlmClient({
-        config: { ...routesConfig, baseUrl, model, apiKey },
+        // The LLM's prices are not the vision model's: its tokens are counted, not priced.
+        config: { ...routesConfig, baseUrl, model, apiKey, prices: null },
         metrics: deps.metrics,
         logger: deps.logger.child({ subsystem: 'vision' }),
       });

@@ -46,6 +46,11 @@ const startResearch = defineTool({
     exclude_domains: z.array(z.string()).optional().describe('No sources from these hosts (or their subdomains).'),
     published_after: z.string().optional().describe('Refuse sources dated before this day (YYYY-MM-DD).'),
     max_sources: z.number().int().optional().describe("At most this many sources (up to the depth's budget)."),
+    max_llm_tokens: z
+      .number()
+      .int()
+      .optional()
+      .describe('Cap on the LLM tokens (in and out) the run may spend; past it the run goes on without the LLM.'),
   }),
   annotations: { readOnlyHint: false, openWorldHint: true },
   call: (api, input) => api.startResearch(input),
@@ -67,7 +72,10 @@ function runRead(
 const getResearch = runRead('getResearch', {
   name: 'get_research',
   title: 'Status of a research run',
-  description: `The state of a research run (${RUN_STATES.join(', ')}), its progress and counts of sources and claims.`,
+  description:
+    `The state of a research run (${RUN_STATES.join(', ')}), its progress and counts of sources and claims, ` +
+    'and in `cost` what it spent so far: LLM calls, tokens in and out, search queries, pages and the estimated ' +
+    'price in USD (null when the service has no LLM prices).',
 });
 
 const getReport = defineTool({
@@ -106,8 +114,26 @@ const search = defineTool({
   call: (api, input) => api.search(input),
 });
 
+const estimateResearch = defineTool({
+  name: 'estimate_research',
+  title: 'Estimate the cost of a research run',
+  description:
+    'What a research run of a depth is expected to spend before starting it: LLM calls, tokens, estimated ' +
+    "price in USD, search queries, pages and seconds, as the medians of the service's recent runs of that " +
+    'depth (based_on_runs of them; 0 means no run finished yet and the figures are the most its budget allows). ' +
+    'No run is started.',
+  inputSchema: z.object({
+    query: z.string().describe('The research question (1 to 2000 characters).'),
+    depth: z.enum(DEPTHS).optional().describe('Resource budget of the run (default normal).'),
+    language: z.string().optional().describe('Language code of the run (default de).'),
+  }),
+  annotations: readOnly,
+  call: (api, input) => api.estimateResearch(input),
+});
+
 /** The tools of the research MCP server, in the order an assistant would use them. */
 export const RESEARCH_TOOLS: readonly ResearchTool[] = Object.freeze([
+  estimateResearch,
   startResearch,
   getResearch,
   getReport,

@@ -14,6 +14,10 @@ export interface Metrics {
   duplicateSources(count: number): void;
   contradictionsDetected(count: number): void;
   llmRequest(outcome: 'ok' | 'error', seconds: number, tokensIn: number, tokensOut: number): void;
+  /** The estimated price of one answered LLM request, in USD (LLM_PRICE_*_PER_MTOK). */
+  llmCost(usd: number): void;
+  /** The LLM tokens (in and out together) a completed run spent. */
+  runLlmTokens(tokens: number): void;
   researchFinished(outcome: 'completed' | 'failed', seconds: number): void;
 }
 
@@ -54,6 +58,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   const llmRequests = counter('llm_requests_total', 'Requests sent to the LLM provider', ['outcome']);
   const llmTokensIn = counter('llm_tokens_input_total', 'Prompt tokens reported by the LLM provider');
   const llmTokensOut = counter('llm_tokens_output_total', 'Completion tokens reported by the LLM provider');
+  const llmCost = counter('llm_estimated_cost_usd_total', 'Estimated price of the LLM tokens, in USD');
   const completed = counter('research_completed_total', 'Research runs that completed');
   const failed = counter('research_failed_total', 'Research runs that failed');
   const duration = new Histogram({
@@ -61,6 +66,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     help: 'Wall time of finished research runs',
     labelNames: ['outcome'],
     buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200],
+    registers,
+  });
+  const runTokens = new Histogram({
+    name: 'research_llm_tokens',
+    help: 'LLM tokens (in and out) of each completed research run',
+    buckets: [0, 1_000, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000],
     registers,
   });
   const llmDuration = new Histogram({
@@ -104,6 +115,8 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         llmTokensIn.inc(nonNegative(tokensIn));
         llmTokensOut.inc(nonNegative(tokensOut));
       }),
+    llmCost: (usd) => safely(() => llmCost.inc(nonNegative(usd))),
+    runLlmTokens: (tokens) => safely(() => runTokens.observe(nonNegative(tokens))),
     researchFinished: (outcome, seconds) =>
       safely(() => {
         (outcome === 'completed' ? completed : failed).inc();

@@ -1,4 +1,4 @@
-import { DEPTH_BUDGETS, ROUNDS_BY_DEPTH, isDepth, type Budget, type Depth } from '@research/core';
+import { DEPTH_BUDGETS, ROUNDS_BY_DEPTH, isDepth, maxLlmTokensOf, type Budget, type Depth } from '@research/core';
 
 /** The usage counters kept on a run that a budget limits. */
 export type BudgetedResource = 'search_queries' | 'llm_requests' | 'download_bytes';
@@ -19,6 +19,8 @@ export interface RunBudget extends Readonly<Budget> {
   readonly depth: Depth;
   /** Rounds the depth gives (1, 2 or 3). */
   readonly rounds: number;
+  /** The run's cap on LLM tokens in and out together (create field max_llm_tokens), null without one. */
+  readonly max_llm_tokens: number | null;
   /** What the run used (llm_requests, llm_tokens_*, search_queries, download_bytes, sources_rejected). */
   readonly usage: Record<string, number>;
   /** What is left of a resource (never below 0). */
@@ -69,13 +71,19 @@ function readUsage(stored: unknown): Record<string, number> {
   return usage;
 }
 
-function makeBudget(depth: Depth, limits: Budget, usage: Record<string, number>): RunBudget {
+function makeBudget(
+  depth: Depth,
+  limits: Budget,
+  maxLlmTokens: number | null,
+  usage: Record<string, number>,
+): RunBudget {
   const rounds = ROUNDS_BY_DEPTH[depth];
   const used = (resource: string) => usage[resource] ?? 0;
   return {
     ...limits,
     depth,
     rounds,
+    max_llm_tokens: maxLlmTokens,
     usage,
     remaining: (resource) => Math.max(0, limits[LIMIT_OF[resource]] - used(resource)),
     take(resource, amount) {
@@ -94,7 +102,7 @@ function makeBudget(depth: Depth, limits: Budget, usage: Record<string, number>)
       return Math.ceil(left / Math.max(1, runRounds - round + 1));
     },
     linkReserve: (allowance) => (allowance < 3 ? 0 : Math.floor(allowance * LINK_SHARE)),
-    forStep: () => makeBudget(depth, limits, { ...usage }),
+    forStep: () => makeBudget(depth, limits, maxLlmTokens, { ...usage }),
   };
 }
 
@@ -105,5 +113,5 @@ function makeBudget(depth: Depth, limits: Budget, usage: Record<string, number>)
  */
 export function runBudgetOf(run: { depth: string; budget: unknown; usage?: unknown }): RunBudget {
   const depth: Depth = isDepth(run.depth) ? run.depth : 'normal';
-  return makeBudget(depth, readLimits(run.budget, depth), readUsage(run.usage));
+  return makeBudget(depth, readLimits(run.budget, depth), maxLlmTokensOf(run.budget), readUsage(run.usage));
 }

@@ -130,6 +130,7 @@ export async function commitStep(deps: RunnerDeps, c: StepCommit): Promise<RunCo
     if (c.last) {
       deps.metrics.sourcesFetched(counts.sources);
       deps.metrics.claimsExtracted(counts.claims);
+      deps.metrics.runLlmTokens((c.budget.usage.llm_tokens_input ?? 0) + (c.budget.usage.llm_tokens_output ?? 0));
       deps.metrics.researchFinished('completed', secondsSince(deps, c.run));
     }
     await deps.publishMetrics();

@@ -27,6 +27,8 @@ export function deferMetrics(target: Metrics): DeferredMetrics {
     duplicateSources: defer('duplicateSources'),
     contradictionsDetected: defer('contradictionsDetected'),
     llmRequest: defer('llmRequest'),
+    llmCost: defer('llmCost'),
+    runLlmTokens: defer('runLlmTokens'),
     researchFinished: defer('researchFinished'),
   };
   return {

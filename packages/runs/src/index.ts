@@ -82,3 +82,4 @@ export {
 } from './audio.service';
 export { listWebhookDeliveries } from './webhooks.service';
 export { checkReadiness, type Readiness } from './readiness.service';
+export { estimateRun, ESTIMATE_RUNS, type EstimateInput, type RunEstimate } from './run-estimate.service';

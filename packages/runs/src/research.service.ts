@@ -52,6 +52,8 @@ export interface CreateRunInput {
   max_sources?: number | null;
   /** Webhook target (issue 13 section 3), checked by checkedCallbackUrl. */
   callback_url?: string | null;
+  /** Cap on the run's LLM tokens in and out together, already validated; kept in its budget. */
+  max_llm_tokens?: number | null;
 }
 
 /**
@@ -98,7 +100,7 @@ export async function createResearchRun(
       query: input.query,
       language: input.language,
       depth,
-      budget: JSON.stringify(budget),
+      budget: JSON.stringify(input.max_llm_tokens ? { ...budget, max_llm_tokens: input.max_llm_tokens } : budget),
       state: 'created',
       owner_user_id: scope.actor.userId,
       request_id: scope.requestId,

@@ -1,7 +1,17 @@
 import http from 'node:http';
 import { listenOnLoopback, type LoopbackServer } from '../../../../test/support/loopback';
 import { ApiClient } from './client';
-import { deleteRun, listHiddenRuns, listRuns, protectRun, purgeRun, startResearch, unprotectRun } from './research';
+import {
+  deleteRun,
+  estimateRun,
+  listHiddenRuns,
+  listRuns,
+  protectRun,
+  purgeRun,
+  retryRun,
+  startResearch,
+  unprotectRun,
+} from './research';
 
 // The calls go through the real ApiClient and fetch to a loopback server that records what arrives and answers
 // as the API does.
@@ -61,6 +71,36 @@ describe('the calls of the Ask, Runs and Admin pages', () => {
         contentType: 'application/json',
         body: JSON.stringify({ query: 'q', depth: 'quick', include_domains: ['europa.eu'] }),
       },
+    ]);
+  });
+
+  it('asks again as the run was asked, its cap on LLM tokens included', async () => {
+    // The server answers every call alike: here a manifest that is also a created run's answer.
+    answer = {
+      status: 200,
+      body: {
+        research_id: 'r2',
+        query: 'q',
+        depth: 'quick',
+        language: 'en',
+        extra_queries: null,
+        source_controls: null,
+        cost: { max_llm_tokens: 5000 },
+      },
+    };
+    await retryRun(api(), 'r1');
+    expect(received.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /v1/research/r1/manifest', 'POST /v1/research']);
+    expect(JSON.parse(received[1]!.body)).toEqual({ query: 'q', depth: 'quick', language: 'en', max_llm_tokens: 5000 });
+  });
+
+  it('estimates a run of a depth with a question of its own, the figures depending on the depth alone', async () => {
+    await estimateRun(api(), 'deep');
+    expect(received).toEqual([
+      expect.objectContaining({
+        method: 'POST',
+        url: '/v1/research/estimate',
+        body: JSON.stringify({ query: 'A deep research run', depth: 'deep' }),
+      }),
     ]);
   });
 

@@ -1,6 +1,8 @@
 import { runPath, type ApiClient } from './client';
 import type {
   CreatedRun,
+  Depth,
+  RunEstimate,
   HiddenResult,
   HiddenRun,
   ProtectionResult,
@@ -28,9 +30,14 @@ interface RunRequestOfManifest {
     published_after?: string | null;
     max_sources?: number | null;
   } | null;
+  /** The run's cap on LLM tokens is in its cost (absent from older services). */
+  cost?: { max_llm_tokens: number | null };
 }
 
-/** A new run asked for as `id` was (its manifest: question, depth, language, extra queries, source controls). */
+/**
+ * A new run asked for as `id` was (its manifest: question, depth, language, extra queries, source controls, its
+ * cap on LLM tokens).
+ */
 export async function retryRun(api: ApiClient, id: string): Promise<CreatedRun> {
   const asked = await api.get<RunRequestOfManifest>(runPath(id, '/manifest'));
   const controls = asked.source_controls ?? {};
@@ -43,6 +50,7 @@ export async function retryRun(api: ApiClient, id: string): Promise<CreatedRun> 
     ...(controls.exclude_domains?.length ? { exclude_domains: controls.exclude_domains } : {}),
     ...(controls.published_after ? { published_after: controls.published_after } : {}),
     ...(controls.max_sources ? { max_sources: controls.max_sources } : {}),
+    ...(asked.cost?.max_llm_tokens ? { max_llm_tokens: asked.cost.max_llm_tokens } : {}),
   });
 }
 
@@ -83,4 +91,15 @@ export function listHiddenRuns(api: ApiClient, signal?: AbortSignal): Promise<Hi
 /** DELETE /v1/admin/research/{id}: removes a hidden run for good (administrators only). */
 export function purgeRun(api: ApiClient, id: string): Promise<PurgedResult> {
   return api.json<PurgedResult>('DELETE', `/v1/admin/research/${encodeURIComponent(id)}`);
+}
+
+/**
+ * POST /v1/research/estimate for a run of `depth`. Its figures depend on the depth alone, so the question it
+ * validates is a fixed one: the form asks before a question is typed, and again only when the depth changes.
+ */
+export function estimateRun(api: ApiClient, depth: Depth, signal?: AbortSignal): Promise<RunEstimate> {
+  return api.json<RunEstimate>('POST', '/v1/research/estimate', {
+    body: { query: `A ${depth} research run`, depth },
+    signal,
+  });
 }

@@ -46,6 +46,8 @@ export interface RunStatus {
   is_completed: boolean;
   is_running: boolean;
   is_deletion_protected: boolean;
+  /** What the run spent so far (an extension; absent from older services). */
+  cost?: RunCost;
 }
 
 export interface CreatedRun {
@@ -78,6 +80,7 @@ export interface ResearchRequest {
   exclude_domains?: string[];
   published_after?: string;
   max_sources?: number;
+  max_llm_tokens?: number;
 }
 
 export interface HiddenResult {
@@ -92,4 +95,29 @@ export interface PurgedResult {
 
 export interface ProtectionResult {
   is_deletion_protected: boolean;
+}
+
+/** What a run spent so far (the `cost` extension of its status and manifest). */
+export interface RunCost {
+  llm_requests: number;
+  llm_tokens_input: number;
+  llm_tokens_output: number;
+  search_queries: number;
+  pages_fetched: number;
+  estimated_cost_usd: number | null;
+  max_llm_tokens: number | null;
+}
+
+/** POST /v1/research/estimate: what a run of a depth is expected to spend. */
+export interface RunEstimate {
+  depth: Depth;
+  llm_requests: number;
+  llm_tokens_input: number;
+  llm_tokens_output: number;
+  estimated_cost_usd: number | null;
+  search_queries: number;
+  pages_fetched: number;
+  seconds: number;
+  based_on_runs: number;
+  note: string | null;
 }

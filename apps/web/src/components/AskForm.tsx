@@ -107,7 +107,14 @@ function advancedCount(fields: AskFields): number {
  * The question and its settings, the source controls folded under "Advanced"; `onStart` sends them (and moves
  * on), a rejection is shown as the API words it.
  */
-export function AskForm({ onStart }: { onStart: (request: ResearchRequest) => Promise<void> }) {
+export function AskForm({
+  onStart,
+  depthNote,
+}: {
+  onStart: (request: ResearchRequest) => Promise<void>;
+  /** Shown under the depth's choice, for the depth chosen (the page's estimate of what a run of it costs). */
+  depthNote?: (depth: Depth) => ReactNode;
+}) {
   const [fields, setFields] = useState<AskFields>(EMPTY);
   const [error, setError] = useState<AskError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -185,6 +192,7 @@ export function AskForm({ onStart }: { onStart: (request: ResearchRequest) => Pr
           </select>
         )}
       </FormField>
+      {depthNote?.(fields.depth)}
       <FormField
         field="language"
         label="Language"

@@ -1,5 +1,6 @@
 import { startResearch } from '../api/research';
 import { AskForm } from '../components/AskForm';
+import { DepthEstimate } from '../components/DepthEstimate';
 import { useDocumentTitle } from '../document-title';
 import { navigate } from '../router';
 import { useSession } from '../session-context';
@@ -16,6 +17,7 @@ export function AskPage() {
           const run = await startResearch(api, request);
           navigate({ name: 'run', id: run.research_id });
         }}
+        depthNote={(depth) => <DepthEstimate api={api} depth={depth} />}
       />
     </>
   );

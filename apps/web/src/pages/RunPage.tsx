@@ -8,6 +8,7 @@ import type { ProgressState } from '../run/progress';
 import { ProgressLog } from '../run/ProgressLog';
 import { ReportView } from '../run/ReportView';
 import { RunAgainButton } from '../run/RunAgainButton';
+import { RunCostLine } from '../run/RunCostLine';
 import { SourceViewer } from '../run/SourceViewer';
 import type { SourceTarget } from '../run/source-target';
 import { StepBar } from '../run/StepBar';
@@ -36,6 +37,7 @@ function RunHeader({ run, state, action }: { run: RunStatus; state: string; acti
       <p className="run-counts">
         {run.search_count} search results · {run.source_count} sources · {run.claim_count} claims
       </p>
+      {run.cost && <RunCostLine cost={run.cost} />}
       {run.error && <p className="run-error">The run failed: {run.error}</p>}
     </>
   );

@@ -24,6 +24,8 @@ export type VisibleRunRead = Pick<
   | 'claim_count'
   | 'metadata'
   | 'is_deletion_protected'
+  | 'usage'
+  | 'budget'
 >;
 
 // Key columns carry an `auth_` prefix so they cannot collide with the run's columns.
@@ -51,6 +53,8 @@ const RUN_COLUMNS: Record<Exclude<keyof VisibleRunRead, 'is_deletion_protected'>
   source_count: true,
   claim_count: true,
   metadata: true,
+  usage: true,
+  budget: true,
 };
 
 // The statement behind every keyed request: the key with its user and, for the reads of one run, the
@@ -111,6 +115,8 @@ export async function findApiKeyAndVisibleRun(
     claim_count: row.claim_count,
     metadata: row.metadata,
     is_deletion_protected: row.is_deletion_protected,
+    usage: row.usage,
+    budget: row.budget,
   };
   return { key, run };
 }

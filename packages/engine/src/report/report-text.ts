@@ -116,6 +116,7 @@ const EN: ReportText = {
   },
   reasons: {
     budget: 'LLM request budget spent',
+    tokens: 'LLM token budget spent',
     context: 'prompt too large',
     http: 'server error',
     timeout: 'timeout',
@@ -200,6 +201,7 @@ const DE: ReportText = {
   },
   reasons: {
     budget: 'Budget der LLM-Anfragen erschöpft',
+    tokens: 'Token-Budget des LLM erschöpft',
     context: 'Prompt zu groß',
     http: 'Serverfehler',
     timeout: 'Zeitüberschreitung',
@@ -286,6 +288,7 @@ const FR: ReportText = {
   },
   reasons: {
     budget: 'budget de requêtes au modèle épuisé',
+    tokens: 'budget de jetons du modèle épuisé',
     context: 'prompt trop volumineux',
     http: 'erreur du serveur',
     timeout: "délai d'attente dépassé",
@@ -371,6 +374,7 @@ const ES: ReportText = {
   },
   reasons: {
     budget: 'presupuesto de solicitudes al modelo agotado',
+    tokens: 'presupuesto de tokens del modelo agotado',
     context: 'prompt demasiado grande',
     http: 'error del servidor',
     timeout: 'tiempo de espera agotado',
@@ -455,6 +459,7 @@ const IT: ReportText = {
   },
   reasons: {
     budget: 'budget di richieste al modello esaurito',
+    tokens: 'budget di token del modello esaurito',
     context: 'prompt troppo grande',
     http: 'errore del server',
     timeout: 'tempo scaduto',

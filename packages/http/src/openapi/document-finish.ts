@@ -13,6 +13,7 @@ const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /v1/research': 'createResearch',
   'GET /v1/research': 'listResearch',
   'GET /v1/research/{id}': 'getResearch',
+  'POST /v1/research/estimate': 'estimateResearch',
   'DELETE /v1/research/{id}': 'deleteResearch',
   'GET /v1/research/{id}/status': 'getResearchStatus',
   'GET /v1/research/{id}/sources': 'listResearchSources',

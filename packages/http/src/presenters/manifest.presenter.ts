@@ -1,4 +1,4 @@
-import { registrableDomain, VERSION, type AppConfig, type Budget } from '@research/core';
+import { registrableDomain, runCostOf, VERSION, type AppConfig, type Budget } from '@research/core';
 import type { RunEventRow } from '@research/database';
 import type { ManifestConfiguration, RunManifestResponse, UrlAttempt } from '../routes/research-evidence.schemas';
 import type { RunRecord } from '@research/runs';
@@ -158,6 +158,7 @@ export function presentManifest(record: RunRecord, config: AppConfig, now: Date 
     rounds: record.rounds,
     budget: budgetLines(record, now),
     usage: { ...budget.usage },
+    cost: runCostOf({ usage: budget.usage, budget: run.budget, pages: record.sources.length }, config.llm.prices),
     engines: engineLines(notes, config),
     fallbacks: notes.flatMap((e) =>
       e.kind === 'fallback' ? [{ step: e.step, round: e.round, reason: e.reason, count: e.count }] : [],

@@ -1,4 +1,4 @@
-import { evidenceScoresOf, isRunning, iso, reportBodySchema, Details } from '@research/core';
+import { evidenceScoresOf, isRunning, iso, reportBodySchema, runCostOf, Details, type LlmPrices } from '@research/core';
 import type { ClaimRow, EvidenceRow, ReportRow, RunListItem, VisibleRunRead } from '@research/database';
 import type { SourceSummary } from '@research/runs';
 import type {
@@ -49,8 +49,8 @@ export function presentListItem(item: RunListItem): ResearchListItem {
   };
 }
 
-/** SPEC 4.4: the body of GET /v1/research/{id} and /status. */
-export function presentRunStatus(run: VisibleRunRead): ResearchStatusResponse {
+/** SPEC 4.4: the body of GET /v1/research/{id} and /status, with what the run spent so far (an extension). */
+export function presentRunStatus(run: VisibleRunRead, prices: LlmPrices | null): ResearchStatusResponse {
   const error = run.metadata?.['error'];
   return {
     research_id: run.id,
@@ -66,6 +66,7 @@ export function presentRunStatus(run: VisibleRunRead): ResearchStatusResponse {
     is_completed: run.state === 'completed',
     is_running: isRunning(run.state),
     is_deletion_protected: Boolean(run.is_deletion_protected),
+    cost: runCostOf({ usage: run.usage, budget: run.budget, pages: run.source_count ?? 0 }, prices),
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoTimestamp, runIdParamsSchema } from './common.schemas';
 import { contentSha256Field } from './research.schemas';
+import { runCostSchema } from './run-cost.schemas';
 
 // GET /v1/research/{id}/sources/{source_id}/content and GET /v1/research/{id}/manifest: what a reader
 // needs to check a run's evidence and to audit or repeat the run.
@@ -98,6 +99,7 @@ export const runManifestResponseSchema = z
         'Each depth budget (SPEC 8) with what the run used: queries sent, sources kept, the most pages of one site, bytes downloaded, LLM requests, seconds run.',
     }),
     usage: z.record(z.string(), z.number()).meta({ description: "The run's counters as stored (tokens included)." }),
+    cost: runCostSchema,
     engines: z.array(
       z.object({
         step: z.string(),

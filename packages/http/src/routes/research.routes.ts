@@ -29,6 +29,7 @@ import {
 import { runEventsHandler } from './research-events.routes';
 import { runManifestHandler, sourceContentHandler } from './research-evidence.routes';
 import { webhookDeliveriesHandler } from './webhook-deliveries.routes';
+import { estimateHandler } from './run-estimate.routes';
 import { reportDocumentHandler, reportHandler } from './report-export.routes';
 import type { CancelResponse } from './research-events.schemas';
 import { parseBody, parseQuery } from '../validation';
@@ -57,11 +58,11 @@ export function createResearchRouter(ctx: AppContext, runQuota: KeyQuota, parts:
   const keyAndRun = requireApiKeyAndRun(ctx);
 
   router.get('/:id', keyAndRun, body, (req, res) => {
-    res.json(presentRunStatus(visibleRunOf(res, req.params.id)));
+    res.json(presentRunStatus(visibleRunOf(res, req.params.id), ctx.config.llm.prices));
   });
 
   router.get('/:id/status', keyAndRun, body, (req, res) => {
-    res.json(presentRunStatus(visibleRunOf(res, req.params.id)));
+    res.json(presentRunStatus(visibleRunOf(res, req.params.id), ctx.config.llm.prices));
   });
 
   router.get('/:id/sources', keyAndRun, body, async (req, res) => {
@@ -96,6 +97,8 @@ export function createResearchRouter(ctx: AppContext, runQuota: KeyQuota, parts:
   // Everything else: the key is checked before the body is read, so an anonymous client never makes us
   // parse 1 MiB.
   router.use(requireApiKey(ctx), body);
+
+  router.post('/estimate', estimateHandler(ctx));
 
   router.post('/', async (req, res) => {
     const input = parseBody(createResearchBodySchema, req.body, { required: true });

@@ -3,6 +3,7 @@ import { DEPTHS, RUN_STATES } from '@research/core';
 import { boundedText, integerParam } from '../validation';
 import { isoTimestamp } from './common.schemas';
 import { refuseOverlappingDomains, sourceControlFields } from './source-controls.schemas';
+import { maxLlmTokensField, runCostSchema } from './run-cost.schemas';
 
 // ---- Requests ------------------------------------------------------------------------------------
 
@@ -36,6 +37,7 @@ export const createResearchBodySchema = z
       example: 'https://example.org/hooks/research',
     }),
     ...sourceControlFields,
+    max_llm_tokens: maxLlmTokensField,
   })
   .superRefine(refuseOverlappingDomains)
   .meta({ id: 'CreateResearchRequest' });
@@ -164,6 +166,7 @@ export const researchStatusResponseSchema = z
     is_completed: z.boolean(),
     is_running: z.boolean(),
     is_deletion_protected: z.boolean(),
+    cost: runCostSchema,
   })
   .meta({
     id: 'ResearchStatusResponse',
@@ -181,6 +184,15 @@ export const researchStatusResponseSchema = z
       is_completed: false,
       is_running: true,
       is_deletion_protected: false,
+      cost: {
+        llm_requests: 1,
+        llm_tokens_input: 1_850,
+        llm_tokens_output: 420,
+        search_queries: 20,
+        pages_fetched: 0,
+        estimated_cost_usd: 0.000698,
+        max_llm_tokens: null,
+      },
     },
   });
 export type ResearchStatusResponse = z.infer<typeof researchStatusResponseSchema>;

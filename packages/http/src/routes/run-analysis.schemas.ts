@@ -13,9 +13,9 @@ const researchId = z.string().meta({ format: 'uuid', example: '0d9c1a52-6a0e-4c1
 export const fallbackSchema = z
   .object({
     step: z.enum(['plan', 'analyze', 'synthesize']),
-    reason: z.enum(['budget', 'context', 'http', 'timeout', 'network', 'invalid', 'aborted']).meta({
+    reason: z.enum(['budget', 'context', 'http', 'timeout', 'network', 'invalid', 'aborted', 'tokens']).meta({
       description:
-        '`http` server error, `timeout`, `network`, `invalid` answer, `budget` of LLM requests spent, `context` prompt too large.',
+        "`http` server error, `timeout`, `network`, `invalid` answer, `budget` of LLM requests spent, `context` prompt too large, `tokens`: the run's max_llm_tokens reached.",
     }),
     count: z.number().int().meta({ description: 'LLM calls that fell back (claims: passages).' }),
   })
