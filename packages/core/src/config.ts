@@ -95,6 +95,8 @@ const envSchema = z.object({
   WEBHOOK_SECRET: optionalText,
   WEBHOOK_RETRY_BASE_MS: positiveInt(10_000),
   WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
+  // Plan review: how long a run created with review_plan may wait for its approval before it is cancelled.
+  PLAN_REVIEW_TIMEOUT_SECONDS: positiveInt(86_400),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -215,6 +217,8 @@ export interface AppConfig {
   readonly webRoot: string | null;
   readonly logLevel: Env['LOG_LEVEL'];
   readonly logFormat: Env['LOG_FORMAT'];
+  /** Seconds a run created with review_plan may wait for approval of its plan before it is cancelled. */
+  readonly planReviewTimeoutSeconds: number;
 }
 
 /** Raised when the environment is invalid; lists every problem at once. */
@@ -336,5 +340,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     webRoot: webRootOf(e.WEB_ROOT),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
+    planReviewTimeoutSeconds: e.PLAN_REVIEW_TIMEOUT_SECONDS,
   });
 }

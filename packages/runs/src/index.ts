@@ -82,3 +82,4 @@ export {
 } from './audio.service';
 export { listWebhookDeliveries } from './webhooks.service';
 export { checkReadiness, type Readiness } from './readiness.service';
+export { approveRunPlan, editRunPlan } from './plan-review.service';

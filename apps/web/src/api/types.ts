@@ -3,6 +3,7 @@
 export type RunState =
   | 'created'
   | 'planning'
+  | 'awaiting_review'
   | 'searching'
   | 'fetching'
   | 'analyzing'

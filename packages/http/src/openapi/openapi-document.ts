@@ -34,6 +34,7 @@ import { healthResponseSchema, providersResponseSchema, readinessResponseSchema 
 import { registerMcpRoutes } from './mcp.openapi';
 import { registerMountedRoutes } from './mounted-routes.openapi';
 import { registerEvidenceRoutes } from './research-evidence.openapi';
+import { registerPlanReviewRoutes } from './plan-review.openapi';
 
 type Responses = RouteConfig['responses'];
 type Security = RouteConfig['security'];
@@ -86,6 +87,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
   registerSystemRoutes(registry);
   registerResearchRoutes(registry, secured);
   registerEvidenceRoutes(registry, secured);
+  registerPlanReviewRoutes(registry, secured);
   registerAdminRoutes(registry, secured);
   registerMountedRoutes(registry, secured);
   registerMcpRoutes(registry, secured);
