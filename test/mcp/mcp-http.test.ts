@@ -36,9 +36,18 @@ describe('POST /mcp (MCP over streamable HTTP)', () => {
     await api.close();
   });
 
-  it('lists the five tools with their input schemas', async () => {
+  it('lists the tools with their input schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['start_research', 'get_research', 'get_report', 'list_claims', 'search']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'start_research',
+      'get_research',
+      'get_report',
+      'list_claims',
+      'search',
+      'get_plan',
+      'edit_plan',
+      'approve_plan',
+    ]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.start_research!.inputSchema).toMatchObject({
       type: 'object',

@@ -56,9 +56,18 @@ describe('npm run mcp (MCP over stdio)', () => {
     await api.close();
   });
 
-  it('lists the five tools with their input schemas', async () => {
+  it('lists the tools with their input schemas', async () => {
     const { tools } = await session.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['start_research', 'get_research', 'get_report', 'list_claims', 'search']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'start_research',
+      'get_research',
+      'get_report',
+      'list_claims',
+      'search',
+      'get_plan',
+      'edit_plan',
+      'approve_plan',
+    ]);
     expect(tools.find((t) => t.name === 'get_report')!.inputSchema).toMatchObject({
       type: 'object',
       required: ['research_id'],
