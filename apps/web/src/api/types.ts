@@ -79,6 +79,7 @@ export interface ResearchRequest {
   exclude_domains?: string[];
   published_after?: string;
   max_sources?: number;
+  review_plan?: boolean;
 }
 
 export interface HiddenResult {
