@@ -152,8 +152,7 @@ describe('plan review across the API and a worker', () => {
 
   it('refuses what breaks the rules: 422 for bad lists and a bad review_plan, 409 outside the review', async () => {
     const bad = await owner('POST', '/v1/research', { ...QUESTION, review_plan: 'yes' });
-    expect(bad.status).toBe(422);
-    expect(bad.body.detail).toMatch(/^review_plan: /);
+    expect(bad).toMatchObject({ status: 422, body: { detail: 'review_plan: must be a boolean' } });
     const id = await pausedRun();
     const tooMany = await owner('PUT', `/v1/research/${id}/plan`, { search_queries: Array(21).fill('light') });
     expect(tooMany).toMatchObject({ status: 422, body: { detail: 'search_queries: must have at most 20 items' } });

@@ -2,7 +2,7 @@ import { findReport, findRunById, listRunEvents } from '@research/database';
 import { createMetrics, createSilentLogger } from '@research/observability';
 import { createResearchRunner, expireOverdueReviews, reviewExpired } from '@research/pipeline';
 import { startReconciler, type ResearchJobContext, type ResearchQueue } from '@research/queue';
-import { approveRunPlan, createResearchRun, type RequestScope } from '@research/runs';
+import { approveRunPlan, createResearchRun, editRunPlan, type RequestScope } from '@research/runs';
 import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
 import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
 import { createWorkerEngine, type WorkerEngine } from '../support/engine';
@@ -119,6 +119,21 @@ describe('a run awaiting review', () => {
     expect(queue.enqueued).toContain(id);
     expect(await runner({ research_id: id }, job())).toBe('done');
     expect((await findRunById(t.db, id))?.state).toBe('completed');
+  });
+
+  it('is managed by an administrator as by its owner', async () => {
+    const id = await pausedRun();
+    const admin: RequestScope = {
+      actor: { userId: t.admin.id, username: t.admin.username, isAdmin: true, keyId: t.admin.keyId },
+      requestId: 'req-admin',
+      logger: createSilentLogger(),
+    };
+    const edited = await editRunPlan(t.ctx, admin, id, { sub_questions: ['What does chlorophyll absorb?'] });
+    expect(edited.plan).toMatchObject({ sub_questions: ['What does chlorophyll absorb?'] });
+    expect(await approveRunPlan({ ...t.ctx, queue: recordingQueue() }, admin, id)).toEqual({
+      research_id: id,
+      state: 'searching',
+    });
   });
 
   it('does not count the time its plan waited against the duration budget', async () => {
