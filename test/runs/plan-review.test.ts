@@ -1,12 +1,23 @@
 import { findReport, findRunById, listRunEvents } from '@research/database';
 import { createMetrics, createSilentLogger } from '@research/observability';
 import { createResearchRunner, expireOverdueReviews, reviewExpired } from '@research/pipeline';
-import { startReconciler, type ResearchJobContext, type ResearchQueue } from '@research/queue';
+import {
+  createBullResearchQueue,
+  createInProcessQueue,
+  requeueIfApproved,
+  startReconciler,
+  startResearchWorker,
+  type ResearchJobHandler,
+  type ResearchJobContext,
+  type ResearchQueue,
+} from '@research/queue';
 import { approveRunPlan, createResearchRun, editRunPlan, type RequestScope } from '@research/runs';
 import { startFakeWiki, type FakeWiki } from '../fakes/fake-wiki';
 import { PHOTOSYNTHESIS_CORPUS } from '../fakes/wiki-corpus';
 import { createWorkerEngine, type WorkerEngine } from '../support/engine';
 import { buildTestApp, type TestApp } from '../http/support';
+import { clearRedisPrefix, TEST_REDIS_URL, uniqueRedisPrefix } from '../support/redis';
+import { waitFor } from '../support/wait';
 import { inProcessWorkerConfig } from '../worker/worker-fixtures';
 
 // Plan review without HTTP: the runner's pause, the reconciler's pass and the expiry sweep, each called as the
@@ -48,7 +59,7 @@ async function pausedRun(): Promise<string> {
     extra_queries: null,
     review_plan: true,
   });
-  expect(await runner({ research_id: id }, job())).toBe('done');
+  expect(await runner({ research_id: id }, job())).toBe('paused');
   expect((await findRunById(t.db, id))?.state).toBe('awaiting_review');
   return id;
 }
@@ -184,5 +195,75 @@ describe('a run awaiting review', () => {
     await expect(approveRunPlan(t.ctx, scope, id)).rejects.toMatchObject({ code: 'conflict' });
     // A second sweep finds nothing more to do.
     expect(await sweep(TIMEOUT_SECONDS * 1000 + 1000)).toBe(0);
+  });
+});
+
+// An approval that lands after the pause committed but while the job that paused is still live: the
+// approval's enqueue finds that job and adds nothing. The queue asks requeueIfApproved once the job is gone.
+describe('an approval while the pausing job is still live', () => {
+  /** The runner, approving the run (through `queue`) after its pause, before the job ends. */
+  const approvingRunner =
+    (queue: () => ResearchQueue): ResearchJobHandler =>
+    async (payload, context) => {
+      const outcome = await runner(payload, context);
+      if (outcome === 'paused') {
+        const live = await queue().liveJobIds!([payload.research_id]);
+        expect(live.has(payload.research_id)).toBe(true);
+        await approveRunPlan({ ...t.ctx, queue: queue() }, scope, payload.research_id);
+      }
+      return outcome;
+    };
+
+  const created = async () =>
+    (
+      await createResearchRun({ ...t.ctx, queue: recordingQueue() }, scope, {
+        query: 'photosynthesis light energy plants',
+        language: 'en',
+        depth: 'quick',
+        extra_queries: null,
+        review_plan: true,
+      })
+    ).id;
+
+  it('goes on with the in-process queue', async () => {
+    const id = await created();
+    const logger = createSilentLogger();
+    const queue = createInProcessQueue({
+      handler: approvingRunner(() => queue),
+      concurrency: 1,
+      logger,
+      onPaused: (runId) => void requeueIfApproved({ db: t.db, queue, logger }, runId),
+    });
+    try {
+      await queue.enqueue({ research_id: id });
+      await waitFor('the run to complete', async () => (await findRunById(t.db, id))?.state === 'completed', 30_000);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('goes on with BullMQ', async () => {
+    const id = await created();
+    const logger = createSilentLogger();
+    const prefix = uniqueRedisPrefix('review-window');
+    const producer = createBullResearchQueue({ redisUrl: TEST_REDIS_URL, prefix, logger });
+    const worker = startResearchWorker({
+      redisUrl: TEST_REDIS_URL,
+      prefix,
+      concurrency: 1,
+      lockDurationMs: 2000,
+      stalledIntervalMs: 1000,
+      handler: approvingRunner(() => producer),
+      logger,
+      onPaused: (runId) => void requeueIfApproved({ db: t.db, queue: producer, logger }, runId),
+    });
+    try {
+      await producer.enqueue({ research_id: id });
+      await waitFor('the run to complete', async () => (await findRunById(t.db, id))?.state === 'completed', 30_000);
+    } finally {
+      await worker.close();
+      await producer.close();
+      await clearRedisPrefix(prefix);
+    }
   });
 });

@@ -242,8 +242,8 @@ async function execute(r: Runner, runId: string, request: PickUpRequest): Promis
     for (; position; position = nextStep(p.checkpoint)) {
       const result = await takeStep(r, p, position);
       if (result === 'done') return 'done';
-      // An approval that came before this job ended found the job still live and enqueued nothing: go on.
-      if (result === 'paused') return await afterPause(r, runId, request);
+      // The run awaits the review of its plan: its job ends (the queue then calls requeueIfApproved).
+      if (result === 'paused') return logPause(request);
       if (result !== 'next') return await stopRun(r, p, position, result);
     }
     // Every step was committed but the run is still live (written by an older version): complete it.
@@ -261,16 +261,10 @@ async function execute(r: Runner, runId: string, request: PickUpRequest): Promis
   }
 }
 
-/**
- * The end of a pick-up whose plan commit stopped the run for review: its job ends, holding no worker slot. An
- * approval committed before this job ended found the job still live and enqueued nothing, so the pick-up
- * goes on when the run no longer waits.
- */
-async function afterPause(r: Runner, runId: string, request: PickUpRequest): Promise<ResearchJobOutcome> {
-  const run = await findRunById(r.db, runId);
-  if (run && !run.is_hidden && isRunning(run.state) && !awaitsReview(run)) return execute(r, runId, request);
+/** The end of a pick-up whose plan commit stopped the run for review: no worker slot is held while it waits. */
+function logPause(request: PickUpRequest): ResearchJobOutcome {
   request.log.info('research run awaits the review of its plan');
-  return 'done';
+  return 'paused';
 }
 
 /** The registered step modules by name, the work of those `replaced` names swapped (their reads and records kept). */

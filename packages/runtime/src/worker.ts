@@ -7,6 +7,7 @@ import { createProcessResearchServices, type ProcessResearchServices } from './r
 import {
   createBullResearchQueue,
   createInProcessQueue,
+  requeueIfApproved,
   startReconciler,
   startResearchWorker,
   type InProcessQueue,
@@ -104,6 +105,8 @@ export function startQueueWorker(services: Services, options: { research?: Resea
   const { config, logger, db } = services;
   if (!config.redisUrl) throw new Error('A queue worker needs REDIS_URL');
   const { runner, research, close: closeRunner } = openProcessRunner(services, services.role, options.research);
+  // Workers reconcile too: the pass is idempotent, and the fleet keeps healing while the API is down.
+  const producer = createBullResearchQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger });
   const worker = startResearchWorker({
     redisUrl: config.redisUrl,
     prefix: config.redisPrefix,
@@ -114,9 +117,8 @@ export function startQueueWorker(services: Services, options: { research?: Resea
     logger,
     // Leave room inside the process's shutdown deadline for the steps after the worker.
     closeTimeoutMs: Math.max(1000, Math.floor(config.shutdownTimeoutMs * 0.6)),
+    onPaused: (id) => void requeueIfApproved({ db, queue: producer, logger }, id),
   });
-  // Workers reconcile too: the pass is idempotent, and the fleet keeps healing while the API is down.
-  const producer = createBullResearchQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger });
   const reconciler = startReconciler({ db, queue: producer, intervalMs: config.reconcileIntervalMs, logger });
   const reviews = startReviewSweeper(services, research);
   const webhooks = startWebhookWorker(services, 'redis');
@@ -193,7 +195,12 @@ export function startInProcessWorker(
   // Embedded PGlite is one process by construction; with a Postgres server, several all-in-one
   // processes may share the database, and run locks keep each run on one of them.
   const { runner, research, close: closeRunner } = openProcessRunner(services, 'all', options.research);
-  const queue = createInProcessQueue({ handler: runner, concurrency: config.workerConcurrency, logger });
+  const queue: InProcessQueue = createInProcessQueue({
+    handler: runner,
+    concurrency: config.workerConcurrency,
+    logger,
+    onPaused: (id) => void requeueIfApproved({ db, queue, logger }, id),
+  });
   const reconciler = startReconciler({ db, queue, intervalMs: config.reconcileIntervalMs, logger });
   const reviews = startReviewSweeper(services, research);
   const webhooks = startWebhookWorker(services, 'in-process');
