@@ -82,6 +82,10 @@ describeWithBrowser('the web page: plan review', () => {
     expect(await save.isDisabled()).toBe(true);
     await expectAccessible(page, 'a run awaiting review');
     await shoot(page, 'run-awaiting-review');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page, 'a run awaiting review, in the dark scheme');
+    await screenshot(page, 'run-awaiting-review-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     await queries.fill(`${EDITED_QUERY}\n\n`);
     await subQuestions.fill('Which pigment absorbs the light?');
