@@ -17,6 +17,8 @@ export interface FakeWiki {
   /** When set, the search API answers 500. */
   failSearch: boolean;
   readonly requests: { search: number; pages: number };
+  /** Every `srsearch` the search API was asked, in order. */
+  readonly searched: string[];
   close(): Promise<void>;
 }
 
@@ -82,12 +84,15 @@ export async function startFakeWiki(options: {
     searchLatencyMs: options.searchLatencyMs ?? 0,
     failSearch: false,
     requests: { search: 0, pages: 0 },
+    searched: [] as string[],
   };
   const server = http.createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://fake');
       if (url.pathname === '/w/api.php') {
         state.requests.search++;
+        const asked = url.searchParams.get('srsearch');
+        if (asked) state.searched.push(asked);
         await answerDelay(state.searchLatencyMs, res);
         if (res.destroyed) return;
         if (state.failSearch) {

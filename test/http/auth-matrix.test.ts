@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { revokeApiKey } from '@research/database';
+import { extractivePlan } from '@research/engine';
 import { buildTestApp, insertTestRun, type TestApp, type TestUser } from './support';
 
 type Caller = 'owner' | 'other' | 'admin';
@@ -16,6 +17,18 @@ const READ_SUFFIXES = ['', '/status', '/sources', '/claims', '/evidence', '/plan
 
 function withKey(req: request.Test, key: string | undefined): request.Test {
   return key === undefined ? req : req.set('X-API-Key', key);
+}
+
+/** A run of `owner` that waits for the review of its plan (plan review), as the runner leaves it. */
+async function waitingRun(t: TestApp): Promise<string> {
+  const plan = extractivePlan({ query: 'Auth-Matrix', language: 'de', extraQueries: [], referenceDate: new Date() });
+  const id = await insertTestRun(t.db, { owner: t.owner.id, state: 'awaiting_review', plan });
+  await t.db
+    .updateTable('research_runs')
+    .set({ review_plan: true, checkpoint: JSON.stringify({ round: 1, done: ['plan'], rounds: 2 }) })
+    .where('id', '=', id)
+    .execute();
+  return id;
 }
 
 const ROUTES: RouteCase[] = [
@@ -60,6 +73,17 @@ const ROUTES: RouteCase[] = [
         key,
       ).send({}),
     expected: { owner: 200, other: 403, admin: 200 },
+  },
+  {
+    name: 'PUT /v1/research/:id/plan',
+    send: async (t, key) =>
+      withKey(request(t.app).put(`/v1/research/${await waitingRun(t)}/plan`), key).send({ sub_questions: ['Wer?'] }),
+    expected: { owner: 200, other: 403, admin: 200 },
+  },
+  {
+    name: 'POST /v1/research/:id/approve',
+    send: async (t, key) => withKey(request(t.app).post(`/v1/research/${await waitingRun(t)}/approve`), key),
+    expected: { owner: 202, other: 403, admin: 202 },
   },
   {
     name: 'GET /v1/admin/research/deleted',

@@ -36,6 +36,7 @@ describe('API description (/docs, /redoc, /openapi.json)', () => {
           '/v1/research/{id}/sources/{source_id}/content',
           '/v1/research/{id}/status',
           '/v1/research/{id}/webhook-deliveries',
+          '/v1/research/{id}/approve',
           '/search',
           '/crawler/fetch',
           '/crawler/fetch/batch',

@@ -40,7 +40,7 @@ describe('POST /mcp (MCP over streamable HTTP)', () => {
     await api.close();
   });
 
-  it('lists the six tools with their input schemas', async () => {
+  it('lists the tools with their input schemas', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       'estimate_research',
@@ -49,6 +49,9 @@ describe('POST /mcp (MCP over streamable HTTP)', () => {
       'get_report',
       'list_claims',
       'search',
+      'get_plan',
+      'edit_plan',
+      'approve_plan',
     ]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.start_research!.inputSchema).toMatchObject({

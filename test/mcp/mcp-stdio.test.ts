@@ -56,7 +56,7 @@ describe('npm run mcp (MCP over stdio)', () => {
     await api.close();
   });
 
-  it('lists the six tools with their input schemas', async () => {
+  it('lists the tools with their input schemas', async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       'estimate_research',
@@ -65,6 +65,9 @@ describe('npm run mcp (MCP over stdio)', () => {
       'get_report',
       'list_claims',
       'search',
+      'get_plan',
+      'edit_plan',
+      'approve_plan',
     ]);
     expect(tools.find((t) => t.name === 'get_report')!.inputSchema).toMatchObject({
       type: 'object',

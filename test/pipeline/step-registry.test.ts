@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { STEP_STATES } from '@research/core';
+import { REVIEW_STATE, RUN_STATES, STEP_STATES } from '@research/core';
 import { PIPELINE_STEPS, RESEARCH_STEPS, STEP_STATE, nextStep, registerSteps, stepsOfRound } from '@research/pipeline';
 
 /**
@@ -39,6 +39,17 @@ describe('the step registry', () => {
 
   it("keeps the web page's copy of the step states equal to core's", () => {
     expect(webStepStates()).toEqual(STEP_STATES);
+  });
+
+  it('knows the plan review state as a run state no step works in (the web page lists it too)', () => {
+    expect(RUN_STATES).toContain(REVIEW_STATE);
+    expect(STEP_STATES).not.toContain(REVIEW_STATE);
+    expect(() =>
+      registerSteps([plan, { ...search, state: REVIEW_STATE }, fetch, analyze, compare, synthesize]),
+    ).toThrow(`step "search" runs in "${REVIEW_STATE}", not a step state`);
+    const types = fs.readFileSync(path.join(__dirname, '../../apps/web/src/api/types.ts'), 'utf8');
+    const webStates = /export type RunState =([^;]*);/.exec(types)![1]!;
+    expect([...webStates.matchAll(/'([a-z_]+)'/g)].map((m) => m[1])).toEqual([...RUN_STATES]);
   });
 
   it('accepts the registered modules', () => {

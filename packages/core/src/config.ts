@@ -104,6 +104,8 @@ const envSchema = z.object({
   // What the LLM provider charges, in USD per million tokens: a run's estimated price (null without both).
   LLM_PRICE_INPUT_PER_MTOK: optionalPrice,
   LLM_PRICE_OUTPUT_PER_MTOK: optionalPrice,
+  // Plan review: how long a run created with review_plan may wait for its approval before it is cancelled.
+  PLAN_REVIEW_TIMEOUT_SECONDS: positiveInt(86_400),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -236,6 +238,8 @@ export interface AppConfig {
   readonly webRoot: string | null;
   readonly logLevel: Env['LOG_LEVEL'];
   readonly logFormat: Env['LOG_FORMAT'];
+  /** Seconds a run created with review_plan may wait for approval of its plan before it is cancelled. */
+  readonly planReviewTimeoutSeconds: number;
 }
 
 /** Raised when the environment is invalid; lists every problem at once. */
@@ -358,5 +362,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     webRoot: webRootOf(e.WEB_ROOT),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
+    planReviewTimeoutSeconds: e.PLAN_REVIEW_TIMEOUT_SECONDS,
   });
 }

@@ -101,6 +101,7 @@ export function fitClaimCaps<T extends { source_id: string }>(
 export const RUN_STATES = [
   'created',
   'planning',
+  'awaiting_review',
   'searching',
   'fetching',
   'analyzing',
@@ -111,6 +112,13 @@ export const RUN_STATES = [
   'cancelled',
 ] as const;
 export type RunState = (typeof RUN_STATES)[number];
+
+/**
+ * Extension (plan review): the state of a run created with `review_plan: true` once its plan is stored and
+ * until a caller approves it. No step works in it and no job holds it; it is not an end (a review ends by
+ * approval, cancel or expiry).
+ */
+export const REVIEW_STATE = 'awaiting_review' satisfies RunState;
 
 export const TERMINAL_STATES: readonly RunState[] = ['completed', 'failed', 'cancelled'];
 export const RUNNING_STATES: readonly RunState[] = RUN_STATES.filter((s) => !TERMINAL_STATES.includes(s));
@@ -124,7 +132,9 @@ export function isRunning(state: RunState | string): boolean {
  * one step each. The pipeline's registry (packages/pipeline/src/steps/index.ts) names the steps and refuses
  * to start unless it has exactly one step per state here, in this order; the web page keeps a copy.
  */
-export const STEP_STATES: readonly RunState[] = Object.freeze(RUNNING_STATES.filter((s) => s !== 'created'));
+export const STEP_STATES: readonly RunState[] = Object.freeze(
+  RUNNING_STATES.filter((s) => s !== 'created' && s !== REVIEW_STATE),
+);
 
 /** Source types the service assigns (SPEC 2.2 leaves the set open; this is the documented set). */
 export const SOURCE_TYPES = [

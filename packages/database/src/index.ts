@@ -18,3 +18,4 @@ export * from './repositories/provenance.repository';
 export * from './repositories/webhook-deliveries.repository';
 export * from './repositories/evidence-graph.repository';
 export * from './repositories/run-cost.repository';
+export * from './repositories/plan-review.repository';

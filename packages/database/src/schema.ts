@@ -73,6 +73,10 @@ export interface ResearchRunsTable {
   callback_url: string | null;
   /** The source controls given at creation (core's SourceControls), or null. */
   source_controls: NullableJson<Record<string, unknown>>;
+  /** Plan review: the run stops after its plan until a caller approves it. */
+  review_plan: Generated<boolean>;
+  /** When the run's plan began to wait for review (null for a run that never waited). */
+  review_requested_at: NullableTimestamp;
 }
 
 /** A search hit as the search step records it (core's SearchResultDraft), placed in its run. */

@@ -3,6 +3,7 @@
 export { firstRoundQueries, fusionWeight, userQueries, type PlannedQuery } from './plan/queries';
 export { extractivePlan } from './plan/extractive-planner';
 export { planResearch } from './plan/plan-research';
+export { reviewedQueries, revisePlan, type PlanRevision } from './plan/revise-plan';
 export { namedEntities, questionNames, subjectKey } from './text/names';
 export { sentences } from './text/sentences';
 export { termSet } from './text/tokens';

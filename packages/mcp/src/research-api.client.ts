@@ -29,6 +29,12 @@ export interface ResearchApi {
   search(body: ApiObject): Promise<ApiObject>;
   /** `POST /v1/research/estimate`. */
   estimateResearch(body: ApiObject): Promise<ApiObject>;
+  /** `GET /v1/research/{id}/plan`. */
+  getPlan(researchId: string): Promise<ApiObject>;
+  /** `PUT /v1/research/{id}/plan` (plan review). */
+  editPlan(researchId: string, body: ApiObject): Promise<ApiObject>;
+  /** `POST /v1/research/{id}/approve` (plan review). */
+  approvePlan(researchId: string): Promise<ApiObject>;
 }
 
 /** An answer of the API other than 2xx (`status` and its `detail`), or no answer at all (`status` null). */
@@ -113,6 +119,9 @@ export function createResearchApiClient(options: ResearchApiOptions): ResearchAp
     listClaims: (researchId) => call(() => client.get<ApiObject>(`${run(researchId)}/claims`)),
     search: (body) => call(() => client.post<ApiObject>('/search', body)),
     estimateResearch: (body) => call(() => client.post<ApiObject>('/v1/research/estimate', body)),
+    getPlan: (researchId) => call(() => client.get<ApiObject>(`${run(researchId)}/plan`)),
+    editPlan: (researchId, body) => call(() => client.put<ApiObject>(`${run(researchId)}/plan`, body)),
+    approvePlan: (researchId) => call(() => client.post<ApiObject>(`${run(researchId)}/approve`)),
   };
 }
 

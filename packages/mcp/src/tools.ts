@@ -51,6 +51,12 @@ const startResearch = defineTool({
       .int()
       .optional()
       .describe('Cap on the LLM tokens (in and out) the run may spend; past it the run goes on without the LLM.'),
+    review_plan: z
+      .boolean()
+      .optional()
+      .describe(
+        'Stop after planning (state awaiting_review) until the plan is approved with approve_plan; get_plan shows it, edit_plan changes it.',
+      ),
   }),
   annotations: { readOnlyHint: false, openWorldHint: true },
   call: (api, input) => api.startResearch(input),
@@ -131,6 +137,43 @@ const estimateResearch = defineTool({
   call: (api, input) => api.estimateResearch(input),
 });
 
+const getPlan = defineTool({
+  name: 'get_plan',
+  title: 'Plan of a research run',
+  description:
+    'The plan of a research run: its search_queries, counter_evidence_queries and sub_questions. A run started with review_plan waits in state awaiting_review until approve_plan; edit_plan changes the plan meanwhile.',
+  inputSchema: z.object({ research_id: researchId }),
+  annotations: readOnly,
+  call: (api, input) => api.getPlan(input.research_id),
+});
+
+const editPlan = defineTool({
+  name: 'edit_plan',
+  title: 'Edit the plan of a run awaiting review',
+  description:
+    'Replaces the queries (search_queries: every query the plan sends beside the question, counter-evidence ones included) and the sub_questions of the plan of a run in state awaiting_review; a list left out stays. Only its owner may. Returns the plan as it now stands.',
+  inputSchema: z.object({
+    research_id: researchId,
+    search_queries: z
+      .array(z.string())
+      .optional()
+      .describe('The queries to search (at most 20, each 1 to 500 characters).'),
+    sub_questions: z.array(z.string()).optional().describe('The sub-questions (at most 20, each 1 to 500 characters).'),
+  }),
+  annotations: { readOnlyHint: false, openWorldHint: false, idempotentHint: true },
+  call: (api, { research_id, ...body }) => api.editPlan(research_id, body),
+});
+
+const approvePlan = defineTool({
+  name: 'approve_plan',
+  title: 'Approve the plan of a run awaiting review',
+  description:
+    'Lets a run in state awaiting_review go on from its plan (as edited): it searches, reads and reports as any run. Only its owner may. Follow it with get_research.',
+  inputSchema: z.object({ research_id: researchId }),
+  annotations: { readOnlyHint: false, openWorldHint: true },
+  call: (api, input) => api.approvePlan(input.research_id),
+});
+
 /** The tools of the research MCP server, in the order an assistant would use them. */
 export const RESEARCH_TOOLS: readonly ResearchTool[] = Object.freeze([
   estimateResearch,
@@ -139,4 +182,7 @@ export const RESEARCH_TOOLS: readonly ResearchTool[] = Object.freeze([
   getReport,
   listClaims,
   search,
+  getPlan,
+  editPlan,
+  approvePlan,
 ]);

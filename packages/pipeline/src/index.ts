@@ -41,3 +41,5 @@ export { readImage, type ImageClaim, type ImageReading } from './image-claims';
 export { stopReport, type StopReport } from './stop-report';
 export { type ProgressEvent } from './progress';
 export * from './webhook-delivery';
+export { awaitsReview, reviewEvent, stateAfterReview, type ReviewAction } from './plan-review';
+export { expireOverdueReviews, reviewExpired, type ReviewExpiry } from './review-expiry';

@@ -23,6 +23,7 @@ import {
   whyNotCommitted,
   type RunnerDeps,
 } from './run-lifecycle';
+import { awaitsReview } from './plan-review';
 import { commitStep, computeStep, readSnapshot } from './step-commit';
 import { guardStep, type StopReason } from './step-guard';
 import { deferMetrics } from './step-metrics';
@@ -88,8 +89,11 @@ interface PickUp extends PickUpRequest {
   inState: boolean;
 }
 
-/** `next`: the step committed and more follow; `done`: the run ended (completed or failed). */
-type StepResult = 'next' | 'done' | StopReason;
+/**
+ * `next`: the step committed and more follow; `done`: the run ended (completed or failed); `paused`: the plan
+ * committed and the run awaits its review.
+ */
+type StepResult = 'next' | 'done' | 'paused' | StopReason;
 
 /**
  * Starts a pick-up of the live run `found`: ends a run that crashed too often, moves the run into its next
@@ -196,7 +200,7 @@ async function takeStep(r: Runner, p: PickUp, position: StepPosition): Promise<S
   p.checkpoint = checkpoint;
   stepLog.info('step committed', { duration_ms: r.now() - started, state: step.state });
   if (last) p.log.info('research run completed', counts);
-  return last ? 'done' : 'next';
+  return last ? 'done' : counts.paused ? 'paused' : 'next';
 }
 
 /** The one place a run stops short of its end: hand it back, fail it for its duration, or leave it. */
@@ -228,7 +232,7 @@ async function stopRun(r: Runner, p: PickUp, position: StepPosition, reason: Sto
 async function execute(r: Runner, runId: string, request: PickUpRequest): Promise<ResearchJobOutcome> {
   const { job, log } = request;
   const found = await findRunById(r.db, runId);
-  if (!found || found.is_hidden || !isRunning(found.state)) return 'done';
+  if (!found || found.is_hidden || !isRunning(found.state) || awaitsReview(found)) return 'done';
   const stored = readCheckpoint(found.checkpoint, runBudgetOf(found).rounds);
   let position = nextStep(stored);
   let p: PickUp | null = null;
@@ -238,6 +242,8 @@ async function execute(r: Runner, runId: string, request: PickUpRequest): Promis
     for (; position; position = nextStep(p.checkpoint)) {
       const result = await takeStep(r, p, position);
       if (result === 'done') return 'done';
+      // The run awaits the review of its plan: its job ends (the queue then calls requeueIfApproved).
+      if (result === 'paused') return logPause(request);
       if (result !== 'next') return await stopRun(r, p, position, result);
     }
     // Every step was committed but the run is still live (written by an older version): complete it.
@@ -253,6 +259,12 @@ async function execute(r: Runner, runId: string, request: PickUpRequest): Promis
     };
     return endPickUpOnError(r, error, at, log);
   }
+}
+
+/** The end of a pick-up whose plan commit stopped the run for review: no worker slot is held while it waits. */
+function logPause(request: PickUpRequest): ResearchJobOutcome {
+  request.log.info('research run awaits the review of its plan');
+  return 'paused';
 }
 
 /** The registered step modules by name, the work of those `replaced` names swapped (their reads and records kept). */
@@ -294,7 +306,7 @@ export function createResearchRunner(options: ResearchRunnerOptions): ResearchJo
       job.logger ??
       options.logger.child({ research_id: runId, job_id: job.id, request_id: payload.request_id ?? null });
     const run = await findRunById(r.db, runId);
-    if (!run || run.is_hidden || !isRunning(run.state)) {
+    if (!run || run.is_hidden || !isRunning(run.state) || awaitsReview(run)) {
       log.info('research run needs no work', { state: run?.state ?? null, hidden: run?.is_hidden ?? null });
       return 'done';
     }

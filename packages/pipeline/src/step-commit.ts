@@ -16,6 +16,7 @@ import {
 import type { StoredGraph } from '@research/engine';
 import type { RunBudget } from './budget';
 import type { PipelineCheckpoint } from './checkpoint';
+import { pauseForReview, pausesForReview } from './plan-review';
 import { secondsSince, type RunnerDeps } from './run-lifecycle';
 import type { DeferredMetrics } from './step-metrics';
 import {
@@ -100,13 +101,16 @@ export interface StepCommit {
 export interface RunCounts {
   sources: number;
   claims: number;
+  /** The commit stopped the run for the review of its plan (plan-review.ts). */
+  paused?: boolean;
 }
 
 /**
  * Commits a step in one transaction: the checkpoint (optimistic on checkpoint_seq, only while the run is
  * live), the step's records, the run's counters and usage, and on the last step the run's completion. The
- * step's metrics are counted and published before the commit makes the step visible. Returns the run's
- * counts as committed; null: the run was cancelled or advanced by another worker, and nothing was written.
+ * step's metrics are counted and published before the commit makes the step visible; the plan's commit of a
+ * run created with review_plan stops it for review. Returns the run's counts as committed; null: the run was
+ * cancelled or advanced by another worker, and nothing was written.
  */
 export async function commitStep(deps: RunnerDeps, c: StepCommit): Promise<RunCounts | null> {
   const runId = c.run.id;
@@ -124,8 +128,9 @@ export async function commitStep(deps: RunnerDeps, c: StepCommit): Promise<RunCo
     await write(trx);
     await appendRunEvents(trx, runId, [...c.progress, ...(c.computed.events ?? [])]);
     const counted = await refreshRunCounts(trx, runId);
-    const counts = { sources: counted?.source_count ?? 0, claims: counted?.claim_count ?? 0 };
+    const counts: RunCounts = { sources: counted?.source_count ?? 0, claims: counted?.claim_count ?? 0 };
     if (c.last) await finishRun(trx, runId, { state: 'completed' });
+    if (pausesForReview(c.run, c.checkpoint)) counts.paused = await pauseForReview(trx, runId);
     c.deferred.flush();
     if (c.last) {
       deps.metrics.sourcesFetched(counts.sources);

@@ -10,6 +10,7 @@ import {
   researchJobPayloadSchema,
   unavailableRetryDelayMs,
   type ResearchJobHandler,
+  type ResearchJobOutcome,
 } from './research-job';
 
 export interface ResearchWorker {
@@ -34,6 +35,8 @@ export interface ResearchWorkerOptions {
   busyRetryDelayMs?: number;
   /** Upper bound on close(); running jobs that do not stop by then are left to the stalled check. */
   closeTimeoutMs?: number;
+  /** Called with the run's id once a job that ended `paused` is completed (plan review: requeueIfApproved). */
+  onPaused?: (researchId: string) => void;
 }
 
 // Where a job's data records the outage its last pick-up met (beside the payload, which ignores it).
@@ -58,6 +61,12 @@ function outageBefore(job: Job): JobOutage | undefined {
   return parsed.success && parsed.data.pickup === job.attemptsStarted - 1 ? parsed.data : undefined;
 }
 
+/** A job that ended well: `paused` is its completed job's return value, which the `completed` listener reads. */
+function finished(outcome: ResearchJobOutcome | void, log: Logger): 'paused' | undefined {
+  log.info('research job finished');
+  return outcome === 'paused' ? outcome : undefined;
+}
+
 /** Starts a BullMQ worker that executes research jobs with `handler`. */
 export function startResearchWorker(options: ResearchWorkerOptions): ResearchWorker {
   const { handler, logger } = options;
@@ -69,7 +78,7 @@ export function startResearchWorker(options: ResearchWorkerOptions): ResearchWor
   const controllers = new Map<string, AbortController>();
   let closing = false;
 
-  const processJob = async (job: Job, token?: string): Promise<void> => {
+  const processJob = async (job: Job, token?: string): Promise<'paused' | undefined> => {
     const jobId = job.id ?? '';
     const raw = (job.data ?? {}) as Record<string, unknown>;
     const log = logger.child({
@@ -125,7 +134,7 @@ export function startResearchWorker(options: ResearchWorkerOptions): ResearchWor
         log.info('research run is held by a live worker; job delayed', { delay_ms: busyRetryDelayMs });
         throw new DelayedError();
       }
-      log.info('research job finished');
+      return finished(outcome, log);
     } finally {
       controllers.delete(jobId);
     }
@@ -151,6 +160,9 @@ export function startResearchWorker(options: ResearchWorkerOptions): ResearchWor
       attempts_made: job?.attemptsMade ?? null,
       error,
     });
+  });
+  worker.on('completed', (job, result) => {
+    if (result === 'paused') options.onPaused?.((job.data as { research_id: string }).research_id);
   });
   worker.on('stalled', (jobId) =>
     logger.warn('research job stalled; moved back to waiting', { job_id: jobId, research_id: jobId }),

@@ -38,6 +38,8 @@ export function createInProcessQueue(params: {
   logger: Logger;
   maxAttempts?: number;
   retryDelayMs?: number;
+  /** Called with the run's id once a job that ended `paused` is gone (plan review: requeueIfApproved). */
+  onPaused?: (researchId: string) => void;
 }): InProcessQueue {
   const { handler, logger } = params;
   const concurrency = Math.max(1, params.concurrency);
@@ -69,6 +71,7 @@ export function createInProcessQueue(params: {
     const id = entry.payload.research_id;
     const controller = new AbortController();
     const log = logger.child({ research_id: id, job_id: id, request_id: entry.payload.request_id ?? null });
+    let paused = false;
     const done = (async () => {
       try {
         const outcome = await handler(entry.payload, {
@@ -82,6 +85,7 @@ export function createInProcessQueue(params: {
         // `busy`: another process (sharing this Postgres) works on the run; the reconciler re-enqueues
         // it if that process dies. `handed_back`: shutdown; the run resumes at the next start.
         if (outcome === 'busy') log.info('research run is held by another process; job dropped');
+        paused = outcome === 'paused';
       } catch (error) {
         // The same rule as the BullMQ worker: an unreachable database costs no attempt.
         const unavailable = isDependencyUnavailable(error);
@@ -102,6 +106,7 @@ export function createInProcessQueue(params: {
       } finally {
         running.delete(id);
         pump();
+        if (paused) params.onPaused?.(id);
       }
     })();
     running.set(id, { controller, done });

@@ -3,6 +3,7 @@ export * from './bull-queue';
 export * from './bull-worker';
 export * from './in-process-queue';
 export * from './reconciler';
+export * from './approved-runs';
 export * from './webhook-job';
 export * from './bull-webhook-queue';
 export * from './in-process-webhook-queue';

@@ -26,9 +26,11 @@ export interface ResearchQueue {
  * How a job ended for its queue:
  * - `done`: nothing left to do for this job (the run ended, was cancelled, or another worker owns it);
  * - `handed_back`: the worker is shutting down; put the job back so another worker resumes the run;
- * - `busy`: a live process already works on the run; try again later.
+ * - `busy`: a live process already works on the run; try again later;
+ * - `paused`: the run waits for the review of its plan; the job ends as `done` does, and once it is gone the
+ *   queue calls its `onPaused` (an approval that came while the job was still live enqueued nothing).
  */
-export type ResearchJobOutcome = 'done' | 'handed_back' | 'busy';
+export type ResearchJobOutcome = 'done' | 'handed_back' | 'busy' | 'paused';
 
 /** What a handler learns about the job it executes. */
 export interface ResearchJobContext {

@@ -83,3 +83,4 @@ export {
 export { listWebhookDeliveries } from './webhooks.service';
 export { checkReadiness, type Readiness } from './readiness.service';
 export { estimateRun, ESTIMATE_RUNS, type EstimateInput, type RunEstimate } from './run-estimate.service';
+export { approveRunPlan, editRunPlan } from './plan-review.service';

@@ -7,7 +7,6 @@ import {
   isDepth,
   isUuid,
   validationError,
-  withTimeout,
   type Depth,
   type SourceControls,
 } from '@research/core';
@@ -23,17 +22,14 @@ import {
   insertRetentionRecord,
   insertRun,
   listHiddenRetentionRecords,
-  markRunEnqueued,
   setRetentionPassword,
   type RetentionRow,
 } from '@research/database';
 import type { RunsContext } from './context';
 import type { RequestScope } from './scope';
+import { enqueueRun } from './enqueue-run';
 import { getVisibleRun } from './research-reads.service';
 import { checkedCallbackUrl } from './webhooks.service';
-
-/** How long POST /v1/research waits for the queue before answering anyway (the reconciler enqueues later). */
-export const ENQUEUE_TIMEOUT_MS = 2000;
 
 // A management call re-reads and retries when the protection changed between its checks and its commit.
 const MAX_ATTEMPTS = 3;
@@ -54,6 +50,8 @@ export interface CreateRunInput {
   callback_url?: string | null;
   /** Cap on the run's LLM tokens in and out together, already validated; kept in its budget. */
   max_llm_tokens?: number | null;
+  /** Plan review: the run stops after its plan until a caller approves it (plan-review.service.ts). */
+  review_plan?: boolean;
 }
 
 /**
@@ -107,35 +105,13 @@ export async function createResearchRun(
       extra_queries: input.extra_queries === null ? null : JSON.stringify(input.extra_queries),
       callback_url: callbackUrl,
       source_controls: controls === null ? null : JSON.stringify(controls),
+      ...(input.review_plan ? { review_plan: true } : {}),
     });
     await insertRetentionRecord(trx, { research_id: id, owner_user_id: scope.actor.userId, query: input.query });
   });
 
   // Enqueued after commit, so a worker never picks up a run it cannot read.
-  try {
-    await withTimeout(
-      ctx.queue.enqueue({ research_id: id, request_id: scope.requestId }),
-      ENQUEUE_TIMEOUT_MS,
-      'enqueue',
-    );
-  } catch (error) {
-    scope.logger.warn('research run stored but not enqueued; the reconciler will enqueue it', {
-      research_id: id,
-      error,
-    });
-    try {
-      ctx.onEnqueueFailed?.(id, error);
-    } catch (hookError) {
-      scope.logger.warn('onEnqueueFailed hook failed', { research_id: id, error: hookError });
-    }
-    return { id, query: input.query, depth };
-  }
-  try {
-    await markRunEnqueued(ctx.db, id);
-  } catch (error) {
-    // Only bookkeeping for the reconciler; the job exists.
-    scope.logger.warn('could not mark research run as enqueued', { research_id: id, error });
-  }
+  await enqueueRun(ctx, scope, id);
   return { id, query: input.query, depth };
 }
 

@@ -1,6 +1,6 @@
 import { AppError, Details, isRunning, isUuid } from '@research/core';
 import { mayManage } from '@research/auth';
-import { appendRunEvents, findRunById, findRunForEdit, finishRun } from '@research/database';
+import { appendRunEvents, findRunById, findRunForEdit, finishRun, type RunRow } from '@research/database';
 import { readSnapshot, stepModule, stopReport, writeReport, type OutsideLoop } from '@research/pipeline';
 import type { RunsContext } from './context';
 import type { RequestScope } from './scope';
@@ -16,12 +16,21 @@ function alreadyEnded(id: string, state: string): AppError {
   );
 }
 
-/** The live run `id` the caller may stop: 404 unknown or hidden, 403 not the owner, 409 already ended. */
-async function stoppableRun(ctx: Pick<RunsContext, 'db'>, scope: RequestScope, id: string) {
+/**
+ * The run `id` the caller may manage (stop, review): 404 unknown or hidden, 403 neither its owner nor an
+ * administrator (SPEC 4.9 rules 1 and 2).
+ */
+export async function managedRun(ctx: Pick<RunsContext, 'db'>, scope: RequestScope, id: string): Promise<RunRow> {
   const run = isUuid(id) ? await findRunById(ctx.db, id) : undefined;
   if (!run || run.is_hidden) throw new AppError('not_found', Details.runNotFound(id));
   const access = await findRunForEdit(ctx.db, id);
   if (!access || !mayManage(access.manager_user_id, scope.actor)) throw new AppError('forbidden', Details.notOwner);
+  return run;
+}
+
+/** The live run `id` the caller may stop: 404 unknown or hidden, 403 not the owner, 409 already ended. */
+async function stoppableRun(ctx: Pick<RunsContext, 'db'>, scope: RequestScope, id: string) {
+  const run = await managedRun(ctx, scope, id);
   if (!isRunning(run.state)) throw alreadyEnded(id, run.state);
   return run;
 }

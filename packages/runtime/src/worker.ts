@@ -7,12 +7,14 @@ import { createProcessResearchServices, type ProcessResearchServices } from './r
 import {
   createBullResearchQueue,
   createInProcessQueue,
+  requeueIfApproved,
   startReconciler,
   startResearchWorker,
   type InProcessQueue,
   type Reconciler,
 } from '@research/queue';
 import { openServices, type Services } from './services';
+import { startReviewSweeper } from './review-sweeper';
 import { startWebhookWorker } from './webhooks';
 
 export interface WorkerRuntime {
@@ -41,6 +43,8 @@ function openLockPool(config: AppConfig, role: string): DatabaseHandle | undefin
 /** A process's research runner; `close` releases what it opened (its run lock pool, its research services). */
 interface ProcessRunner {
   runner: ReturnType<typeof createResearchRunner>;
+  /** The research services the runner's steps use. */
+  research: ResearchServices;
   close(): Promise<void>;
 }
 
@@ -56,9 +60,10 @@ function openProcessRunner(
 ): ProcessRunner {
   const locks = services.databaseKind === 'postgres' ? openLockPool(services.config, lockRole) : undefined;
   let owned: ProcessResearchServices | undefined;
+  const steps = research ?? (owned = createProcessResearchServices(services)).services;
   const runner = createResearchRunner({
     db: services.db,
-    services: research ?? (owned = createProcessResearchServices(services)).services,
+    services: steps,
     metrics: services.metrics,
     logger: services.logger,
     ...(locks ? { lockDb: locks.db } : {}),
@@ -67,6 +72,7 @@ function openProcessRunner(
   });
   return {
     runner,
+    research: steps,
     async close() {
       await closeWithin(locks, 2000);
       await owned?.close();
@@ -98,7 +104,9 @@ export interface QueueWorker {
 export function startQueueWorker(services: Services, options: { research?: ResearchServices } = {}): QueueWorker {
   const { config, logger, db } = services;
   if (!config.redisUrl) throw new Error('A queue worker needs REDIS_URL');
-  const { runner, close: closeRunner } = openProcessRunner(services, services.role, options.research);
+  const { runner, research, close: closeRunner } = openProcessRunner(services, services.role, options.research);
+  // Workers reconcile too: the pass is idempotent, and the fleet keeps healing while the API is down.
+  const producer = createBullResearchQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger });
   const worker = startResearchWorker({
     redisUrl: config.redisUrl,
     prefix: config.redisPrefix,
@@ -109,10 +117,10 @@ export function startQueueWorker(services: Services, options: { research?: Resea
     logger,
     // Leave room inside the process's shutdown deadline for the steps after the worker.
     closeTimeoutMs: Math.max(1000, Math.floor(config.shutdownTimeoutMs * 0.6)),
+    onPaused: (id) => void requeueIfApproved({ db, queue: producer, logger }, id),
   });
-  // Workers reconcile too: the pass is idempotent, and the fleet keeps healing while the API is down.
-  const producer = createBullResearchQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger });
   const reconciler = startReconciler({ db, queue: producer, intervalMs: config.reconcileIntervalMs, logger });
+  const reviews = startReviewSweeper(services, research);
   const webhooks = startWebhookWorker(services, 'redis');
   const heartbeat = config.workerHeartbeatFile ? startHeartbeat(config.workerHeartbeatFile) : undefined;
   logger.info('worker started', {
@@ -127,6 +135,7 @@ export function startQueueWorker(services: Services, options: { research?: Resea
       stopped ??= (async () => {
         if (heartbeat) clearInterval(heartbeat);
         await reconciler.stop();
+        await reviews.stop();
         // A webhook attempt in flight ends within WEBHOOK_TIMEOUT_MS, while the research worker hands its runs back.
         await Promise.all([webhooks?.stop(), worker.close()]);
         await producer.close();
@@ -185,9 +194,15 @@ export function startInProcessWorker(
   const { config, db, logger } = services;
   // Embedded PGlite is one process by construction; with a Postgres server, several all-in-one
   // processes may share the database, and run locks keep each run on one of them.
-  const { runner, close: closeRunner } = openProcessRunner(services, 'all', options.research);
-  const queue = createInProcessQueue({ handler: runner, concurrency: config.workerConcurrency, logger });
+  const { runner, research, close: closeRunner } = openProcessRunner(services, 'all', options.research);
+  const queue: InProcessQueue = createInProcessQueue({
+    handler: runner,
+    concurrency: config.workerConcurrency,
+    logger,
+    onPaused: (id) => void requeueIfApproved({ db, queue, logger }, id),
+  });
   const reconciler = startReconciler({ db, queue, intervalMs: config.reconcileIntervalMs, logger });
+  const reviews = startReviewSweeper(services, research);
   const webhooks = startWebhookWorker(services, 'in-process');
   let stopped: Promise<void> | undefined;
   return {
@@ -196,6 +211,7 @@ export function startInProcessWorker(
     stop() {
       stopped ??= (async () => {
         await reconciler.stop();
+        await reviews.stop();
         await webhooks?.stop();
         await queue.close();
         await closeRunner();

@@ -3,6 +3,7 @@
 export type RunState =
   | 'created'
   | 'planning'
+  | 'awaiting_review'
   | 'searching'
   | 'fetching'
   | 'analyzing'
@@ -81,6 +82,7 @@ export interface ResearchRequest {
   published_after?: string;
   max_sources?: number;
   max_llm_tokens?: number;
+  review_plan?: boolean;
 }
 
 export interface HiddenResult {

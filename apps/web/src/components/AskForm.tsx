@@ -244,6 +244,19 @@ export function AskForm({
           </FormField>
         </fieldset>
       </details>
+      <div className="ask-check">
+        <input
+          id="ask-review-plan"
+          type="checkbox"
+          checked={fields.reviewPlan ?? false}
+          onChange={(e) => setFields((f) => ({ ...f, reviewPlan: e.target.checked }))}
+          aria-describedby="ask-review-plan-hint"
+        />
+        <label htmlFor="ask-review-plan">Review the plan before searching</label>
+        <p id="ask-review-plan-hint" className="hint">
+          The run stops after planning and shows you its queries; it searches once you approve them.
+        </p>
+      </div>
       <button type="submit" disabled={busy} aria-busy={busy || undefined}>
         Start research
       </button>

@@ -20,6 +20,11 @@ describe('the Ask form as a POST /v1/research body', () => {
     expect(splitDomains(' , \n')).toEqual([]);
   });
 
+  it('asks for the review of the plan only when the box is ticked', () => {
+    expect(researchRequestOf({ ...typed, reviewPlan: true })).toMatchObject({ review_plan: true });
+    expect(researchRequestOf({ ...typed, reviewPlan: false })).not.toHaveProperty('review_plan');
+  });
+
   it('trims the texts and leaves empty optional fields out', () => {
     expect(researchRequestOf(typed)).toEqual({
       query: 'How fast does solar power grow?',

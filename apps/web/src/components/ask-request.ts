@@ -9,6 +9,8 @@ export interface AskFields {
   excludeDomains: string;
   /** `YYYY-MM-DD` from the date input, or empty. */
   publishedAfter: string;
+  /** Stop after planning until the plan is approved (review_plan). */
+  reviewPlan?: boolean;
 }
 
 /** A list of hosts as typed: separated by commas, spaces or new lines. */
@@ -30,5 +32,6 @@ export function researchRequestOf(fields: AskFields): ResearchRequest {
   if (exclude.length > 0) request.exclude_domains = exclude;
   const publishedAfter = fields.publishedAfter.trim();
   if (publishedAfter) request.published_after = publishedAfter;
+  if (fields.reviewPlan) request.review_plan = true;
   return request;
 }

@@ -4,6 +4,7 @@ import type { ReportDocument } from '../api/report-types';
 import type { RunStatus, SourceContent } from '../api/types';
 import { useDocumentTitle } from '../document-title';
 import { ExportButtons } from '../run/ExportButtons';
+import { PlanReview } from '../run/PlanReview';
 import type { ProgressState } from '../run/progress';
 import { ProgressLog } from '../run/ProgressLog';
 import { ReportView } from '../run/ReportView';
@@ -234,6 +235,7 @@ function RunView({ id }: { id: string }) {
           then the progress folded away. */}
       {!ended ? (
         <Fragment key="running">
+          {state === 'awaiting_review' && <PlanReview api={api} id={id} />}
           {progressSection}
           <section aria-labelledby="report-heading">
             <h2 id="report-heading">Report</h2>

@@ -119,6 +119,28 @@ function sourceChange(e: RunEventItem, state: ProgressState): Change {
   };
 }
 
+/** What happened to a plan under review (plan review: a run created with review_plan). */
+function reviewLine(e: RunEventItem): Line {
+  switch (e.action) {
+    case 'waiting':
+      return { tone: 'state', text: 'The plan waits for your review' };
+    case 'edited': {
+      const queries = Array.isArray(e.queries) ? e.queries.length : 0;
+      const questions = Array.isArray(e.sub_questions) ? e.sub_questions.length : 0;
+      return {
+        tone: 'info',
+        text: `Plan edited: ${plural(queries, 'query', 'queries')}, ${plural(questions, 'sub-question')}`,
+      };
+    }
+    case 'approved':
+      return { tone: 'info', text: 'Plan approved' };
+    case 'expired':
+      return { tone: 'stop', text: 'The plan waited too long for its review' };
+    default:
+      return null;
+  }
+}
+
 /** The methodology events worth a line; the others (engine, search, fetch, …) only feed the report. */
 function noteLine(e: RunEventItem): Line {
   switch (e.type) {
@@ -133,6 +155,8 @@ function noteLine(e: RunEventItem): Line {
       };
     case 'fallback':
       return { tone: 'info', text: `The model failed; ${text(e.step)} went on without it` };
+    case 'review':
+      return reviewLine(e);
     default:
       return null;
   }

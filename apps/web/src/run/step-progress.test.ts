@@ -22,6 +22,29 @@ describe('where a running run stands', () => {
     expect([p.done, p.total]).toEqual([0, 6]);
   });
 
+  it('stands after its plan while the plan waits for review, saying so in the log', () => {
+    const events = [
+      state('created'),
+      state('planning'),
+      ev('plan', { queries: ['a'], rounds: 1 }),
+      state('awaiting_review'),
+      ev('review', { action: 'waiting' }),
+    ];
+    const progress = applyEvents(initialProgress, events);
+    const p = stepPosition(progress, 'quick');
+    expect(stepText(p)).toBe('Step 1 of 6: Plan ready, waiting for your review');
+    expect([p.done, p.total]).toEqual([1, 6]);
+    const edited = ev('review', { action: 'edited', queries: ['x', 'y'], sub_questions: ['q'] });
+    const later = applyEvents(progress, [edited, ev('review', { action: 'approved' }), state('searching')]);
+    expect(later.entries.slice(-4).map((e) => e.text)).toEqual([
+      'The plan waits for your review',
+      'Plan edited: 2 queries, 1 sub-question',
+      'Plan approved',
+      'State: searching',
+    ]);
+    expect(stepText(stepPosition(later, 'quick'))).toBe('Step 2 of 6: Searching');
+  });
+
   it('counts the six steps of a one-round run, the current one half done', () => {
     const events = [state('created'), state('planning'), ev('plan', { queries: ['a'], rounds: 1 }), state('fetching')];
     const p = stepPosition(applyEvents(initialProgress, events), 'quick');

@@ -33,6 +33,9 @@ export function stepPosition(progress: ProgressState, depth: Depth): StepPositio
   const rounds = Math.max(1, progress.rounds ?? ROUNDS_BY_DEPTH[depth] ?? 1);
   const steps = STEP_STATES.length;
   const total = steps + (rounds - 1) * (steps - 1);
+  // Planned and waiting for the review of its plan: the first step is done, the second not begun.
+  if (progress.state === 'awaiting_review')
+    return { step: 1, steps, label: 'Plan ready, waiting for your review', round: 1, rounds, done: 1, total };
   const index = progress.state === null ? -1 : STEP_STATES.indexOf(progress.state as RunState);
   if (index < 0) return { step: 0, steps, label: 'Waiting for a worker', round: 0, rounds, done: 0, total };
   const round = Math.min(Math.max(1, progress.round), rounds);

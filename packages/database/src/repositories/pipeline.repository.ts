@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { DependencyUnavailableError, TimeoutError, withTimeout, TERMINAL_STATES } from '@research/core';
+import { DependencyUnavailableError, TimeoutError, withTimeout, REVIEW_STATE, TERMINAL_STATES } from '@research/core';
 import { connectPostgres, type DatabaseHandle } from '../connection';
 import { poolOf } from '../prepared';
 import type { DB, Db, RunRow } from '../schema';
@@ -21,7 +21,7 @@ export function findRunProgress(
 
 export type UnfinishedRun = Pick<RunRow, 'id' | 'state' | 'request_id' | 'enqueued_at' | 'created_at'>;
 
-/** One page of unfinished, visible runs after the (created_at, id) cursor: the reconciler walks them all. */
+/** One page of unfinished, visible runs (not those awaiting review) after the (created_at, id) cursor: the reconciler walks them all. */
 export function listUnfinishedRunsAfter(
   db: Db,
   after: { createdAt: Date; id: string } | null,
@@ -31,6 +31,8 @@ export function listUnfinishedRunsAfter(
     .selectFrom('research_runs')
     .select(['id', 'state', 'request_id', 'enqueued_at', 'created_at'])
     .where('state', 'not in', TERMINAL_STATES)
+    // A run awaiting review of its plan needs no job until it is approved.
+    .where('state', '!=', REVIEW_STATE)
     .where('is_hidden', '=', false);
   if (after) {
     query = query.where((eb) =>

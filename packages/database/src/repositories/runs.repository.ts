@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { TERMINAL_STATES } from '@research/core';
+import { REVIEW_STATE, TERMINAL_STATES } from '@research/core';
 import { preparedQuery, runPreparedQuery } from '../prepared';
 import type { Db, NewRun, RunCheckpoint, RunRow } from '../schema';
 
@@ -128,7 +128,7 @@ export function deleteRun(db: Db, id: string) {
  * Moves a live run to `state`. Conditional: never overwrites an end state and never touches a hidden run,
  * so a cancellation that lands between two steps always wins. Returns whether the move happened.
  * `started`: a worker picked the run up; it sets started_at once and counts an attempt unless `countAttempt`
- * is false.
+ * is false. A run awaiting review of its plan is not moved.
  */
 export async function transitionRun(
   db: Db,
@@ -147,6 +147,8 @@ export async function transitionRun(
     .where('id', '=', id)
     .where('is_hidden', '=', false)
     .where('state', 'not in', TERMINAL_STATES)
+    // A run awaiting review of its plan moves on by its approval only (resumeReviewedRun).
+    .where('state', '!=', REVIEW_STATE)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

@@ -29,6 +29,8 @@ const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /v1/research/{id}/deletion-protection': 'removeDeletionProtection',
   'GET /v1/research/{id}/sources/{source_id}/content': 'getSourceContent',
   'GET /v1/research/{id}/manifest': 'getResearchManifest',
+  'PUT /v1/research/{id}/plan': 'editResearchPlan',
+  'POST /v1/research/{id}/approve': 'approveResearchPlan',
   'GET /v1/admin/research/deleted': 'listHiddenResearch',
   'DELETE /v1/admin/research/{id}': 'purgeResearch',
   'POST /search': 'search',

@@ -35,6 +35,7 @@ import { registerMcpRoutes } from './mcp.openapi';
 import { registerMountedRoutes } from './mounted-routes.openapi';
 import { registerEvidenceRoutes } from './research-evidence.openapi';
 import { registerRunCostRoutes } from './run-cost.openapi';
+import { registerPlanReviewRoutes } from './plan-review.openapi';
 
 type Responses = RouteConfig['responses'];
 type Security = RouteConfig['security'];
@@ -88,6 +89,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
   registerResearchRoutes(registry, secured);
   registerEvidenceRoutes(registry, secured);
   registerRunCostRoutes(registry, secured);
+  registerPlanReviewRoutes(registry, secured);
   registerAdminRoutes(registry, secured);
   registerMountedRoutes(registry, secured);
   registerMcpRoutes(registry, secured);

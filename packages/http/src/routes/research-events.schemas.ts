@@ -35,7 +35,7 @@ export const runEventItemSchema = z
     seq: z.number().int().meta({ description: 'The event number: 1, 2, 3 … per run.' }),
     type: z.string().meta({
       description:
-        '`state`, `plan`, `query`, `source`, `claims`, `contradiction`, `report`, `error`, `end`; also `engine`, `fallback`, `search`, `fetch`, `bridge`, `budget`, `search_failures`, `ungrounded`, `stopped`.',
+        '`state`, `plan`, `query`, `source`, `claims`, `contradiction`, `report`, `error`, `end`; also `engine`, `fallback`, `search`, `fetch`, `bridge`, `budget`, `search_failures`, `ungrounded`, `stopped`; and for a run created with `review_plan`, `review` (`action`: `waiting`, `edited`, `approved` or `expired`).',
     }),
     at: z.string().meta({ description: 'When the event was written (ISO 8601 UTC).' }),
   })

@@ -30,6 +30,7 @@ import { runEventsHandler } from './research-events.routes';
 import { runManifestHandler, sourceContentHandler } from './research-evidence.routes';
 import { webhookDeliveriesHandler } from './webhook-deliveries.routes';
 import { estimateHandler } from './run-estimate.routes';
+import { approvePlanHandler, editPlanHandler } from './plan-review.routes';
 import { reportDocumentHandler, reportHandler } from './report-export.routes';
 import type { CancelResponse } from './research-events.schemas';
 import { parseBody, parseQuery } from '../validation';
@@ -129,6 +130,9 @@ export function createResearchRouter(ctx: AppContext, runQuota: KeyQuota, parts:
     const { research_id } = await cancelRun(ctx, scopeOf(res), req.params.id, requestSignal(res));
     res.status(202).json({ research_id, status: 'cancelling' } satisfies CancelResponse);
   });
+
+  router.put('/:id/plan', editPlanHandler(ctx));
+  router.post('/:id/approve', approvePlanHandler(ctx));
 
   router.put('/:id/deletion-protection', async (req, res) => {
     const input = parseBody(setProtectionBodySchema, req.body, { required: true });

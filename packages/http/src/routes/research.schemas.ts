@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEPTHS, RUN_STATES } from '@research/core';
 import { boundedText, integerParam } from '../validation';
 import { isoTimestamp } from './common.schemas';
+import { queryListSchema } from './query-list.schemas';
 import { refuseOverlappingDomains, sourceControlFields } from './source-controls.schemas';
 import { maxLlmTokensField, runCostSchema } from './run-cost.schemas';
 
@@ -22,9 +23,7 @@ export const createResearchBodySchema = z
       .string()
       .default('normal')
       .meta({ enum: [...DEPTHS], description: 'Resource budget of the run.', example: 'normal' }),
-    extra_queries: z
-      .array(boundedText(1, 500))
-      .max(20, 'must have at most 20 items')
+    extra_queries: queryListSchema()
       .nullable()
       .default(null)
       .meta({
@@ -38,6 +37,11 @@ export const createResearchBodySchema = z
     }),
     ...sourceControlFields,
     max_llm_tokens: maxLlmTokensField,
+    review_plan: z.boolean().default(false).meta({
+      description:
+        'Extension: stop after planning in state `awaiting_review` until the plan is approved (POST /v1/research/{id}/approve); it may be edited meanwhile (PUT /v1/research/{id}/plan).',
+      example: false,
+    }),
   })
   .superRefine(refuseOverlappingDomains)
   .meta({ id: 'CreateResearchRequest' });
