@@ -70,6 +70,8 @@ describe('reading research runs', () => {
         is_completed: true,
         is_running: false,
         is_deletion_protected: false,
+        // Extension: the run a follow-up started from.
+        parent_id: null,
       });
     });
 

@@ -73,6 +73,10 @@ export interface ResearchRunsTable {
   callback_url: string | null;
   /** The source controls given at creation (core's SourceControls), or null. */
   source_controls: NullableJson<Record<string, unknown>>;
+  /** The run a follow-up started from (its evidence copied in at creation); null for others and once it is purged. */
+  parent_id: NullableText;
+  /** The stored report's summary, kept by the report's writer for the full-text search (search_vector, generated). */
+  report_summary: NullableText;
 }
 
 /** A search hit as the search step records it (core's SearchResultDraft), placed in its run. */

@@ -1,18 +1,21 @@
 import { AppError, Details, isUuid } from '@research/core';
 import { authenticateApiKeyWith, type Principal } from '@research/auth';
 import {
+  countFilteredRuns,
   countVisibleRuns,
   findApiKeyAndVisibleRun,
   findReport,
   findVisibleRun,
   listClaims,
   listEvidence,
+  listFilteredRuns,
   listSourceSummaries,
   listVisibleRuns,
   type ClaimRow,
   type Database,
   type EvidenceRow,
   type ReportRow,
+  type RunListFilter,
   type RunListItem,
   type RunWithProtection,
   type VisibleRunRead,
@@ -35,12 +38,25 @@ export async function getVisibleRun(db: Database, id: string): Promise<RunWithPr
   return visibleRunOr404(isUuid(id) ? await findVisibleRun(db, id) : undefined, id);
 }
 
-/** One page of non-hidden runs, newest first, and their total (from the counter the database keeps). */
+/**
+ * One page of non-hidden runs, newest first, and their total (from the counter the database keeps). With a
+ * `filter`: the follow-ups of a run (`parentId`; a malformed id has none), the runs whose question or report
+ * summary hold its `text`, ranked by relevance, then newest first; the total counts what the filter keeps.
+ */
 export async function listRuns(
   db: Database,
   page: { limit: number; offset: number },
+  filter: RunListFilter = {},
 ): Promise<{ total: number; items: RunListItem[] }> {
-  const [total, items] = await Promise.all([countVisibleRuns(db), listVisibleRuns(db, page.limit, page.offset)]);
+  if (filter.parentId === undefined && filter.text === undefined) {
+    const [total, items] = await Promise.all([countVisibleRuns(db), listVisibleRuns(db, page.limit, page.offset)]);
+    return { total, items };
+  }
+  if (filter.parentId !== undefined && !isUuid(filter.parentId)) return { total: 0, items: [] };
+  const [total, items] = await Promise.all([
+    countFilteredRuns(db, filter),
+    listFilteredRuns(db, filter, page.limit, page.offset),
+  ]);
   return { total, items };
 }
 

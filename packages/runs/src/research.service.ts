@@ -24,6 +24,7 @@ import {
   insertRun,
   listHiddenRetentionRecords,
   markRunEnqueued,
+  refreshRunCounts,
   setRetentionPassword,
   type RetentionRow,
 } from '@research/database';
@@ -31,6 +32,7 @@ import type { RunsContext } from './context';
 import type { RequestScope } from './scope';
 import { getVisibleRun } from './research-reads.service';
 import { checkedCallbackUrl } from './webhooks.service';
+import { checkFollowUpParent, lockFollowUpParent, seedFollowUp } from './follow-up.service';
 
 /** How long POST /v1/research waits for the queue before answering anyway (the reconciler enqueues later). */
 export const ENQUEUE_TIMEOUT_MS = 2000;
@@ -52,6 +54,8 @@ export interface CreateRunInput {
   max_sources?: number | null;
   /** Webhook target (issue 13 section 3), checked by checkedCallbackUrl. */
   callback_url?: string | null;
+  /** The run this one follows up (follow-up.service.ts): its evidence is copied in. */
+  parent_id?: string | null;
 }
 
 /**
@@ -90,9 +94,15 @@ export async function createResearchRun(
   const depth = input.depth;
   const { budget, controls } = controlledBudget(input, depth);
   const callbackUrl = await checkedCallbackUrl(ctx.config, input.callback_url ?? null);
+  const parentId = input.parent_id ?? null;
+  if (parentId !== null) await checkFollowUpParent(ctx.db, parentId);
   await admit();
   const id = crypto.randomUUID();
   await ctx.db.transaction().execute(async (trx) => {
+    if (parentId !== null) {
+      const { sourceCount } = await lockFollowUpParent(trx, parentId);
+      budget.max_sources += sourceCount;
+    }
     await insertRun(trx, {
       id,
       query: input.query,
@@ -105,8 +115,13 @@ export async function createResearchRun(
       extra_queries: input.extra_queries === null ? null : JSON.stringify(input.extra_queries),
       callback_url: callbackUrl,
       source_controls: controls === null ? null : JSON.stringify(controls),
+      ...(parentId !== null ? { parent_id: parentId } : {}),
     });
     await insertRetentionRecord(trx, { research_id: id, owner_user_id: scope.actor.userId, query: input.query });
+    if (parentId !== null) {
+      await seedFollowUp(trx, parentId, id);
+      await refreshRunCounts(trx, id);
+    }
   });
 
   // Enqueued after commit, so a worker never picks up a run it cannot read.

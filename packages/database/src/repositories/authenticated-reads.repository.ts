@@ -24,6 +24,7 @@ export type VisibleRunRead = Pick<
   | 'claim_count'
   | 'metadata'
   | 'is_deletion_protected'
+  | 'parent_id'
 >;
 
 // Key columns carry an `auth_` prefix so they cannot collide with the run's columns.
@@ -51,6 +52,7 @@ const RUN_COLUMNS: Record<Exclude<keyof VisibleRunRead, 'is_deletion_protected'>
   source_count: true,
   claim_count: true,
   metadata: true,
+  parent_id: true,
 };
 
 // The statement behind every keyed request: the key with its user and, for the reads of one run, the
@@ -111,6 +113,7 @@ export async function findApiKeyAndVisibleRun(
     claim_count: row.claim_count,
     metadata: row.metadata,
     is_deletion_protected: row.is_deletion_protected,
+    parent_id: row.parent_id,
   };
   return { key, run };
 }
