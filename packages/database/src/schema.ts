@@ -75,8 +75,6 @@ export interface ResearchRunsTable {
   source_controls: NullableJson<Record<string, unknown>>;
   /** The run a follow-up started from (its evidence copied in at creation); null for others and once it is purged. */
   parent_id: NullableText;
-  /** The stored report's summary, kept by the report's writer for the full-text search (search_vector, generated). */
-  report_summary: NullableText;
 }
 
 /** A search hit as the search step records it (core's SearchResultDraft), placed in its run. */
@@ -190,6 +188,15 @@ export interface WebhookDeliveryAttemptsTable {
   error: string | null;
 }
 
+/** What GET /v1/research?q=… searches: one row per run, kept by triggers on research_runs and reports (read-only). */
+export interface RunSearchTable {
+  run_id: string;
+  created_at: Timestamp;
+  is_hidden: boolean;
+  /** The question (weight A) and the report's summary (weight B), `simple` configuration. */
+  search_vector: string;
+}
+
 /** The whole database as Kysely sees it. */
 export interface DB {
   users: UsersTable;
@@ -206,6 +213,7 @@ export interface DB {
   run_events: RunEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  run_search: RunSearchTable;
 }
 
 /** A database handle or an open transaction: what every repository function takes first. */

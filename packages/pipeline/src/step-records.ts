@@ -25,7 +25,6 @@ import {
   copyClaimsOfRun,
   copyEvidenceOfRun,
   copySourcesOfRun,
-  setRunReportSummary,
   upsertReport,
   type ClaimRow,
   type Db,
@@ -282,9 +281,6 @@ export async function writeReport(
   record: { report: Record<string, unknown>; generatedAt: Date },
 ): Promise<void> {
   await upsertReport(trx, runId, record.report, record.generatedAt);
-  // The run list's full-text search reads the summary beside the question (research_runs.search_vector).
-  const summary = record.report['summary'];
-  await setRunReportSummary(trx, runId, typeof summary === 'string' ? summary : '');
 }
 
 /**

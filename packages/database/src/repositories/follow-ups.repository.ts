@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../schema';
 import type { RunListItem } from './runs.repository';
 
@@ -52,49 +52,79 @@ export function lockVisibleRunForShare(
     .executeTakeFirst();
 }
 
-/** Sets the summary the full-text search reads (research_runs.search_vector is generated from it and the query). */
-export async function setRunReportSummary(db: Db, runId: string, summary: string): Promise<void> {
-  await db.updateTable('research_runs').set({ report_summary: summary }).where('id', '=', runId).execute();
-}
-
-/** What a filtered run list keeps: a parent's follow-ups, the runs a full-text query finds, or both. */
-export interface RunListFilter {
-  parentId?: string;
-  /** Text as a web search box takes it (websearch_to_tsquery, `simple` configuration). */
-  text?: string;
-}
-
-/** The list's conditions for `filter`, and its text as a tsquery (null without text). */
-function filterOf(filter: RunListFilter) {
-  const tsquery = filter.text === undefined ? null : sql`websearch_to_tsquery('simple', ${filter.text})`;
-  const conditions: Expression<SqlBool>[] = [sql<SqlBool>`not r.is_hidden`];
-  if (filter.parentId !== undefined) conditions.push(sql<SqlBool>`r.parent_id = ${filter.parentId}::uuid`);
-  if (tsquery) conditions.push(sql<SqlBool>`r.search_vector @@ ${tsquery}`);
-  return { tsquery, conditions };
-}
-
-/**
- * One page of the non-hidden runs `filter` keeps: by relevance to its text (ts_rank; a word of the question
- * weighs more than one of the report's summary), then newest first.
- */
-export function listFilteredRuns(db: Db, filter: RunListFilter, limit: number, offset: number): Promise<RunListItem[]> {
-  const { tsquery, conditions } = filterOf(filter);
-  const rank = tsquery ? sql`ts_rank(r.search_vector, ${tsquery}) desc, ` : sql``;
+/** Non-hidden follow-ups of run `parentId`, newest first, one page (research_runs_parent_idx). */
+export function listRunsOfParent(db: Db, parentId: string, limit: number, offset: number): Promise<RunListItem[]> {
   return sql<RunListItem>`select r.id, r.query, r.depth, r.state, r.created_at, r.source_count, r.claim_count,
     r.parent_id, coalesce(rr.password_hash is not null, false) as is_deletion_protected
   from research_runs r
   left join retention_records rr on rr.research_id = r.id
-  where ${sql.join(conditions, sql` and `)}
-  order by ${rank}r.created_at desc, r.id desc
+  where r.parent_id = ${parentId}::uuid and not r.is_hidden
+  order by r.created_at desc, r.id desc
   limit ${limit} offset ${offset}`
     .execute(db)
     .then((result) => result.rows);
 }
 
-/** How many non-hidden runs `filter` keeps. */
-export async function countFilteredRuns(db: Db, filter: RunListFilter): Promise<number> {
-  const { conditions } = filterOf(filter);
+/** How many non-hidden follow-ups run `parentId` has. */
+export async function countRunsOfParent(db: Db, parentId: string): Promise<number> {
   const result = await sql<{ n: string }>`select count(*) as n from research_runs r
-  where ${sql.join(conditions, sql` and `)}`.execute(db);
+  where r.parent_id = ${parentId}::uuid and not r.is_hidden`.execute(db);
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+/** What a full-text search of the run list keeps: runs whose question or report summary hold `text`. */
+export interface RunSearch {
+  /** Text as a web search box takes it (websearch_to_tsquery, `simple` configuration). */
+  text: string;
+  /** Only the follow-ups of this run. */
+  parentId?: string;
+}
+
+/** The runs a search matches, as a filter of run_search `s` (joined to their runs when they need a parent). */
+function searchOf(search: RunSearch) {
+  const tsquery = sql`websearch_to_tsquery('simple', ${search.text})`;
+  const ofParent =
+    search.parentId === undefined
+      ? sql``
+      : sql`join research_runs p on p.id = s.run_id and p.parent_id = ${search.parentId}::uuid`;
+  return {
+    tsquery,
+    from: sql`run_search s ${ofParent}`,
+    where: sql`not s.is_hidden and s.search_vector @@ ${tsquery}`,
+  };
+}
+
+/**
+ * One page of the non-hidden runs a search matches, by relevance (ts_rank: a word of the question weighs more than
+ * one of the report's summary), then newest first; each row carries the number of all matches (`total`), counted in
+ * the same scan (a page past the end has no row: countFoundRuns counts then).
+ */
+export async function findRuns(
+  db: Db,
+  search: RunSearch,
+  limit: number,
+  offset: number,
+): Promise<Array<RunListItem & { total: number }>> {
+  const { tsquery, from, where } = searchOf(search);
+  const result = await sql<RunListItem & { total: string }>`with hits as (
+    select s.run_id, s.created_at, ts_rank(s.search_vector, ${tsquery}) as rank, count(*) over () as total
+    from ${from}
+    where ${where}
+    order by rank desc, s.created_at desc, s.run_id desc
+    limit ${limit} offset ${offset}
+  )
+  select r.id, r.query, r.depth, r.state, r.created_at, r.source_count, r.claim_count, r.parent_id,
+    coalesce(rr.password_hash is not null, false) as is_deletion_protected, hits.total
+  from hits
+  join research_runs r on r.id = hits.run_id
+  left join retention_records rr on rr.research_id = r.id
+  order by hits.rank desc, hits.created_at desc, hits.run_id desc`.execute(db);
+  return result.rows.map((row) => ({ ...row, total: Number(row.total) }));
+}
+
+/** How many non-hidden runs a search matches. */
+export async function countFoundRuns(db: Db, search: RunSearch): Promise<number> {
+  const { from, where } = searchOf(search);
+  const result = await sql<{ n: string }>`select count(*) as n from ${from} where ${where}`.execute(db);
   return Number(result.rows[0]?.n ?? 0);
 }
