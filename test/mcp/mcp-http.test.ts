@@ -36,9 +36,16 @@ describe('POST /mcp (MCP over streamable HTTP)', () => {
     await api.close();
   });
 
-  it('lists the five tools with their input schemas', async () => {
+  it('lists the six tools with their input schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['start_research', 'get_research', 'get_report', 'list_claims', 'search']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'start_research',
+      'get_research',
+      'get_report',
+      'list_claims',
+      'search',
+      'list_research',
+    ]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.start_research!.inputSchema).toMatchObject({
       type: 'object',
@@ -108,6 +115,31 @@ describe('POST /mcp (MCP over streamable HTTP)', () => {
     expect(textOf(result)).toBe(await exported.text());
     expect(textOf(result)).toMatch(shape);
     expect(textOf(result)).toContain('Zwei Studien finden keinen Rückgang.');
+  });
+
+  it('finds runs with list_research and asks a follow-up with start_research parent_id', async () => {
+    const key = api.m.t.owner.key;
+    const found = await call('list_research', { q: 'Homeoffice' });
+    expect(found.isError).toBeFalsy();
+    expect(found.structuredContent).toEqual(await apiGet(api.origin, '/v1/research?q=Homeoffice', key));
+    expect((found.structuredContent!.items as Array<{ research_id: string }>).map((i) => i.research_id)).toEqual([
+      api.completedRun,
+    ]);
+
+    const started = await call('start_research', { query: 'Und im Winter?', parent_id: api.completedRun });
+    expect(started.isError).toBeFalsy();
+    const followUp = started.structuredContent!.research_id as string;
+    const status = await call('get_research', { research_id: followUp });
+    expect(status.structuredContent).toMatchObject({ parent_id: api.completedRun, source_count: 2 });
+    const followUps = await call('list_research', { parent_id: api.completedRun, limit: 5 });
+    expect(followUps.structuredContent).toMatchObject({ total: 1, limit: 5, items: [{ research_id: followUp }] });
+
+    const unknown = await call('start_research', { query: 'Und im Winter?', parent_id: UNKNOWN_ID });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toBe(`parent_id: research run ${UNKNOWN_ID} not found (HTTP 422)`);
+    const blank = await call('list_research', { q: ' ' });
+    expect(blank.isError).toBe(true);
+    expect(blank.structuredContent).toEqual({ status: 422, detail: 'q: must not be blank' });
   });
 
   it('lists the claims of a run with list_claims', async () => {

@@ -27,6 +27,8 @@ export interface ResearchApi {
   listClaims(researchId: string): Promise<ApiObject>;
   /** `POST /search`. */
   search(body: ApiObject): Promise<ApiObject>;
+  /** `GET /v1/research` with its query parameters (`q`, `parent_id`, `limit`, `offset`). */
+  listResearch(params: ApiObject): Promise<ApiObject>;
 }
 
 /** An answer of the API other than 2xx (`status` and its `detail`), or no answer at all (`status` null). */
@@ -110,6 +112,7 @@ export function createResearchApiClient(options: ResearchApiOptions): ResearchAp
           ),
     listClaims: (researchId) => call(() => client.get<ApiObject>(`${run(researchId)}/claims`)),
     search: (body) => call(() => client.post<ApiObject>('/search', body)),
+    listResearch: (params) => call(() => client.get<ApiObject>('/v1/research', { params })),
   };
 }
 

@@ -46,6 +46,13 @@ const startResearch = defineTool({
     exclude_domains: z.array(z.string()).optional().describe('No sources from these hosts (or their subdomains).'),
     published_after: z.string().optional().describe('Refuse sources dated before this day (YYYY-MM-DD).'),
     max_sources: z.number().int().optional().describe("At most this many sources (up to the depth's budget)."),
+    parent_id: z
+      .string()
+      .optional()
+      .describe(
+        'Ask a follow-up: the research_id of a finished run whose sources, claims and evidence the new run starts ' +
+          'from (not fetched again, still cited); it then searches only for what the new question needs.',
+      ),
   }),
   annotations: { readOnlyHint: false, openWorldHint: true },
   call: (api, input) => api.startResearch(input),
@@ -106,6 +113,23 @@ const search = defineTool({
   call: (api, input) => api.search(input),
 });
 
+const listResearch = defineTool({
+  name: 'list_research',
+  title: 'Find research runs',
+  description:
+    'Finds earlier research runs, newest first: with q, those whose question or report summary hold its words ' +
+    '(best match first; "a phrase", or, -word as in a search box); with parent_id, the follow-ups of that run. ' +
+    'Each item has research_id, query, state, counts and parent_id; read one with get_research or get_report.',
+  inputSchema: z.object({
+    q: z.string().optional().describe('Words to find in the question or the report summary (1 to 200 characters).'),
+    parent_id: researchId.optional().describe('Only the follow-ups of this run.'),
+    limit: z.number().int().optional().describe('Runs wanted (1 to 100, default 10).'),
+    offset: z.number().int().optional().describe('Runs to skip (default 0).'),
+  }),
+  annotations: readOnly,
+  call: (api, input) => api.listResearch(input),
+});
+
 /** The tools of the research MCP server, in the order an assistant would use them. */
 export const RESEARCH_TOOLS: readonly ResearchTool[] = Object.freeze([
   startResearch,
@@ -113,4 +137,5 @@ export const RESEARCH_TOOLS: readonly ResearchTool[] = Object.freeze([
   getReport,
   listClaims,
   search,
+  listResearch,
 ]);
