@@ -23,6 +23,8 @@ export interface RunListItem {
   source_count: number;
   claim_count: number;
   is_deletion_protected: boolean;
+  /** The run this one follows up, or null. */
+  parent_id?: string | null;
 }
 
 export interface RunList {
@@ -46,6 +48,8 @@ export interface RunStatus {
   is_completed: boolean;
   is_running: boolean;
   is_deletion_protected: boolean;
+  /** The run this one follows up, or null. */
+  parent_id?: string | null;
 }
 
 export interface CreatedRun {
@@ -78,6 +82,8 @@ export interface ResearchRequest {
   exclude_domains?: string[];
   published_after?: string;
   max_sources?: number;
+  /** A follow-up of this run (it starts from that run's sources and claims). */
+  parent_id?: string;
 }
 
 export interface HiddenResult {

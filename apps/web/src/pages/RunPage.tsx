@@ -4,6 +4,7 @@ import type { ReportDocument } from '../api/report-types';
 import type { RunStatus, SourceContent } from '../api/types';
 import { useDocumentTitle } from '../document-title';
 import { ExportButtons } from '../run/ExportButtons';
+import { FollowUpForm, ParentLink, RunThread } from '../run/FollowUp';
 import type { ProgressState } from '../run/progress';
 import { ProgressLog } from '../run/ProgressLog';
 import { ReportView } from '../run/ReportView';
@@ -228,6 +229,11 @@ function RunView({ id }: { id: string }) {
           </>
         }
       />
+      {run.parent_id && (
+        <p className="run-parent">
+          Follow-up of <ParentLink api={api} parentId={run.parent_id} />
+        </p>
+      )}
       {/* The end swaps the running view for the ended one (new elements, nothing moved): report first,
           then the progress folded away. */}
       {!ended ? (
@@ -244,8 +250,20 @@ function RunView({ id }: { id: string }) {
           {progressSection}
         </Fragment>
       ) : (
-        <Report key="ended" api={api} id={id} onOpen={open} after={progressSection} />
+        <Report
+          key="ended"
+          api={api}
+          id={id}
+          onOpen={open}
+          after={
+            <>
+              <FollowUpForm api={api} id={id} />
+              {progressSection}
+            </>
+          }
+        />
       )}
+      <RunThread api={api} id={id} parentId={run.parent_id ?? null} />
       <SourceViewer target={target} content={content.data} error={content.error} onClose={close} />
     </>
   );
