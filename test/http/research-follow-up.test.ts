@@ -113,6 +113,14 @@ describe('follow-up questions (POST /v1/research with parent_id)', () => {
       const content = (await get(`/v1/research/${followUpId}/sources/${s.id}/content`).expect(200)).body;
       expect(sha256(content.text)).toBe(parentHashes.get(s.url));
     }
+    // Its methodology says what it started from and counts only the pages it fetched itself.
+    const parentClaims = (await get(`/v1/research/${parentId}/claims`).expect(200)).body.total;
+    expect(report.methodology).toContain(
+      `This run is a follow-up: it started from the ${parentSources.length} sources and ${parentClaims} claims of the run it follows up`,
+    );
+    expect(report.methodology).toContain(`${sources.length - parentSources.length} sources fetched`);
+    const parentReport = (await get(`/v1/research/${parentId}/report`).expect(200)).body;
+    expect(parentReport.methodology).not.toContain('follow-up');
     // The run list finds it by a word its report holds and its question does not.
     const found = (await get('/v1/research?q=magnesium').expect(200)).body;
     expect(found.items.map((i: { research_id: string }) => i.research_id)).toEqual([followUpId]);

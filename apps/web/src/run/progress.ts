@@ -133,6 +133,11 @@ function noteLine(e: RunEventItem): Line {
       };
     case 'fallback':
       return { tone: 'info', text: `The model failed; ${text(e.step)} went on without it` };
+    case 'inherited':
+      return {
+        tone: 'info',
+        text: `Started from ${plural(count(e.sources), 'source')} and ${plural(count(e.claims), 'claim')} of the run it follows up`,
+      };
     default:
       return null;
   }
