@@ -202,6 +202,12 @@ describe('follow-up questions (POST /v1/research with parent_id)', () => {
     });
     const before = await read();
     expect(before.claims.total).toBeGreaterThan(0);
+    // The manifest names the parent, and lists its sources as round 0 with their hashes.
+    expect(before.manifest.parent_id).toBe(parentId);
+    const inherited = before.manifest.urls.filter((u: { round: number }) => u.round === 0);
+    expect(inherited.map((u: { url: string; content_sha256: string }) => [u.url, u.content_sha256]).sort()).toEqual(
+      parentSources.map((s) => [s.url, s.content_sha256]).sort(),
+    );
     expect(before.evidence.total).toBe(before.claims.total);
 
     await request(t.app).delete(`/v1/research/${parentId}`).set('X-API-Key', t.owner.key).expect(200);
@@ -212,8 +218,10 @@ describe('follow-up questions (POST /v1/research with parent_id)', () => {
     await request(t.app).delete(`/v1/admin/research/${parentId}`).set('X-API-Key', t.admin.key).expect(200);
     const parentRows = await t.db.selectFrom('sources').select('id').where('run_id', '=', parentId).execute();
     expect(parentRows).toEqual([]);
-    expect(await read()).toEqual(before);
+    const afterPurge = await read();
+    expect({ ...afterPurge, manifest: { ...afterPurge.manifest, parent_id: parentId } }).toEqual(before);
     // A purged parent is no run: the follow-up no longer names it.
+    expect(afterPurge.manifest.parent_id).toBeNull();
     expect((await get(`/v1/research/${followUpId}`).expect(200)).body.parent_id).toBeNull();
 
     for (const s of before.sources.sources as Source[]) {
