@@ -38,14 +38,18 @@ export async function copyEvidenceOfRun(db: Db, parentId: string, childId: strin
   from evidence_scores e where e.run_id = ${parentId}::uuid`.execute(db);
 }
 
-/** Locks the non-hidden run `id` against a concurrent delete or purge while a follow-up copies it; its state. */
+/**
+ * Locks the non-hidden run `id` against a concurrent delete or purge while a follow-up copies it; its state and
+ * how many sources it holds (counted: the stored source_count waits for a step's or a route's commit).
+ */
 export function lockVisibleRunForShare(
   db: Db,
   id: string,
 ): Promise<{ id: string; state: string; source_count: number } | undefined> {
   return db
     .selectFrom('research_runs')
-    .select(['id', 'state', 'source_count'])
+    .select(['id', 'state'])
+    .select(sql<number>`(select count(*)::int from sources s where s.run_id = research_runs.id)`.as('source_count'))
     .where('id', '=', id)
     .where('is_hidden', '=', false)
     .forShare()
