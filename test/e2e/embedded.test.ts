@@ -110,6 +110,48 @@ describe('npm start on the embedded defaults', () => {
     expect(history.body.items).toEqual(live.events.map((e) => e.data));
   });
 
+  it('asks a follow-up of the finished run and finds both by a word of their questions or reports', async () => {
+    const key = fs.readFileSync(path.join(dir, 'initial-admin-key'), 'utf8').trim();
+    const api = client(`http://127.0.0.1:${port}`, key);
+    type List = { total: number; items: Array<{ research_id: string; parent_id: string | null }> };
+    const parent = (await api<List>('GET', '/v1/research')).body.items[0]!.research_id;
+    const parentSources = (
+      await api<{ sources: Array<{ url: string; content_sha256: string }> }>('GET', `/v1/research/${parent}/sources`)
+    ).body.sources;
+    const created = await api<{ research_id: string }>('POST', '/v1/research', {
+      query: 'Which pigment absorbs the light that plants use in greenhouses?',
+      depth: 'quick',
+      language: 'en',
+      parent_id: parent,
+    });
+    expect(created.status).toBe(200);
+    const id = created.body.research_id;
+    await waitFor(
+      'the follow-up to complete',
+      async () => {
+        const r = await api<{ state: string }>('GET', `/v1/research/${id}/status`);
+        if (r.body.state === 'failed') throw new Error(JSON.stringify(r.body));
+        return r.body.state === 'completed' ? r.body : undefined;
+      },
+      45_000,
+      200,
+    );
+    // On the embedded database too, the follow-up holds its parent's sources with their hashes.
+    const sources = (
+      await api<{ sources: Array<{ url: string; content_sha256: string }> }>('GET', `/v1/research/${id}/sources`)
+    ).body.sources;
+    for (const s of parentSources)
+      expect(sources).toContainEqual(expect.objectContaining({ url: s.url, content_sha256: s.content_sha256 }));
+    const followUps = (await api<List>('GET', `/v1/research?parent_id=${parent}`)).body;
+    expect(followUps.items.map((i) => i.research_id)).toEqual([id]);
+    const found = (await api<List>('GET', '/v1/research?q=greenhouses')).body;
+    expect(found.items.map((i) => i.research_id)).toEqual([id]);
+    const both = (await api<List>('GET', '/v1/research?q=photosynthesis')).body;
+    expect(both.items.map((i) => i.research_id).sort()).toEqual([id, parent].sort());
+    // The word is in the parent's question: it ranks first.
+    expect(both.items[0]!.research_id).toBe(parent);
+  });
+
   it('refuses the CLI while the service runs, with a clear message', () => {
     const r = spawnSync(process.execPath, [CLI_MAIN, 'users', 'list'], {
       env: { PATH: process.env.PATH, DATA_DIR: dir },

@@ -23,7 +23,8 @@ export interface FakeWeb {
   searchLatencyMs: number;
   /** While true, every search answers 500 (a search engine that is down: runs fail in their search). */
   failSearch: boolean;
-  readonly requests: { search: number; pages: number; queries: string[] };
+  /** `urls`: each page request's URL (`http://host:port/path`), in order, robots.txt included. */
+  readonly requests: { search: number; pages: number; queries: string[]; urls: string[] };
   close(): Promise<void>;
 }
 
@@ -49,7 +50,7 @@ ${page.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 }
 
 /** The default ranking: a page matches a query holding at least half of its terms; more matched terms rank higher. */
-function matchingPages(pages: FakeWebPage[], query: string): FakeWebPage[] {
+export function matchingPages(pages: FakeWebPage[], query: string): FakeWebPage[] {
   const wanted = terms(query);
   return pages
     .map((page) => {
@@ -81,7 +82,7 @@ export async function startFakeWeb(options: {
     pageLatencyMs: options.pageLatencyMs ?? 0,
     searchLatencyMs: 0,
     failSearch: false,
-    requests: { search: 0, pages: 0, queries: [] as string[] },
+    requests: { search: 0, pages: 0, queries: [] as string[], urls: [] as string[] },
   };
   const hosts = [...new Set(options.pages.map((p) => p.host))];
   // Pages by host and path as a request carries it (percent-encoded, as a client sends "/euromarché").
@@ -94,6 +95,7 @@ export async function startFakeWeb(options: {
       void (async () => {
         const url = new URL(req.url ?? '/', 'http://fake');
         state.requests.pages++;
+        state.requests.urls.push(`http://${host}:${ports.get(host)}${url.pathname}`);
         await answerDelay(state.pageLatencyMs, res);
         if (res.destroyed) return;
         if (url.pathname === '/robots.txt') {

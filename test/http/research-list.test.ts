@@ -61,6 +61,8 @@ describe('GET /v1/research', () => {
       source_count: 3,
       claim_count: 6,
       is_deletion_protected: false,
+      // Extension: the run a follow-up started from.
+      parent_id: null,
     });
     expect(
       res.body.items.find((i: { research_id: string }) => i.research_id === protectedId).is_deletion_protected,

@@ -79,6 +79,8 @@ describe('reading research runs', () => {
           estimated_cost_usd: null,
           max_llm_tokens: null,
         },
+        // Extension: the run a follow-up started from.
+        parent_id: null,
       });
     });
 

@@ -52,6 +52,7 @@ describe('POST /mcp (MCP over streamable HTTP)', () => {
       'get_plan',
       'edit_plan',
       'approve_plan',
+      'list_research',
     ]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.start_research!.inputSchema).toMatchObject({
@@ -162,6 +163,31 @@ describe('POST /mcp (MCP over streamable HTTP)', () => {
     const refused = await call('estimate_research', { query: ' ', depth: 'quick' });
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent).toMatchObject({ status: 422, detail: expect.stringMatching(/^query: /) });
+  });
+
+  it('finds runs with list_research and asks a follow-up with start_research parent_id', async () => {
+    const key = api.m.t.owner.key;
+    const found = await call('list_research', { q: 'Homeoffice' });
+    expect(found.isError).toBeFalsy();
+    expect(found.structuredContent).toEqual(await apiGet(api.origin, '/v1/research?q=Homeoffice', key));
+    expect((found.structuredContent!.items as Array<{ research_id: string }>).map((i) => i.research_id)).toEqual([
+      api.completedRun,
+    ]);
+
+    const started = await call('start_research', { query: 'Und im Winter?', parent_id: api.completedRun });
+    expect(started.isError).toBeFalsy();
+    const followUp = started.structuredContent!.research_id as string;
+    const status = await call('get_research', { research_id: followUp });
+    expect(status.structuredContent).toMatchObject({ parent_id: api.completedRun, source_count: 2 });
+    const followUps = await call('list_research', { parent_id: api.completedRun, limit: 5 });
+    expect(followUps.structuredContent).toMatchObject({ total: 1, limit: 5, items: [{ research_id: followUp }] });
+
+    const unknown = await call('start_research', { query: 'Und im Winter?', parent_id: UNKNOWN_ID });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toBe(`parent_id: research run ${UNKNOWN_ID} not found (HTTP 422)`);
+    const blank = await call('list_research', { q: ' ' });
+    expect(blank.isError).toBe(true);
+    expect(blank.structuredContent).toEqual({ status: 422, detail: 'q: must not be blank' });
   });
 
   it('lists the claims of a run with list_claims', async () => {

@@ -68,6 +68,7 @@ describe('npm run mcp (MCP over stdio)', () => {
       'get_plan',
       'edit_plan',
       'approve_plan',
+      'list_research',
     ]);
     expect(tools.find((t) => t.name === 'get_report')!.inputSchema).toMatchObject({
       type: 'object',

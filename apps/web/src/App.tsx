@@ -17,7 +17,7 @@ function Page({ route }: { route: Route }) {
     case 'ask':
       return <AskPage />;
     case 'runs':
-      return <RunsPage page={route.page} />;
+      return <RunsPage page={route.page} q={route.q} />;
     case 'run':
       return <RunPage id={route.id} />;
     case 'admin':

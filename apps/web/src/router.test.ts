@@ -7,6 +7,8 @@ describe('the page places in the URL hash', () => {
     expect(parseRoute('#/runs')).toEqual({ name: 'runs', page: 1 });
     expect(parseRoute('#/runs?page=3')).toEqual({ name: 'runs', page: 3 });
     expect(parseRoute('#/runs?page=-2')).toEqual({ name: 'runs', page: 1 });
+    expect(parseRoute('#/runs?q=bamboo%20shoots&page=2')).toEqual({ name: 'runs', page: 2, q: 'bamboo shoots' });
+    expect(parseRoute('#/runs?q=%20%20')).toEqual({ name: 'runs', page: 1 });
     expect(parseRoute('#/runs/abc')).toEqual({ name: 'run', id: 'abc' });
     expect(parseRoute('#/admin')).toEqual({ name: 'admin' });
     expect(parseRoute('#/runs/a/b')).toEqual({ name: 'not-found' });
@@ -18,6 +20,8 @@ describe('the page places in the URL hash', () => {
       { name: 'ask' },
       { name: 'runs', page: 1 },
       { name: 'runs', page: 4 },
+      { name: 'runs', page: 1, q: '"a phrase" & more' },
+      { name: 'runs', page: 3, q: 'Bambus' },
       { name: 'run', id: 'id with/slash' },
       { name: 'admin' },
     ];

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
  */
 export type Route =
   | { name: 'ask' }
-  | { name: 'runs'; page: number }
+  | { name: 'runs'; page: number; q?: string }
   | { name: 'run'; id: string }
   | { name: 'admin' }
   | { name: 'not-found' };
@@ -16,8 +16,10 @@ export function parseRoute(hash: string): Route {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0 || (parts[0] === 'ask' && parts.length === 1)) return { name: 'ask' };
   if (parts[0] === 'runs' && parts.length === 1) {
-    const page = Number(new URLSearchParams(query).get('page') ?? '1');
-    return { name: 'runs', page: Number.isInteger(page) && page >= 1 ? page : 1 };
+    const params = new URLSearchParams(query);
+    const page = Number(params.get('page') ?? '1');
+    const q = params.get('q')?.trim();
+    return { name: 'runs', page: Number.isInteger(page) && page >= 1 ? page : 1, ...(q ? { q } : {}) };
   }
   if (parts[0] === 'runs' && parts.length === 2 && parts[1]) return { name: 'run', id: parts[1] };
   if (parts[0] === 'admin' && parts.length === 1) return { name: 'admin' };
@@ -28,8 +30,13 @@ export function hrefOf(route: Route): string {
   switch (route.name) {
     case 'ask':
       return '#/ask';
-    case 'runs':
-      return route.page > 1 ? `#/runs?page=${route.page}` : '#/runs';
+    case 'runs': {
+      const params = new URLSearchParams();
+      if (route.q) params.set('q', route.q);
+      if (route.page > 1) params.set('page', String(route.page));
+      const query = params.toString();
+      return query ? `#/runs?${query}` : '#/runs';
+    }
     case 'run':
       return `#/runs/${encodeURIComponent(route.id)}`;
     case 'admin':

@@ -19,3 +19,4 @@ export * from './repositories/webhook-deliveries.repository';
 export * from './repositories/evidence-graph.repository';
 export * from './repositories/run-cost.repository';
 export * from './repositories/plan-review.repository';
+export * from './repositories/follow-ups.repository';

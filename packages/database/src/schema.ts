@@ -77,6 +77,8 @@ export interface ResearchRunsTable {
   review_plan: Generated<boolean>;
   /** When the run's plan began to wait for review (null for a run that never waited). */
   review_requested_at: NullableTimestamp;
+  /** The run a follow-up started from (its evidence copied in at creation); null for others and once it is purged. */
+  parent_id: NullableText;
 }
 
 /** A search hit as the search step records it (core's SearchResultDraft), placed in its run. */
@@ -190,6 +192,15 @@ export interface WebhookDeliveryAttemptsTable {
   error: string | null;
 }
 
+/** What GET /v1/research?q=… searches: one row per run, kept by triggers on research_runs and reports (read-only). */
+export interface RunSearchTable {
+  run_id: string;
+  created_at: Timestamp;
+  is_hidden: boolean;
+  /** The question (weight A) and the report's summary (weight B), `simple` configuration. */
+  search_vector: string;
+}
+
 /** The whole database as Kysely sees it. */
 export interface DB {
   users: UsersTable;
@@ -206,6 +217,7 @@ export interface DB {
   run_events: RunEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  run_search: RunSearchTable;
 }
 
 /** A database handle or an open transaction: what every repository function takes first. */

@@ -47,6 +47,11 @@ export const runNoteSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('undated'), round, count }),
   /** A client stopped the run (POST /v1/research/{id}/cancel) before `step` of `round`; the report is partial. */
   z.object({ kind: z.literal('stopped'), step: z.string(), round }),
+  /**
+   * The run is a follow-up: it started from `sources` sources and `claims` claims of the run it follows up, copied
+   * when it was created (never fetched or read again).
+   */
+  z.object({ kind: z.literal('inherited'), sources: count, claims: count }),
   /** A note in words, kept as it is (checkpoints written before events had a few). */
   z.object({ kind: z.literal('remark'), text: z.string() }),
 ]);
@@ -110,6 +115,8 @@ export interface ParsedNotes {
   undated: number;
   /** Where a client stopped the run, when it did. */
   stopped: { step: string; round: number } | null;
+  /** What a follow-up started from: the sources and claims of the run it follows up. */
+  inherited: { sources: number; claims: number } | null;
   /** Remarks in words (kept as they are, once each). */
   other: string[];
 }
@@ -128,6 +135,7 @@ function emptySummary(): ParsedNotes {
     filtered: { domain: 0, date: 0 },
     undated: 0,
     stopped: null,
+    inherited: null,
     other: [],
   };
 }
@@ -177,6 +185,9 @@ function summarize(out: ParsedNotes, e: RunNote): void {
       break;
     case 'stopped':
       out.stopped = { step: e.step, round: e.round };
+      break;
+    case 'inherited':
+      out.inherited = { sources: e.sources, claims: e.claims };
       break;
     case 'remark':
       if (!out.other.includes(e.text)) out.other.push(e.text);

@@ -35,6 +35,8 @@ export interface ResearchApi {
   editPlan(researchId: string, body: ApiObject): Promise<ApiObject>;
   /** `POST /v1/research/{id}/approve` (plan review). */
   approvePlan(researchId: string): Promise<ApiObject>;
+  /** `GET /v1/research` with its query parameters (`q`, `parent_id`, `limit`, `offset`). */
+  listResearch(params: ApiObject): Promise<ApiObject>;
 }
 
 /** An answer of the API other than 2xx (`status` and its `detail`), or no answer at all (`status` null). */
@@ -122,6 +124,7 @@ export function createResearchApiClient(options: ResearchApiOptions): ResearchAp
     getPlan: (researchId) => call(() => client.get<ApiObject>(`${run(researchId)}/plan`)),
     editPlan: (researchId, body) => call(() => client.put<ApiObject>(`${run(researchId)}/plan`, body)),
     approvePlan: (researchId) => call(() => client.post<ApiObject>(`${run(researchId)}/approve`)),
+    listResearch: (params) => call(() => client.get<ApiObject>('/v1/research', { params })),
   };
 }
 

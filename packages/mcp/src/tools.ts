@@ -57,6 +57,13 @@ const startResearch = defineTool({
       .describe(
         'Stop after planning (state awaiting_review) until the plan is approved with approve_plan; get_plan shows it, edit_plan changes it.',
       ),
+    parent_id: z
+      .string()
+      .optional()
+      .describe(
+        'Ask a follow-up: the research_id of a finished run whose sources, claims and evidence the new run starts ' +
+          'from (not fetched again, still cited); it then searches only for what the new question needs.',
+      ),
   }),
   annotations: { readOnlyHint: false, openWorldHint: true },
   call: (api, input) => api.startResearch(input),
@@ -174,6 +181,23 @@ const approvePlan = defineTool({
   call: (api, input) => api.approvePlan(input.research_id),
 });
 
+const listResearch = defineTool({
+  name: 'list_research',
+  title: 'Find research runs',
+  description:
+    'Finds earlier research runs, newest first: with q, those whose question or report summary hold its words ' +
+    '(best match first; "a phrase", or, -word as in a search box); with parent_id, the follow-ups of that run. ' +
+    'Each item has research_id, query, state, counts and parent_id; read one with get_research or get_report.',
+  inputSchema: z.object({
+    q: z.string().optional().describe('Words to find in the question or the report summary (1 to 200 characters).'),
+    parent_id: researchId.optional().describe('Only the follow-ups of this run.'),
+    limit: z.number().int().optional().describe('Runs wanted (1 to 100, default 10).'),
+    offset: z.number().int().optional().describe('Runs to skip (default 0).'),
+  }),
+  annotations: readOnly,
+  call: (api, input) => api.listResearch(input),
+});
+
 /** The tools of the research MCP server, in the order an assistant would use them. */
 export const RESEARCH_TOOLS: readonly ResearchTool[] = Object.freeze([
   estimateResearch,
@@ -185,4 +209,5 @@ export const RESEARCH_TOOLS: readonly ResearchTool[] = Object.freeze([
   getPlan,
   editPlan,
   approvePlan,
+  listResearch,
 ]);

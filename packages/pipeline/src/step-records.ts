@@ -22,6 +22,9 @@ import {
   insertSources,
   replaceClaimGraph,
   replaceEvidence,
+  copyClaimsOfRun,
+  copyEvidenceOfRun,
+  copySourcesOfRun,
   upsertReport,
   type ClaimRow,
   type Db,
@@ -278,6 +281,17 @@ export async function writeReport(
   record: { report: Record<string, unknown>; generatedAt: Date },
 ): Promise<void> {
   await upsertReport(trx, runId, record.report, record.generatedAt);
+}
+
+/**
+ * Stores a follow-up's copy of its parent's sources, claims and evidence (new ids, the same text, spans and
+ * hashes), which the follow-up then holds whatever becomes of the parent: where a follow-up's evidence is seeded,
+ * in the transaction that creates it.
+ */
+export async function writeInheritedEvidence(trx: Db, parentId: string, runId: string): Promise<void> {
+  await copySourcesOfRun(trx, parentId, runId);
+  await copyClaimsOfRun(trx, parentId, runId);
+  await copyEvidenceOfRun(trx, parentId, runId);
 }
 
 /** Replaces a run's clusters and claim relations (the claim graph's tables are written only here). */

@@ -1,12 +1,16 @@
 import { AppError, Details, isUuid } from '@research/core';
 import { authenticateApiKeyWith, type Principal } from '@research/auth';
 import {
+  countFoundRuns,
+  countRunsOfParent,
   countVisibleRuns,
+  findRuns,
   findApiKeyAndVisibleRun,
   findReport,
   findVisibleRun,
   listClaims,
   listEvidence,
+  listRunsOfParent,
   listSourceSummaries,
   listVisibleRuns,
   type ClaimRow,
@@ -35,11 +39,41 @@ export async function getVisibleRun(db: Database, id: string): Promise<RunWithPr
   return visibleRunOr404(isUuid(id) ? await findVisibleRun(db, id) : undefined, id);
 }
 
-/** One page of non-hidden runs, newest first, and their total (from the counter the database keeps). */
+/** What the run list keeps besides its paging (extensions): a run's follow-ups, runs found by text. */
+export interface RunListFilter {
+  /** Only the follow-ups of this run (a UUID). */
+  parentId?: string;
+  /** Runs whose question or report summary hold these words, best match first. */
+  text?: string;
+}
+
+/**
+ * One page of non-hidden runs, newest first, and their total (from the counter the database keeps). With a
+ * `filter`: the follow-ups of a run (`parentId`, a UUID), the runs whose question or report summary hold its
+ * `text`, ranked by relevance, then newest first; the total counts what the filter keeps.
+ */
 export async function listRuns(
   db: Database,
   page: { limit: number; offset: number },
+  filter: RunListFilter = {},
 ): Promise<{ total: number; items: RunListItem[] }> {
+  const { parentId, text } = filter;
+  // A malformed id has no follow-ups (the route answers it with a 422 first).
+  if (parentId !== undefined && !isUuid(parentId)) return { total: 0, items: [] };
+  if (text !== undefined) {
+    const search = { text, ...(parentId !== undefined ? { parentId } : {}) };
+    const items = await findRuns(db, search, page.limit, page.offset);
+    // The page's rows carry the total; a page past the end has none to carry it.
+    const total = items[0]?.total ?? (page.offset === 0 ? 0 : await countFoundRuns(db, search));
+    return { total, items };
+  }
+  if (parentId !== undefined) {
+    const [total, items] = await Promise.all([
+      countRunsOfParent(db, parentId),
+      listRunsOfParent(db, parentId, page.limit, page.offset),
+    ]);
+    return { total, items };
+  }
   const [total, items] = await Promise.all([countVisibleRuns(db), listVisibleRuns(db, page.limit, page.offset)]);
   return { total, items };
 }

@@ -22,6 +22,7 @@ import {
   insertRetentionRecord,
   insertRun,
   listHiddenRetentionRecords,
+  refreshRunCounts,
   setRetentionPassword,
   type RetentionRow,
 } from '@research/database';
@@ -30,6 +31,7 @@ import type { RequestScope } from './scope';
 import { enqueueRun } from './enqueue-run';
 import { getVisibleRun } from './research-reads.service';
 import { checkedCallbackUrl } from './webhooks.service';
+import { checkFollowUpParent, lockFollowUpParent, seedFollowUp } from './follow-up.service';
 
 // A management call re-reads and retries when the protection changed between its checks and its commit.
 const MAX_ATTEMPTS = 3;
@@ -52,6 +54,8 @@ export interface CreateRunInput {
   max_llm_tokens?: number | null;
   /** Plan review: the run stops after its plan until a caller approves it (plan-review.service.ts). */
   review_plan?: boolean;
+  /** The run this one follows up (follow-up.service.ts): its evidence is copied in. */
+  parent_id?: string | null;
 }
 
 /**
@@ -90,9 +94,15 @@ export async function createResearchRun(
   const depth = input.depth;
   const { budget, controls } = controlledBudget(input, depth);
   const callbackUrl = await checkedCallbackUrl(ctx.config, input.callback_url ?? null);
+  const parentId = input.parent_id ?? null;
+  if (parentId !== null) await checkFollowUpParent(ctx.db, parentId);
   await admit();
   const id = crypto.randomUUID();
   await ctx.db.transaction().execute(async (trx) => {
+    if (parentId !== null) {
+      const { sourceCount } = await lockFollowUpParent(trx, parentId);
+      budget.max_sources += sourceCount;
+    }
     await insertRun(trx, {
       id,
       query: input.query,
@@ -106,8 +116,13 @@ export async function createResearchRun(
       callback_url: callbackUrl,
       source_controls: controls === null ? null : JSON.stringify(controls),
       ...(input.review_plan ? { review_plan: true } : {}),
+      ...(parentId !== null ? { parent_id: parentId } : {}),
     });
     await insertRetentionRecord(trx, { research_id: id, owner_user_id: scope.actor.userId, query: input.query });
+    if (parentId !== null) {
+      await seedFollowUp(trx, parentId, id);
+      await refreshRunCounts(trx, id);
+    }
   });
 
   // Enqueued after commit, so a worker never picks up a run it cannot read.

@@ -110,6 +110,16 @@ describe('the calls of the Ask, Runs and Admin pages', () => {
     expect(received[0]).toMatchObject({ method: 'GET', url: '/v1/research?limit=10&offset=20', body: '' });
   });
 
+  it('lists the runs a search finds, and the follow-ups of a run, with their words encoded', async () => {
+    answer = { status: 200, body: { total: 0, limit: 10, offset: 0, items: [] } };
+    await listRuns(api(), { offset: 0, limit: 10 }, undefined, { q: 'bamboo & "shoots"' });
+    await listRuns(api(), { offset: 0, limit: 100 }, undefined, { parentId: ID });
+    expect(received.map((r) => r.url)).toEqual([
+      '/v1/research?limit=10&offset=0&q=bamboo+%26+%22shoots%22',
+      `/v1/research?limit=100&offset=0&parent_id=${encodeURIComponent(ID)}`,
+    ]);
+  });
+
   it('deletes with the password in the body when one was entered, and with no body otherwise', async () => {
     answer = { status: 200, body: { status: 'hidden', research_id: ID } };
     await deleteRun(api(), ID, 'secret pass');

@@ -54,9 +54,26 @@ export async function retryRun(api: ApiClient, id: string): Promise<CreatedRun> 
   });
 }
 
-/** GET /v1/research: one page of the visible runs, newest first. */
-export function listRuns(api: ApiClient, page: { offset: number; limit: number }, signal?: AbortSignal) {
-  return api.get<RunList>(`/v1/research?limit=${page.limit}&offset=${page.offset}`, signal);
+/**
+ * GET /v1/research: one page of the visible runs, newest first; with `filter`, those whose question or report
+ * hold the words `q` (best match first) or the follow-ups of run `parentId`.
+ */
+export function listRuns(
+  api: ApiClient,
+  page: { offset: number; limit: number },
+  signal?: AbortSignal,
+  filter: { q?: string; parentId?: string } = {},
+) {
+  const query = new URLSearchParams({ limit: String(page.limit), offset: String(page.offset) });
+  if (filter.q) query.set('q', filter.q);
+  if (filter.parentId) query.set('parent_id', filter.parentId);
+  return api.get<RunList>(`/v1/research?${query.toString()}`, signal);
+}
+
+/** A follow-up of run `parentId` asking `query`, at the depth and in the language the parent was asked in. */
+export async function askFollowUp(api: ApiClient, parentId: string, query: string): Promise<CreatedRun> {
+  const asked = await api.get<RunRequestOfManifest>(runPath(parentId, '/manifest'));
+  return startResearch(api, { query, depth: asked.depth, language: asked.language, parent_id: parentId });
 }
 
 /** DELETE /v1/research/{id}: the password goes in the body only when one was entered (SPEC 4.9). */

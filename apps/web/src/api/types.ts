@@ -24,6 +24,8 @@ export interface RunListItem {
   source_count: number;
   claim_count: number;
   is_deletion_protected: boolean;
+  /** The run this one follows up, or null. */
+  parent_id?: string | null;
 }
 
 export interface RunList {
@@ -49,6 +51,8 @@ export interface RunStatus {
   is_deletion_protected: boolean;
   /** What the run spent so far (an extension; absent from older services). */
   cost?: RunCost;
+  /** The run this one follows up, or null. */
+  parent_id?: string | null;
 }
 
 export interface CreatedRun {
@@ -83,6 +87,8 @@ export interface ResearchRequest {
   max_sources?: number;
   max_llm_tokens?: number;
   review_plan?: boolean;
+  /** A follow-up of this run (it starts from that run's sources and claims). */
+  parent_id?: string;
 }
 
 export interface HiddenResult {

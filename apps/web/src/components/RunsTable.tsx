@@ -23,10 +23,14 @@ function actionsOf(run: RunListItem, onAction: (action: RunAction, run: RunListI
 export function RunsTable({
   runs,
   onAction,
+  searched = false,
 }: {
   runs: readonly RunListItem[];
   onAction: (action: RunAction, run: RunListItem) => void;
+  /** The runs are a search's: an empty page is no run matching, said above the table. */
+  searched?: boolean;
 }) {
+  if (runs.length === 0 && searched) return null;
   if (runs.length === 0) {
     return (
       <p>

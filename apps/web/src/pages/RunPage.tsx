@@ -5,6 +5,7 @@ import type { RunStatus, SourceContent } from '../api/types';
 import { useDocumentTitle } from '../document-title';
 import { ExportButtons } from '../run/ExportButtons';
 import { PlanReview } from '../run/PlanReview';
+import { FollowUpForm, ParentLink, RunThread } from '../run/FollowUp';
 import type { ProgressState } from '../run/progress';
 import { ProgressLog } from '../run/ProgressLog';
 import { ReportView } from '../run/ReportView';
@@ -164,6 +165,16 @@ function runTitle(run: RunStatus | null, state: string | null, progress: Progres
   return `(${p.step}/${p.steps}) ${run.query}`;
 }
 
+/** Under a follow-up's header: the run it follows up. */
+function FollowUpOf({ api, parentId }: { api: ApiClient; parentId: string | null | undefined }) {
+  if (!parentId) return null;
+  return (
+    <p className="run-parent">
+      Follow-up of <ParentLink api={api} parentId={parentId} />
+    </p>
+  );
+}
+
 function RunView({ id }: { id: string }) {
   const { api } = useSession();
   const { progress, trouble } = useRunEvents(api, id);
@@ -231,6 +242,7 @@ function RunView({ id }: { id: string }) {
           </>
         }
       />
+      <FollowUpOf api={api} parentId={run.parent_id} />
       {/* The end swaps the running view for the ended one (new elements, nothing moved): report first,
           then the progress folded away. */}
       {!ended ? (
@@ -248,8 +260,20 @@ function RunView({ id }: { id: string }) {
           {progressSection}
         </Fragment>
       ) : (
-        <Report key="ended" api={api} id={id} onOpen={open} after={progressSection} />
+        <Report
+          key="ended"
+          api={api}
+          id={id}
+          onOpen={open}
+          after={
+            <>
+              <FollowUpForm api={api} id={id} />
+              {progressSection}
+            </>
+          }
+        />
       )}
+      <RunThread api={api} id={id} parentId={run.parent_id ?? null} />
       <SourceViewer target={target} content={content.data} error={content.error} onClose={close} />
     </>
   );

@@ -5,6 +5,7 @@ import { pageCount, pageWindow } from '../components/paging';
 import { Pager } from '../components/Pager';
 import { DeleteRunDialog, ProtectRunDialog, UnprotectRunDialog } from '../components/RunDialogs';
 import { RunsTable, type RunAction } from '../components/RunsTable';
+import { RunSearchForm, SearchSummary, runsPage } from '../components/RunSearchForm';
 import { StatusLine } from '../components/StatusLine';
 import { useDocumentTitle } from '../document-title';
 import { navigate } from '../router';
@@ -18,11 +19,15 @@ const DONE: Record<RunAction, string> = {
   unprotect: 'Deletion protection removed.',
 };
 
-/** The runs, ten to a page (the page is in the URL), with delete and deletion protection per run. */
-export function RunsPage({ page }: { page: number }) {
+/**
+ * The runs, ten to a page (the page and the search are in the URL), with delete and deletion protection per run;
+ * with a search (`q`), the runs whose question or report hold its words, best match first.
+ */
+export function RunsPage({ page, q }: { page: number; q?: string }) {
   const { api } = useSession();
-  useDocumentTitle(page > 1 ? `Runs, page ${page}` : 'Runs');
-  const load = useCallback((signal: AbortSignal) => listRuns(api, pageWindow(page), signal), [api, page]);
+  const title = q ? `Runs matching “${q}”` : 'Runs';
+  useDocumentTitle(page > 1 ? `${title}, page ${page}` : title);
+  const load = useCallback((signal: AbortSignal) => listRuns(api, pageWindow(page), signal, { q }), [api, page, q]);
   const runs = useResource(load);
   const [open, setOpen] = useState<{ action: RunAction; run: RunListItem } | null>(null);
   const [status, setStatus] = useState('');
@@ -35,8 +40,8 @@ export function RunsPage({ page }: { page: number }) {
   const emptyPastTheEnd = runs.data !== null && runs.data.items.length === 0 && total > 0 && page > 1;
   useEffect(() => {
     // The last run of the last page went away (or the link was old): show the last page there is.
-    if (emptyPastTheEnd) navigate({ name: 'runs', page: pages });
-  }, [emptyPastTheEnd, pages]);
+    if (emptyPastTheEnd) navigate(runsPage(pages, q));
+  }, [emptyPastTheEnd, pages, q]);
   useEffect(() => {
     if (!refocus.current || runs.loading) return;
     refocus.current = false;
@@ -56,6 +61,7 @@ export function RunsPage({ page }: { page: number }) {
       <h1 ref={heading} tabIndex={-1}>
         Runs
       </h1>
+      <RunSearchForm q={q} />
       <StatusLine message={status} />
       {runs.error && (
         <p role="alert" className="error">
@@ -67,14 +73,16 @@ export function RunsPage({ page }: { page: number }) {
           runs.loading && <p>Loading the runs…</p>
         ) : (
           <>
+            {q && <SearchSummary q={q} total={total} />}
             <RunsTable
               runs={runs.data.items}
+              searched={Boolean(q)}
               onAction={(action, run) => {
                 setStatus('');
                 setOpen({ action, run });
               }}
             />
-            {total > 0 && <Pager page={page} pages={pages} onPage={(p) => navigate({ name: 'runs', page: p })} />}
+            {total > 0 && <Pager page={page} pages={pages} onPage={(p) => navigate(runsPage(p, q))} />}
           </>
         )}
       </div>

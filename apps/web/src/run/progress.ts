@@ -157,6 +157,11 @@ function noteLine(e: RunEventItem): Line {
       return { tone: 'info', text: `The model failed; ${text(e.step)} went on without it` };
     case 'review':
       return reviewLine(e);
+    case 'inherited':
+      return {
+        tone: 'info',
+        text: `Started from ${plural(count(e.sources), 'source')} and ${plural(count(e.claims), 'claim')} of the run it follows up`,
+      };
     default:
       return null;
   }

@@ -9,6 +9,7 @@ import * as sourceControls from './2026-11-28T0200-source-controls';
 import * as provenance from './2026-11-28T0300-provenance';
 import * as webhooks from './2026-11-28T0400-webhooks';
 import * as evidenceGraph from './2026-12-01T0000-evidence-graph';
+import * as followUps from './2026-12-02T0000-follow-ups';
 import * as planReview from './2026-12-02T0100-plan-review';
 import * as runCost from './2026-12-02T0300-run-cost';
 
@@ -24,6 +25,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T0300-provenance': provenance,
   '2026-11-28T0400-webhooks': webhooks,
   '2026-12-01T0000-evidence-graph': evidenceGraph,
+  '2026-12-02T0000-follow-ups': followUps,
   '2026-12-02T0100-plan-review': planReview,
   '2026-12-02T0300-run-cost': runCost,
 };

@@ -26,6 +26,7 @@ export type VisibleRunRead = Pick<
   | 'is_deletion_protected'
   | 'usage'
   | 'budget'
+  | 'parent_id'
 >;
 
 // Key columns carry an `auth_` prefix so they cannot collide with the run's columns.
@@ -55,6 +56,7 @@ const RUN_COLUMNS: Record<Exclude<keyof VisibleRunRead, 'is_deletion_protected'>
   metadata: true,
   usage: true,
   budget: true,
+  parent_id: true,
 };
 
 // The statement behind every keyed request: the key with its user and, for the reads of one run, the
@@ -117,6 +119,7 @@ export async function findApiKeyAndVisibleRun(
     is_deletion_protected: row.is_deletion_protected,
     usage: row.usage,
     budget: row.budget,
+    parent_id: row.parent_id,
   };
   return { key, run };
 }

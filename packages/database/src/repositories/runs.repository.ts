@@ -41,11 +41,13 @@ export interface RunListItem {
   source_count: number;
   claim_count: number;
   is_deletion_protected: boolean;
+  /** The run a follow-up started from, or null. */
+  parent_id: string | null;
 }
 
 const visibleRunPage = preparedQuery(
   'visible_run_page',
-  `select r.id, r.query, r.depth, r.state, r.created_at, r.source_count, r.claim_count,
+  `select r.id, r.query, r.depth, r.state, r.created_at, r.source_count, r.claim_count, r.parent_id,
   coalesce(rr.password_hash is not null, false) as is_deletion_protected
 from research_runs r
 left join retention_records rr on rr.research_id = r.id

@@ -265,7 +265,8 @@ function methodologyOf(input: ReportInput, ranked: RankedFindings, tally: Tally,
       rounds: input.rounds,
       queries: input.queriesSent,
       perRound: perRound || '-',
-      fetched: fetched || graph.sources.size,
+      // A follow-up's inherited sources were not fetched by it (the methodology's last sentence names them).
+      fetched: fetched || Math.max(0, graph.sources.size - (notes.inherited?.sources ?? 0)),
       rejected,
       claims: graph.claims.length,
       clusters: graph.clusters.length,
@@ -274,7 +275,9 @@ function methodologyOf(input: ReportInput, ranked: RankedFindings, tally: Tally,
       contradictions: graph.contradictions.length,
       disagreements,
       engines: enginesOf(notes, t) || '-',
-    }) + controlsSentence(input.sourceControls, notes, t)
+    }) +
+    controlsSentence(input.sourceControls, notes, t) +
+    (notes.inherited ? ` ${t.inherited(notes.inherited.sources, notes.inherited.claims)}` : '')
   );
 }
 

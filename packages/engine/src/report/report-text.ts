@@ -21,6 +21,8 @@ export interface ReportText {
   ungrounded: (n: number) => string;
   /** The run was stopped by its client before `step` of `round`: what the report rests on is partial. */
   stopped: (step: string, round: number) => string;
+  /** The methodology's sentence of a follow-up: what it started from, copied from the run it follows up. */
+  inherited: (sources: number, claims: number) => string;
   noSources: string;
   contradictions: (n: number) => string;
   /** The `detail` of a negation disagreement: which of the two statements denies the other. */
@@ -84,6 +86,8 @@ const EN: ReportText = {
     `${step} (round ${round}): the language model was not usable (${reason}${count > 1 ? `, ${count} times` : ''}); the extractive engine was used instead.`,
   searchFailures: (round, failed, total) => `In round ${round}, ${failed} of ${total} search queries failed.`,
   ungrounded: (n) => `${n} claims whose quotes could not be found in their sources were discarded.`,
+  inherited: (sources, claims) =>
+    `This run is a follow-up: it started from the ${sources} sources and ${claims} claims of the run it follows up, which it did not fetch or read again.`,
   stopped: (step, round) =>
     `The research was stopped before it finished (at ${step}, round ${round}); this report rests only on what was found until then.`,
   noSources: 'No source could be retrieved.',
@@ -169,6 +173,8 @@ const DE: ReportText = {
     `${step} (Runde ${round}): Das Sprachmodell war nicht nutzbar (${reason}${count > 1 ? `, ${count}-mal` : ''}); stattdessen wurde das extraktive Verfahren verwendet.`,
   searchFailures: (round, failed, total) => `In Runde ${round} schlugen ${failed} von ${total} Suchanfragen fehl.`,
   ungrounded: (n) => `${n} Aussagen, deren Zitate in ihren Quellen nicht auffindbar waren, wurden verworfen.`,
+  inherited: (sources, claims) =>
+    `Diese Recherche ist eine Folgefrage: Sie begann mit den ${sources} Quellen und ${claims} Aussagen der Recherche, an die sie anschließt, und hat diese weder erneut abgerufen noch erneut gelesen.`,
   stopped: (step, round) =>
     `Die Recherche wurde vor ihrem Ende angehalten (bei ${step}, Runde ${round}); dieser Bericht beruht nur auf dem bis dahin Gefundenen.`,
   noSources: 'Es konnte keine Quelle abgerufen werden.',
@@ -256,6 +262,8 @@ const FR: ReportText = {
   searchFailures: (round, failed, total) =>
     `Au tour ${round}, ${failed} requêtes de recherche sur ${total} ont échoué.`,
   ungrounded: (n) => `${n} affirmations dont les citations sont introuvables dans leurs sources ont été écartées.`,
+  inherited: (sources, claims) =>
+    `Cette recherche est une question de suivi : elle est partie des ${sources} sources et ${claims} affirmations de la recherche qu’elle prolonge, sans les récupérer ni les relire.`,
   stopped: (step, round) =>
     `La recherche a été arrêtée avant sa fin (à l’étape ${step}, tour ${round}) ; ce rapport ne repose que sur ce qui avait été trouvé jusque-là.`,
   noSources: "Aucune source n'a pu être récupérée.",
@@ -342,6 +350,8 @@ const ES: ReportText = {
   searchFailures: (round, failed, total) =>
     `En la ronda ${round} fallaron ${failed} de ${total} consultas de búsqueda.`,
   ungrounded: (n) => `Se descartaron ${n} afirmaciones cuyas citas no se encontraron en sus fuentes.`,
+  inherited: (sources, claims) =>
+    `Esta investigación es una pregunta de seguimiento: partió de las ${sources} fuentes y ${claims} afirmaciones de la investigación a la que sigue, sin volver a descargarlas ni a leerlas.`,
   stopped: (step, round) =>
     `La investigación se detuvo antes de terminar (en ${step}, ronda ${round}); este informe solo se basa en lo encontrado hasta entonces.`,
   noSources: 'No se pudo recuperar ninguna fuente.',
@@ -427,6 +437,8 @@ const IT: ReportText = {
   searchFailures: (round, failed, total) =>
     `Nel turno ${round} sono fallite ${failed} interrogazioni di ricerca su ${total}.`,
   ungrounded: (n) => `Sono state scartate ${n} affermazioni le cui citazioni non si trovano nelle loro fonti.`,
+  inherited: (sources, claims) =>
+    `Questa ricerca è una domanda di approfondimento: è partita dalle ${sources} fonti e ${claims} affermazioni della ricerca che prosegue, senza scaricarle né leggerle di nuovo.`,
   stopped: (step, round) =>
     `La ricerca è stata interrotta prima della fine (a ${step}, turno ${round}); questo rapporto si basa solo su quanto trovato fino ad allora.`,
   noSources: 'Non è stato possibile recuperare alcuna fonte.',

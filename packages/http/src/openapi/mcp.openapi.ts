@@ -20,8 +20,8 @@ export function registerMcpRoutes(registry: OpenAPIRegistry, apiKey: RouteConfig
     path: '/mcp',
     summary: 'MCP (streamable HTTP, stateless): the research tools for assistants',
     description:
-      'Tools `start_research`, `get_research`, `get_report` (format json, markdown or html), `list_claims` and ' +
-      '`search`, each one call of this API with the caller’s key, so its rules (404s, ownership, quotas, field ' +
+      'Tools `start_research`, `get_research`, `get_report` (format json, markdown or html), `list_claims`, ' +
+      '`search` and `list_research` (q, parent_id), each one call of this API with the caller’s key, so its rules (404s, ownership, quotas, field ' +
       'rules) hold unchanged; an API error is a tool result with `isError: true`, `structuredContent: {status, ' +
       'detail}`. Stateless: every POST stands alone (no `Mcp-Session-Id`), so `GET` and `DELETE /mcp` answer 405. ' +
       'The `Accept` header must list `application/json` and `text/event-stream` (the MCP transport’s rule).',

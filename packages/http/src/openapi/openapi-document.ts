@@ -263,6 +263,9 @@ function registerResearchRoutes(registry: OpenAPIRegistry, secured: Security): v
       429: error(
         'The key has used its RUNS_PER_KEY_PER_MINUTE or RUNS_PER_KEY_PER_HOUR; `Retry-After` says when to retry.',
       ),
+      409: error(
+        'Extension: `parent_id` names a run that has not finished: `Research run <id> has not finished (state <state>): ask a follow-up once it has completed.` (an unknown, hidden or failed parent is a 422 `parent_id: …`).',
+      ),
     },
   });
   registry.registerPath({
@@ -273,9 +276,12 @@ function registerResearchRoutes(registry: OpenAPIRegistry, secured: Security): v
     security: secured,
     request: { query: listResearchQuerySchema },
     responses: {
-      200: json(researchListResponseSchema, 'One page of non-hidden runs.'),
+      200: json(
+        researchListResponseSchema,
+        'One page of non-hidden runs (with `parent_id` or `q`: of those the filter keeps, `q` ranked by relevance).',
+      ),
       ...AUTH_ERRORS,
-      422: error('`limit` or `offset` out of range.'),
+      422: error('`limit` or `offset` out of range, `q` empty or over 200 characters, `parent_id` not a UUID.'),
     },
   });
   run({

@@ -46,6 +46,7 @@ export function presentListItem(item: RunListItem): ResearchListItem {
     source_count: item.source_count ?? 0,
     claim_count: item.claim_count ?? 0,
     is_deletion_protected: Boolean(item.is_deletion_protected),
+    parent_id: item.parent_id ?? null,
   };
 }
 
@@ -67,6 +68,7 @@ export function presentRunStatus(run: VisibleRunRead, prices: LlmPrices | null):
     is_running: isRunning(run.state),
     is_deletion_protected: Boolean(run.is_deletion_protected),
     cost: runCostOf({ usage: run.usage, budget: run.budget, pages: run.source_count ?? 0 }, prices),
+    parent_id: run.parent_id ?? null,
   };
 }
 

@@ -115,6 +115,10 @@ export const runManifestResponseSchema = z
       }),
     ),
     urls: z.array(urlAttemptSchema),
+    parent_id: z.string().nullable().meta({
+      description:
+        "Extension: the run a follow-up started from (null for any other run, or once that run is purged); the follow-up's `urls` of round 0 are its parent's sources, copied with their hashes, not fetched again.",
+    }),
   })
   .meta({ id: 'RunManifestResponse' });
 export type RunManifestResponse = z.infer<typeof runManifestResponseSchema>;

@@ -111,7 +111,10 @@ export function createResearchRouter(ctx: AppContext, runQuota: KeyQuota, parts:
 
   router.get('/', async (req, res) => {
     const page = parseQuery(listResearchQuerySchema, req.query);
-    const { total, items } = await listRuns(ctx.db, page);
+    const { total, items } = await listRuns(ctx.db, page, {
+      ...(page.parent_id !== undefined ? { parentId: page.parent_id } : {}),
+      ...(page.q !== undefined ? { text: page.q } : {}),
+    });
     res.json({
       total,
       limit: page.limit,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEPTHS, RUN_STATES } from '@research/core';
+import { DEPTHS, RUN_STATES, isUuid } from '@research/core';
 import { boundedText, integerParam } from '../validation';
 import { isoTimestamp } from './common.schemas';
 import { queryListSchema } from './query-list.schemas';
@@ -7,6 +7,9 @@ import { refuseOverlappingDomains, sourceControlFields } from './source-controls
 import { maxLlmTokensField, runCostSchema } from './run-cost.schemas';
 
 // ---- Requests ------------------------------------------------------------------------------------
+
+/** A run's id given as a field (a follow-up's parent, the list's parent filter): a UUID, else a 422. */
+const parentIdParam = z.string().refine(isUuid, 'must be a research run id (a UUID)').meta({ format: 'uuid' });
 
 /** POST /v1/research (SPEC 4.2). Unknown fields are ignored. */
 export const createResearchBodySchema = z
@@ -42,6 +45,11 @@ export const createResearchBodySchema = z
         'Extension: stop after planning in state `awaiting_review` until the plan is approved (POST /v1/research/{id}/approve); it may be edited meanwhile (PUT /v1/research/{id}/plan).',
       example: false,
     }),
+    parent_id: parentIdParam.nullable().default(null).meta({
+      description:
+        "Extension: ask a follow-up of this run (one the caller may read, completed or stopped). The follow-up starts from the parent's sources, claims and evidence (copied: they are not fetched again and keep their content_sha256, whatever becomes of the parent), then searches for what its own question needs. An unknown, hidden or failed parent is a 422, a parent still running a 409.",
+      example: '0d9c1a52-6a0e-4c1e-9f1b-3f2a8d4c5e61',
+    }),
   })
   .superRefine(refuseOverlappingDomains)
   .meta({ id: 'CreateResearchRequest' });
@@ -52,6 +60,14 @@ export const listResearchQuerySchema = z.object({
   limit: integerParam({ min: 1, max: 100, default: 10, description: 'Page size (1 to 100).' }),
   // Bounded so the value always fits Postgres's bigint (a larger one would be a 500, not a 422).
   offset: integerParam({ min: 0, max: Number.MAX_SAFE_INTEGER, default: 0, description: 'Items to skip (>= 0).' }),
+  parent_id: parentIdParam
+    .optional()
+    .meta({ description: 'Extension: only the follow-ups of this run (newest first).', format: 'uuid' }),
+  q: boundedText(1, 200, { notBlank: true }).optional().meta({
+    description:
+      'Extension: full-text search over the question and the report\'s summary (words as a search box takes them: "quoted phrase", or, -word), best match first, then newest; 1 to 200 characters.',
+    example: 'photosynthesis',
+  }),
 });
 export type ListResearchQuery = z.output<typeof listResearchQuerySchema>;
 
@@ -120,12 +136,18 @@ const runIdentity = {
   created_at: isoTimestamp('Creation time (ISO 8601 UTC).'),
 };
 
+/** Extension: the run a follow-up started from. */
+const parentIdField = researchId.nullable().meta({
+  description: 'Extension: the run this one follows up (POST /v1/research parent_id); null for any other run.',
+});
+
 export const researchListItemSchema = z
   .object({
     ...runIdentity,
     source_count: z.number().int(),
     claim_count: z.number().int(),
     is_deletion_protected: z.boolean(),
+    parent_id: parentIdField,
   })
   .meta({ id: 'ResearchListItem' });
 export type ResearchListItem = z.infer<typeof researchListItemSchema>;
@@ -153,6 +175,7 @@ export const researchListResponseSchema = z
           source_count: 12,
           claim_count: 48,
           is_deletion_protected: false,
+          parent_id: null,
         },
       ],
     },
@@ -171,6 +194,7 @@ export const researchStatusResponseSchema = z
     is_running: z.boolean(),
     is_deletion_protected: z.boolean(),
     cost: runCostSchema,
+    parent_id: parentIdField,
   })
   .meta({
     id: 'ResearchStatusResponse',
@@ -197,6 +221,7 @@ export const researchStatusResponseSchema = z
         estimated_cost_usd: 0.000698,
         max_llm_tokens: null,
       },
+      parent_id: null,
     },
   });
 export type ResearchStatusResponse = z.infer<typeof researchStatusResponseSchema>;

@@ -78,7 +78,7 @@ async function articleOf(ctx: StepContext, html: Buffer, url: string) {
 async function crawlHits(
   ctx: StepContext,
   hits: readonly Candidate[],
-  kept: ReadonlyArray<Pick<SourceDraft, 'url' | 'content' | 'domain'>>,
+  kept: readonly HeldSource[],
   maxSources: number,
 ): Promise<{ sources: SourceDraft[]; unread: string[] }> {
   const urls = [...new Set(hits.filter((h) => !isLocalUrl(h.url)).map((h) => h.url))];
@@ -93,7 +93,7 @@ async function crawlHits(
       used: {
         sources: kept.length,
         bytes: budget.usage.download_bytes ?? 0,
-        pages_per_domain: countBy(kept, (s) => s.domain),
+        pages_per_domain: countBy(kept.filter(isOwnPage), (s) => s.domain),
       },
     },
     { signal: ctx.signal, language: ctx.run.language, existing: kept.map((s) => ({ url: s.url, content: s.content })) },
@@ -125,7 +125,16 @@ type FetchReads = SnapshotOf<'searchResults' | 'sources'>;
 
 type Candidate = Pick<SearchResultRow, 'url' | 'title' | 'published_at'>;
 /** A source the run holds (stored, or read earlier in this step). */
-type HeldSource = Pick<SourceDraft, 'url' | 'content' | 'domain' | 'title'>;
+type HeldSource = Pick<SourceDraft, 'url' | 'content' | 'domain' | 'title'> & { round?: number };
+
+/**
+ * Whether a source the run holds counts toward max_pages_per_domain: not those a follow-up inherited from its
+ * parent (round 0: never read again), or a follow-up of a run that filled a site (every Wikipedia page is one)
+ * could read nothing new there. Its max_sources already counts them (raised by as many at its creation).
+ */
+function isOwnPage(source: HeldSource): boolean {
+  return source.round !== 0;
+}
 
 /**
  * Reads `hits` in order until the run holds `maxSources`: local documents from the corpus folder, web pages
@@ -242,7 +251,7 @@ async function readHop(snapshot: FetchReads, ctx: StepContext, round: RoundReadi
   const pagesOfSite = (c: PoolCandidate) =>
     c.questionRank !== null && c.questionRank <= FIRST_HITS_UNRESERVED ? ctx.budget.max_pages_per_domain : perSite;
   // Twice the hop's room at most: replacements for pages that fail; the rest wait in the pool.
-  const batch = nextCandidates(pool, 2 * hop, sitesOf(round.held), pagesOfSite);
+  const batch = nextCandidates(pool, 2 * hop, sitesOf(round.held.filter(isOwnPage)), pagesOfSite);
   // A hop the kept pages leave nothing to read passes its room on to the hops after it.
   if (batch.length === 0) return perSite < ctx.budget.max_pages_per_domain;
   const read = await readHits(

@@ -61,6 +61,11 @@ export async function searchStep(snapshot: SearchReads, ctx: StepContext): Promi
   if (!snapshot.plan) throw new Error('Cannot search without a plan');
   const used = ctx.budget.usage.search_queries ?? 0;
   const queries = await roundQueries(snapshot, ctx);
+  // A follow-up's round 1 says what it started from: its parent's sources and claims (round 0), never fetched again.
+  const inherited = snapshot.sources.filter((s) => s.round === 0).length;
+  if (ctx.round === 1 && inherited > 0) {
+    ctx.note({ kind: 'inherited', sources: inherited, claims: snapshot.claims.filter((c) => c.round === 0).length });
+  }
   const seen = new Set(snapshot.sources.map((s) => s.url));
   const found = snapshot.searchResults.map((r) => r.url);
   const fresh = queries.length ? await sendQueries(ctx, queries, { failWhenAllFail: true, seen, found }) : [];
