@@ -19,3 +19,5 @@ export * from './source-controls';
 export * from './finding-citation';
 export * from './ids';
 export * from './iso-time';
+export * from './collections';
+export * from './markdown-text';

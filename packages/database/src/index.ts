@@ -17,3 +17,4 @@ export * from './repositories/run-events.repository';
 export * from './repositories/provenance.repository';
 export * from './repositories/webhook-deliveries.repository';
 export * from './repositories/evidence-graph.repository';
+export * from './repositories/collections.repository';

@@ -41,3 +41,9 @@ export { readImage, type ImageClaim, type ImageReading } from './image-claims';
 export { stopReport, type StopReport } from './stop-report';
 export { type ProgressEvent } from './progress';
 export * from './webhook-delivery';
+export {
+  createCollectionLibrary,
+  type CollectionLibrary,
+  type CollectionDocumentText,
+  type CollectionHit,
+} from './collection-library';

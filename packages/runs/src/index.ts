@@ -82,3 +82,18 @@ export {
 } from './audio.service';
 export { listWebhookDeliveries } from './webhooks.service';
 export { checkReadiness, type Readiness } from './readiness.service';
+export {
+  createCollection,
+  getCollection,
+  getCollectionDocument,
+  listDocumentsOfCollection,
+  listReadableCollections,
+  MAX_COLLECTION_SEARCH_RESULTS,
+  MAX_COLLECTION_UPLOAD_BYTES,
+  removeCollection,
+  removeCollectionDocument,
+  searchCollection,
+  uploadCollectionDocument,
+  type CollectionSearchHit,
+  type UploadedFile,
+} from './collections.service';

@@ -31,6 +31,7 @@ import type { RunsContext } from './context';
 import type { RequestScope } from './scope';
 import { getVisibleRun } from './research-reads.service';
 import { checkedCallbackUrl } from './webhooks.service';
+import { checkedRunCollections } from './collections.service';
 
 /** How long POST /v1/research waits for the queue before answering anyway (the reconciler enqueues later). */
 export const ENQUEUE_TIMEOUT_MS = 2000;
@@ -52,6 +53,10 @@ export interface CreateRunInput {
   max_sources?: number | null;
   /** Webhook target (issue 13 section 3), checked by checkedCallbackUrl. */
   callback_url?: string | null;
+  /** Collections the run searches (each one the caller may read: checkedRunCollections). */
+  collection_ids?: string[];
+  /** With collection_ids: search them instead of the web (created with `include_domains: []`). */
+  collections_only?: boolean;
 }
 
 /**
@@ -90,6 +95,7 @@ export async function createResearchRun(
   const depth = input.depth;
   const { budget, controls } = controlledBudget(input, depth);
   const callbackUrl = await checkedCallbackUrl(ctx.config, input.callback_url ?? null);
+  const collectionIds = await checkedRunCollections(ctx.db, scope.actor, input.collection_ids);
   await admit();
   const id = crypto.randomUUID();
   await ctx.db.transaction().execute(async (trx) => {
@@ -105,6 +111,9 @@ export async function createResearchRun(
       extra_queries: input.extra_queries === null ? null : JSON.stringify(input.extra_queries),
       callback_url: callbackUrl,
       source_controls: controls === null ? null : JSON.stringify(controls),
+      ...(collectionIds === null
+        ? {}
+        : { collections: JSON.stringify({ ids: collectionIds, web: input.collections_only !== true }) }),
     });
     await insertRetentionRecord(trx, { research_id: id, owner_user_id: scope.actor.userId, query: input.query });
   });

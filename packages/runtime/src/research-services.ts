@@ -1,5 +1,5 @@
 import { deleteExpiredPages } from '@research/crawler';
-import type { ResearchServices } from '@research/pipeline';
+import { createCollectionLibrary, type ResearchServices } from '@research/pipeline';
 import { createSearchProvider } from '@research/search';
 import type { Services } from './services';
 
@@ -27,6 +27,7 @@ export function createProcessResearchServices(services: Services): ProcessResear
     searchProvider,
     crawler: services.crawler(),
     localCorpusDir: config.search.localCorpusDir,
+    collections: createCollectionLibrary(db),
   };
   // Expired cached pages are never read again; drop them hourly so the cache table stays small.
   const sweep = () =>

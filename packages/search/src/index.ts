@@ -44,3 +44,4 @@ export {
   type LocalDocument,
 } from './local/local-url';
 export { PdfTextExtractor, type PdfText } from './local/pdf-text';
+export { localContentType, LOCAL_EXTENSIONS, type LocalContentType } from './local/local-documents';

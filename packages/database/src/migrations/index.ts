@@ -9,6 +9,7 @@ import * as sourceControls from './2026-11-28T0200-source-controls';
 import * as provenance from './2026-11-28T0300-provenance';
 import * as webhooks from './2026-11-28T0400-webhooks';
 import * as evidenceGraph from './2026-12-01T0000-evidence-graph';
+import * as collections from './2026-12-02T0200-collections';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T0300-provenance': provenance,
   '2026-11-28T0400-webhooks': webhooks,
   '2026-12-01T0000-evidence-graph': evidenceGraph,
+  '2026-12-02T0200-collections': collections,
 };

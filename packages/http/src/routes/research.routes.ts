@@ -29,6 +29,7 @@ import {
 import { runEventsHandler } from './research-events.routes';
 import { runManifestHandler, sourceContentHandler } from './research-evidence.routes';
 import { webhookDeliveriesHandler } from './webhook-deliveries.routes';
+import { collectionsOnly } from './run-collections.schemas';
 import { reportDocumentHandler, reportHandler } from './report-export.routes';
 import type { CancelResponse } from './research-events.schemas';
 import { parseBody, parseQuery } from '../validation';
@@ -101,7 +102,10 @@ export function createResearchRouter(ctx: AppContext, runQuota: KeyQuota, parts:
     const input = parseBody(createResearchBodySchema, req.body, { required: true });
     // The quota counts valid requests only: a rejected body or depth creates no run and costs nothing.
     const scope = scopeOf(res);
-    const run = await createResearchRun(ctx, scope, input, () => runQuota.take(scope.actor.keyId));
+    const collections_only = collectionsOnly(req.body);
+    const run = await createResearchRun(ctx, scope, { ...input, collections_only }, () =>
+      runQuota.take(scope.actor.keyId),
+    );
     res.json(presentCreatedRun(run));
   });
 

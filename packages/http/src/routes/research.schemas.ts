@@ -3,6 +3,7 @@ import { DEPTHS, RUN_STATES } from '@research/core';
 import { boundedText, integerParam } from '../validation';
 import { isoTimestamp } from './common.schemas';
 import { refuseOverlappingDomains, sourceControlFields } from './source-controls.schemas';
+import { runCollectionFields } from './run-collections.schemas';
 
 // ---- Requests ------------------------------------------------------------------------------------
 
@@ -36,6 +37,7 @@ export const createResearchBodySchema = z
       example: 'https://example.org/hooks/research',
     }),
     ...sourceControlFields,
+    ...runCollectionFields,
   })
   .superRefine(refuseOverlappingDomains)
   .meta({ id: 'CreateResearchRequest' });

@@ -1,0 +1,216 @@
+import { sql } from 'kysely';
+import type { CollectionDocumentRow, CollectionRow, Db } from '../schema';
+
+/** What a collection's list item and its page show: the row and how many documents it holds. */
+export type CollectionSummary = CollectionRow & { document_count: number };
+
+/** A document without its text: what a list shows. */
+export type CollectionDocumentSummary = Omit<CollectionDocumentRow, 'content' | 'search_vector'> & { chars: number };
+
+/** One document a full-text search found, best first. */
+export interface CollectionSearchMatch {
+  id: string;
+  collection_id: string;
+  title: string;
+  filename: string;
+  content_sha256: string;
+  rank: number;
+  headline: string;
+}
+
+const documentCount = sql<number>`(select count(*)::int from collection_documents d where d.collection_id = collections.id)`;
+
+/** Stores a new collection. */
+export async function insertCollection(
+  db: Db,
+  row: Pick<CollectionRow, 'id' | 'owner_user_id' | 'name' | 'language' | 'text_search_config'> & {
+    system_key?: string | null;
+  },
+): Promise<CollectionRow> {
+  return db.insertInto('collections').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** One collection with its document count, or undefined. */
+export function findCollectionById(db: Db, id: string): Promise<CollectionSummary | undefined> {
+  return db
+    .selectFrom('collections')
+    .selectAll()
+    .select(documentCount.as('document_count'))
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The service's own collection named `systemKey`, or undefined. */
+export function findSystemCollection(db: Db, systemKey: string): Promise<CollectionRow | undefined> {
+  return db.selectFrom('collections').selectAll().where('system_key', '=', systemKey).executeTakeFirst();
+}
+
+/** The ids among `ids` of collections the reader may read (its own and the service's; all with `everyone`). */
+export function listReadableCollectionIds(
+  db: Db,
+  ids: readonly string[],
+  reader: { userId: string; everyone: boolean },
+): Promise<Array<Pick<CollectionRow, 'id'>>> {
+  if (ids.length === 0) return Promise.resolve([]);
+  let query = db
+    .selectFrom('collections')
+    .select(['id'])
+    .where('id', 'in', [...ids]);
+  if (!reader.everyone) {
+    query = query.where((eb) => eb.or([eb('owner_user_id', '=', reader.userId), eb('owner_user_id', 'is', null)]));
+  }
+  return query.execute();
+}
+
+/** The collections among `ids` that exist, with the configuration they are searched with. */
+export function findCollectionScopes(
+  db: Db,
+  ids: readonly string[],
+): Promise<Array<Pick<CollectionRow, 'id' | 'text_search_config'>>> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('collections')
+    .select(['id', 'text_search_config'])
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** A page of the collections a reader may see, newest first, with the total (`everyone`: an administrator). */
+export async function listCollections(
+  db: Db,
+  reader: { userId: string; everyone: boolean },
+  page: { limit: number; offset: number },
+): Promise<{ total: number; items: CollectionSummary[] }> {
+  let base = db.selectFrom('collections');
+  if (!reader.everyone) {
+    base = base.where((eb) => eb.or([eb('owner_user_id', '=', reader.userId), eb('owner_user_id', 'is', null)]));
+  }
+  const [count, items] = await Promise.all([
+    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+    base
+      .selectAll()
+      .select(documentCount.as('document_count'))
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+  ]);
+  return { total: Number(count.n), items };
+}
+
+/** Deletes a collection and (cascade) its documents; true when it existed. */
+export async function deleteCollection(db: Db, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('collections').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * Stores a document and its full-text index: `to_tsvector` with the collection's configuration over its title
+ * and the first `indexedChars` characters of its text (a tsvector holds at most 1 MB).
+ */
+export async function insertCollectionDocument(
+  db: Db,
+  row: Omit<CollectionDocumentRow, 'created_at' | 'search_vector'>,
+  index: { config: string; indexedChars: number },
+): Promise<Omit<CollectionDocumentRow, 'content' | 'search_vector'>> {
+  return db
+    .insertInto('collection_documents')
+    .values({
+      ...row,
+      search_vector: sql<string>`to_tsvector(${index.config}::regconfig, ${row.title} || ' ' || left(${row.content}, ${index.indexedChars}::int))`,
+    })
+    .returning(['id', 'collection_id', 'filename', 'title', 'content_type', 'bytes', 'content_sha256', 'created_at'])
+    .executeTakeFirstOrThrow();
+}
+
+/** A page of a collection's documents (without their text), newest first, with the total. */
+export async function listCollectionDocuments(
+  db: Db,
+  collectionId: string,
+  page: { limit: number; offset: number },
+): Promise<{ total: number; items: CollectionDocumentSummary[] }> {
+  const base = db.selectFrom('collection_documents').where('collection_id', '=', collectionId);
+  const [count, items] = await Promise.all([
+    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+    base
+      .select(['id', 'collection_id', 'filename', 'title', 'content_type', 'bytes', 'content_sha256', 'created_at'])
+      .select(sql<number>`char_length(content)`.as('chars'))
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+  ]);
+  return { total: Number(count.n), items };
+}
+
+/** One document of a collection with its text, or undefined. */
+export function findCollectionDocument(
+  db: Db,
+  collectionId: string,
+  documentId: string,
+): Promise<Omit<CollectionDocumentRow, 'search_vector'> | undefined> {
+  return db
+    .selectFrom('collection_documents')
+    .select([
+      'id',
+      'collection_id',
+      'filename',
+      'title',
+      'content_type',
+      'bytes',
+      'content',
+      'content_sha256',
+      'created_at',
+    ])
+    .where('collection_id', '=', collectionId)
+    .where('id', '=', documentId)
+    .executeTakeFirst();
+}
+
+/** Deletes one document of a collection; true when it existed. */
+export async function deleteCollectionDocument(db: Db, collectionId: string, documentId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('collection_documents')
+    .where('collection_id', '=', collectionId)
+    .where('id', '=', documentId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * The documents of `collections` matching `query` (websearch syntax, each collection's own configuration),
+ * ranked by ts_rank, with a headline of the passage that matched.
+ */
+export function searchCollectionDocuments(
+  db: Db,
+  collections: ReadonlyArray<{ id: string; config: string }>,
+  query: string,
+  limit: number,
+): Promise<CollectionSearchMatch[]> {
+  if (collections.length === 0) return Promise.resolve([]);
+  const scopes = sql.join(
+    collections.map((c) => sql`(${c.id}::uuid, ${c.config}::regconfig)`),
+    sql`, `,
+  );
+  return sql<CollectionSearchMatch>`
+    with scope(collection_id, config) as (values ${scopes}),
+    matched as (
+      select d.id, d.collection_id, d.title, d.filename, d.content_sha256, d.content, s.config, q.query,
+             ts_rank(d.search_vector, q.query) as rank
+      from collection_documents d
+      join scope s on s.collection_id = d.collection_id
+      cross join lateral (select websearch_to_tsquery(s.config, ${query}) as query) q
+      where d.search_vector @@ q.query
+      order by rank desc, d.id
+      limit ${limit}
+    )
+    select id, collection_id, title, filename, content_sha256, rank::float8 as rank,
+           ts_headline(config, left(content, 100000), query,
+                       'MaxWords=40, MinWords=15, MaxFragments=1, StartSel="", StopSel=""') as headline
+    from matched
+    order by rank desc, id`
+    .execute(db)
+    .then((result) => result.rows);
+}
