@@ -33,8 +33,7 @@ export function createCollectionLibrary(db: Db): CollectionLibrary {
       const matches = await searchCollectionDocuments(
         db,
         collections.map((c) => ({ id: c.id, config: c.text_search_config })),
-        query,
-        limit,
+        { query, limit, match: 'any' },
       );
       return matches.map((m) => ({
         url: collectionDocumentUrl(m.collection_id, m.id),

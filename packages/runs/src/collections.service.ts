@@ -279,8 +279,7 @@ export async function searchCollection(
   const matches = await searchCollectionDocuments(
     ctx.db,
     [{ id: collection.id, config: collection.text_search_config }],
-    input.q,
-    input.limit,
+    { query: input.q, limit: input.limit, match: 'all' },
   );
   return {
     collection,

@@ -180,20 +180,26 @@ export async function deleteCollectionDocument(db: Db, collectionId: string, doc
 }
 
 /**
- * The documents of `collections` matching `query` (websearch syntax, each collection's own configuration),
- * ranked by ts_rank, with a headline of the passage that matched.
+ * The documents of `collections` matching `query`, ranked by ts_rank, with a headline of the passage that matched,
+ * each collection under its own configuration. `all`: web search syntax (every word, "a phrase", -not, or), what a
+ * person types; `any`: a document holding any of its words, more of them ranking higher (a research question's
+ * words, which no document need hold all of).
  */
 export function searchCollectionDocuments(
   db: Db,
   collections: ReadonlyArray<{ id: string; config: string }>,
-  query: string,
-  limit: number,
+  search: { query: string; limit: number; match: 'all' | 'any' },
 ): Promise<CollectionSearchMatch[]> {
   if (collections.length === 0) return Promise.resolve([]);
   const scopes = sql.join(
     collections.map((c) => sql`(${c.id}::uuid, ${c.config}::regconfig)`),
     sql`, `,
   );
+  // plainto_tsquery's lexemes are quoted and joined by ' & ': joined by ' | ' instead, any of them matches.
+  const tsquery =
+    search.match === 'all'
+      ? sql`websearch_to_tsquery(s.config, ${search.query})`
+      : sql`replace(plainto_tsquery(s.config, ${search.query})::text, ' & ', ' | ')::tsquery`;
   return sql<CollectionSearchMatch>`
     with scope(collection_id, config) as (values ${scopes}),
     matched as (
@@ -201,10 +207,10 @@ export function searchCollectionDocuments(
              ts_rank(d.search_vector, q.query) as rank
       from collection_documents d
       join scope s on s.collection_id = d.collection_id
-      cross join lateral (select websearch_to_tsquery(s.config, ${query}) as query) q
+      cross join lateral (select ${tsquery} as query) q
       where d.search_vector @@ q.query
       order by rank desc, d.id
-      limit ${limit}
+      limit ${search.limit}
     )
     select id, collection_id, title, filename, content_sha256, rank::float8 as rank,
            ts_headline(config, left(content, 100000), query,
