@@ -58,7 +58,15 @@ describe('npm run mcp (MCP over stdio)', () => {
 
   it('lists the five tools with their input schemas', async () => {
     const { tools } = await session.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['start_research', 'get_research', 'get_report', 'list_claims', 'search']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'start_research',
+      'get_research',
+      'get_report',
+      'list_claims',
+      'search',
+      'list_collections',
+      'search_collection',
+    ]);
     expect(tools.find((t) => t.name === 'get_report')!.inputSchema).toMatchObject({
       type: 'object',
       required: ['research_id'],

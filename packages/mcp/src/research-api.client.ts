@@ -27,6 +27,10 @@ export interface ResearchApi {
   listClaims(researchId: string): Promise<ApiObject>;
   /** `POST /search`. */
   search(body: ApiObject): Promise<ApiObject>;
+  /** `GET /v1/collections`. */
+  listCollections(params: { limit?: number; offset?: number }): Promise<ApiObject>;
+  /** `GET /v1/collections/{id}/search`. */
+  searchCollection(collectionId: string, params: { q: string; limit?: number }): Promise<ApiObject>;
 }
 
 /** An answer of the API other than 2xx (`status` and its `detail`), or no answer at all (`status` null). */
@@ -110,6 +114,9 @@ export function createResearchApiClient(options: ResearchApiOptions): ResearchAp
           ),
     listClaims: (researchId) => call(() => client.get<ApiObject>(`${run(researchId)}/claims`)),
     search: (body) => call(() => client.post<ApiObject>('/search', body)),
+    listCollections: (params) => call(() => client.get<ApiObject>('/v1/collections', { params })),
+    searchCollection: (collectionId, params) =>
+      call(() => client.get<ApiObject>(`/v1/collections/${encodeURIComponent(collectionId)}/search`, { params })),
   };
 }
 
