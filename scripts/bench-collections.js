@@ -2,9 +2,10 @@
 // collection (the upload's storage path: insertCollectionDocument's to_tsvector in the `english` configuration
 // and the GIN index, CONCURRENCY inserts at once on a fresh Postgres database), then SEARCHES two-word searches
 // of each kind a collection answers: the search route's (web search syntax: every word) and a run's (any word,
-// ranked), each with its ts_rank order and ts_headline snippet. Documents are made of the repository's own
-// prose (the paragraphs of docs/ and the READMEs, drawn by a seeded generator: about 3 KB each). Extraction is
-// not in it (bench:crawl measures that). Targets: indexing ≥ 200 documents/s, search p99 < 100 ms at 10,000.
+// ranked), each with its ts_rank order and ts_headline snippet. Documents are made of paragraphs drawn by a seeded
+// generator (about 4 KB each) from the Readability test pages' articles when RESEARCH_DATA_DIR holds them, else
+// from the repository's own prose (docs/ and the READMEs: few paragraphs, so words are far more common across
+// documents and searches slower). Extraction is not in it (bench:crawl measures that). Targets: indexing ≥ 200 documents/s, search p99 < 100 ms at 10,000.
 // --smoke: 300 documents, 40 searches.
 'use strict';
 const crypto = require('node:crypto');
@@ -30,6 +31,7 @@ const CONCURRENCY = 8;
 const PARAGRAPHS_PER_DOCUMENT = 8;
 const TARGET_DOCS_PER_S = 200;
 const TARGET_P99_MS = 100;
+const READABILITY_PAGES = 'pages/readability/test/test-pages';
 
 function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
@@ -49,7 +51,7 @@ function seeded(seed) {
 }
 
 /** The prose paragraphs of the repository's documentation (no tables, code or headings). */
-function paragraphs() {
+function repositoryParagraphs() {
   const files = [
     path.join(ROOT, 'README.md'),
     ...fs.readdirSync(path.join(ROOT, 'docs')).map((f) => path.join(ROOT, 'docs', f)),
@@ -65,14 +67,56 @@ function paragraphs() {
   return out;
 }
 
+/**
+ * The paragraphs of the Readability test pages' expected articles (RESEARCH_DATA_DIR's pages/readability), when
+ * the data directory holds them: a hundred sites' prose, so that words are spread over documents as in a real
+ * collection; else null.
+ */
+function dataParagraphs() {
+  require('./bench/require-typescript');
+  const { planDataSuite } = require(path.join(ROOT, 'test', 'support', 'data-dir.ts'));
+  const plan = planDataSuite([READABILITY_PAGES]);
+  if (plan.kind !== 'run') return null;
+  const root = path.join(plan.dir, READABILITY_PAGES);
+  const out = [];
+  for (const page of fs.readdirSync(root).sort()) {
+    const file = path.join(root, page, 'expected.html');
+    if (!fs.existsSync(file)) continue;
+    for (const [, inner] of fs.readFileSync(file, 'utf8').matchAll(/<p[^>]*>([\s\S]*?)<\/p>/g)) {
+      const text = inner
+        .replace(/<[^>]+>/g, '')
+        .replace(/&[a-z]+;|&#\d+;/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+      if (text.length >= 120) out.push(text);
+    }
+  }
+  return out;
+}
+
 async function main() {
-  const { connectPostgres, migrateToLatest, insertCollection, insertCollectionDocument, searchCollectionDocuments } =
-    require('@research/database');
+  const {
+    connectPostgres,
+    migrateToLatest,
+    insertCollection,
+    insertCollectionDocument,
+    searchCollectionDocuments,
+    textSearchQueries,
+  } = require('@research/database');
   const { contentSha256, MAX_INDEXED_DOCUMENT_CHARS } = require('@research/core');
-  const pool = paragraphs();
+  const fromData = dataParagraphs();
+  const pool = fromData ?? repositoryParagraphs();
+  const origin = fromData ? 'the Readability test pages of RESEARCH_DATA_DIR' : "the repository's docs";
   const random = seeded(20261202);
   const pick = () => pool[Math.floor(random() * pool.length)];
-  const words = [...new Set(pool.join(' ').toLowerCase().match(/\b[a-z]{5,}\b/g))];
+  const words = [
+    ...new Set(
+      pool
+        .join(' ')
+        .toLowerCase()
+        .match(/\b[a-z]{5,}\b/g),
+    ),
+  ];
   const database = await createBenchDatabase('bench_collections');
   const handle = connectPostgres(database.url, { max: CONCURRENCY, applicationName: 'bench-collections' });
   try {
@@ -91,7 +135,7 @@ async function main() {
     });
     const bytes = documents.reduce((sum, d) => sum + Buffer.byteLength(d.content), 0);
     console.log(
-      `bench:collections${bench.smoke ? ' --smoke' : ''} — ${DOCUMENTS} documents (${(bytes / DOCUMENTS / 1024).toFixed(1)} KiB of text each, from ${pool.length} paragraphs of the repository's docs), ${CONCURRENCY} inserts at once, ${SEARCHES} searches of each kind, Node ${process.version}`,
+      `bench:collections${bench.smoke ? ' --smoke' : ''} — ${DOCUMENTS} documents (${(bytes / DOCUMENTS / 1024).toFixed(1)} KiB of text each, from ${pool.length} paragraphs of ${origin}), ${CONCURRENCY} inserts at once, ${SEARCHES} searches of each kind, Node ${process.version}`,
     );
 
     let next = 0;
@@ -119,10 +163,12 @@ async function main() {
     );
     const indexSeconds = (performance.now() - started) / 1000;
     const docsPerSecond = DOCUMENTS / indexSeconds;
-    console.log(`index  ${DOCUMENTS} documents in ${indexSeconds.toFixed(1)} s: ${docsPerSecond.toFixed(0)} documents/s`);
+    console.log(
+      `index  ${DOCUMENTS} documents in ${indexSeconds.toFixed(1)} s: ${docsPerSecond.toFixed(0)} documents/s`,
+    );
     await db.executeQuery(require('kysely').sql`analyze collection_documents`.compile(db));
 
-    const scope = [{ id: collection.id, config: 'english' }];
+    const scope = { id: collection.id, config: 'english' };
     const queries = Array.from({ length: SEARCHES }, () => {
       const w = () => words[Math.floor(random() * words.length)];
       return `${w()} ${w()}`;
@@ -133,7 +179,8 @@ async function main() {
       let hits = 0;
       for (const query of queries) {
         const t0 = performance.now();
-        const found = await searchCollectionDocuments(db, scope, { query, limit: 10, match });
+        const tsquery = (await textSearchQueries(db, ['english'], query, match)).get('english');
+        const found = await searchCollectionDocuments(db, [{ ...scope, query: tsquery }], 10);
         times.push(performance.now() - t0);
         hits += found.length;
       }

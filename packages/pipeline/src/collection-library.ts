@@ -1,5 +1,11 @@
 import { collectionDocumentUrl, parseCollectionUrl } from '@research/core';
-import { findCollectionDocument, findCollectionScopes, searchCollectionDocuments, type Db } from '@research/database';
+import {
+  findCollectionDocument,
+  findCollectionScopes,
+  searchCollectionDocuments,
+  textSearchQueries,
+  type Db,
+} from '@research/database';
 
 /** A document of a collection as a run reads it: its stored text (never read again from the upload). */
 export interface CollectionDocumentText {
@@ -30,11 +36,14 @@ export function createCollectionLibrary(db: Db): CollectionLibrary {
     async search(ids, query, limit) {
       // The run's creator could read every one of them when it was created (checked then); a deleted one is gone.
       const collections = await findCollectionScopes(db, ids);
-      const matches = await searchCollectionDocuments(
-        db,
-        collections.map((c) => ({ id: c.id, config: c.text_search_config })),
-        { query, limit, match: 'any' },
-      );
+      const configs = collections.map((c) => c.text_search_config);
+      const queries = await textSearchQueries(db, configs, query, 'any');
+      const scopes = collections.map((c) => ({
+        id: c.id,
+        config: c.text_search_config,
+        query: queries.get(c.text_search_config) ?? '',
+      }));
+      const matches = await searchCollectionDocuments(db, scopes, limit);
       return matches.map((m) => ({
         url: collectionDocumentUrl(m.collection_id, m.id),
         title: m.title,

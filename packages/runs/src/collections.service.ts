@@ -22,6 +22,7 @@ import {
   listCollections,
   listReadableCollectionIds,
   searchCollectionDocuments,
+  textSearchQueries,
   type CollectionDocumentRow,
   type CollectionDocumentSummary,
   type CollectionSearchMatch,
@@ -276,11 +277,9 @@ export async function searchCollection(
   input: { q: string; limit: number },
 ): Promise<{ collection: CollectionSummary; results: CollectionSearchHit[] }> {
   const collection = await readableCollection(ctx.db, scope.actor, id);
-  const matches = await searchCollectionDocuments(
-    ctx.db,
-    [{ id: collection.id, config: collection.text_search_config }],
-    { query: input.q, limit: input.limit, match: 'all' },
-  );
+  const config = collection.text_search_config;
+  const query = (await textSearchQueries(ctx.db, [config], input.q, 'all')).get(config) ?? '';
+  const matches = await searchCollectionDocuments(ctx.db, [{ id: collection.id, config, query }], input.limit);
   return {
     collection,
     results: matches.map((m) => ({ ...m, url: collectionDocumentUrl(m.collection_id, m.id) })),

@@ -180,43 +180,60 @@ export async function deleteCollectionDocument(db: Db, collectionId: string, doc
 }
 
 /**
- * The documents of `collections` matching `query`, ranked by ts_rank, with a headline of the passage that matched,
- * each collection under its own configuration. `all`: web search syntax (every word, "a phrase", -not, or), what a
- * person types; `any`: a document holding any of its words, more of them ranking higher (a research question's
- * words, which no document need hold all of).
+ * The text search query of `query` in each of `configs` (as tsquery text). `all`: web search syntax (every word,
+ * "a phrase", -not, or), what a person types; `any`: a document holding any of its words, more of them ranking
+ * higher (a research question's words, which no document need hold all of): plainto_tsquery's lexemes, quoted
+ * and joined by ' & ', joined by ' | ' instead.
  */
-export function searchCollectionDocuments(
+export async function textSearchQueries(
   db: Db,
-  collections: ReadonlyArray<{ id: string; config: string }>,
-  search: { query: string; limit: number; match: 'all' | 'any' },
-): Promise<CollectionSearchMatch[]> {
-  if (collections.length === 0) return Promise.resolve([]);
-  const scopes = sql.join(
-    collections.map((c) => sql`(${c.id}::uuid, ${c.config}::regconfig)`),
+  configs: readonly string[],
+  query: string,
+  match: 'all' | 'any',
+): Promise<Map<string, string>> {
+  if (configs.length === 0) return new Map();
+  const tsquery =
+    match === 'all'
+      ? sql`websearch_to_tsquery(c.config, ${query})`
+      : sql`replace(plainto_tsquery(c.config, ${query})::text, ' & ', ' | ')::tsquery`;
+  const names = sql.join(
+    [...new Set(configs)].map((config) => sql`(${config}::regconfig)`),
     sql`, `,
   );
-  // plainto_tsquery's lexemes are quoted and joined by ' & ': joined by ' | ' instead, any of them matches.
-  const tsquery =
-    search.match === 'all'
-      ? sql`websearch_to_tsquery(s.config, ${search.query})`
-      : sql`replace(plainto_tsquery(s.config, ${search.query})::text, ' & ', ' | ')::tsquery`;
-  return sql<CollectionSearchMatch>`
-    with scope(collection_id, config) as (values ${scopes}),
-    matched as (
-      select d.id, d.collection_id, d.title, d.filename, d.content_sha256, d.content, s.config, q.query,
-             ts_rank(d.search_vector, q.query) as rank
-      from collection_documents d
-      join scope s on s.collection_id = d.collection_id
-      cross join lateral (select ${tsquery} as query) q
-      where d.search_vector @@ q.query
-      order by rank desc, d.id
-      limit ${search.limit}
-    )
+  const result = await sql<{ config: string; query: string }>`
+    select c.config::text as config, (${tsquery})::text as query from (values ${names}) as c(config)`.execute(db);
+  return new Map(result.rows.map((row) => [row.config, row.query]));
+}
+
+/**
+ * The best `limit` documents of the collections, each searched with its configuration's query (textSearchQueries:
+ * a constant tsquery, so the GIN index finds the candidates), ranked by ts_rank, with a headline of the passage
+ * that matched.
+ */
+export async function searchCollectionDocuments(
+  db: Db,
+  scopes: ReadonlyArray<{ id: string; config: string; query: string }>,
+  limit: number,
+): Promise<CollectionSearchMatch[]> {
+  const searched = scopes.filter((s) => s.query !== '');
+  if (searched.length === 0) return [];
+  const matches = sql.join(
+    searched.map(
+      (s) =>
+        sql`select d.id, d.collection_id, d.title, d.filename, d.content_sha256, d.content,
+                   ${s.config}::regconfig as config, ${s.query}::tsquery as query,
+                   ts_rank(d.search_vector, ${s.query}::tsquery) as rank
+            from collection_documents d
+            where d.collection_id = ${s.id}::uuid and d.search_vector @@ ${s.query}::tsquery`,
+    ),
+    sql` union all `,
+  );
+  const result = await sql<CollectionSearchMatch>`
+    with matched as (select * from (${matches}) as m order by rank desc, id limit ${limit})
     select id, collection_id, title, filename, content_sha256, rank::float8 as rank,
            ts_headline(config, left(content, 100000), query,
                        'MaxWords=40, MinWords=15, MaxFragments=1, StartSel="", StopSel=""') as headline
     from matched
-    order by rank desc, id`
-    .execute(db)
-    .then((result) => result.rows);
+    order by rank desc, id`.execute(db);
+  return result.rows;
 }
