@@ -78,6 +78,7 @@ export interface ResearchRequest {
   exclude_domains?: string[];
   published_after?: string;
   max_sources?: number;
+  collection_ids?: string[];
 }
 
 export interface HiddenResult {

@@ -3,11 +3,20 @@ import { ApiError, errorText } from '../api/client';
 import { fieldProblemOf } from '../api/field-problem';
 import type { Depth, ResearchRequest } from '../api/types';
 import { researchRequestOf, type AskFields } from './ask-request';
+import { CollectionsChoice, type CollectionChoice } from './CollectionsChoice';
 import { REPORT_LANGUAGES, SEARCH_LANGUAGES } from './languages';
 import './AskForm.css';
 
 /** The request fields the form has an input for, so a 422 naming one is shown beside it. */
-const FIELDS = ['query', 'depth', 'language', 'include_domains', 'exclude_domains', 'published_after'] as const;
+const FIELDS = [
+  'query',
+  'depth',
+  'language',
+  'include_domains',
+  'exclude_domains',
+  'published_after',
+  'collection_ids',
+] as const;
 type Field = (typeof FIELDS)[number];
 
 /** What went wrong with a submission: the whole text (at the top), and the field it concerns when there is one. */
@@ -34,7 +43,7 @@ export function askErrorOf(error: unknown): AskError {
 }
 
 /** The fields folded under "Advanced": the source controls. */
-const ADVANCED: readonly Field[] = ['include_domains', 'exclude_domains', 'published_after'];
+const ADVANCED: readonly Field[] = ['include_domains', 'exclude_domains', 'published_after', 'collection_ids'];
 
 const SUMMARY_ID = 'ask-error';
 const inputId = (field: Field) => `ask-${field.replaceAll('_', '-')}`;
@@ -100,14 +109,22 @@ function submitOnEnter(e: KeyboardEvent<HTMLTextAreaElement>) {
 
 /** How many source controls are set, to say on the folded "Advanced" that something inside is in force. */
 function advancedCount(fields: AskFields): number {
-  return [fields.includeDomains, fields.excludeDomains, fields.publishedAfter].filter((v) => v.trim()).length;
+  const controls = [fields.includeDomains, fields.excludeDomains, fields.publishedAfter].filter((v) => v.trim());
+  return controls.length + (fields.collectionIds?.length ? 1 : 0);
 }
 
 /**
  * The question and its settings, the source controls folded under "Advanced"; `onStart` sends them (and moves
  * on), a rejection is shown as the API words it.
  */
-export function AskForm({ onStart }: { onStart: (request: ResearchRequest) => Promise<void> }) {
+export function AskForm({
+  onStart,
+  collections = [],
+}: {
+  onStart: (request: ResearchRequest) => Promise<void>;
+  /** The collections the key may read, offered under "Advanced". */
+  collections?: readonly CollectionChoice[];
+}) {
   const [fields, setFields] = useState<AskFields>(EMPTY);
   const [error, setError] = useState<AskError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -235,6 +252,16 @@ export function AskForm({ onStart }: { onStart: (request: ResearchRequest) => Pr
             {input('publishedAfter', 'date')}
           </FormField>
         </fieldset>
+        {collections.length > 0 && (
+          <CollectionsChoice
+            id={inputId('collection_ids')}
+            collections={collections}
+            chosen={fields.collectionIds ?? []}
+            only={fields.collectionsOnly ?? false}
+            problem={error?.field === 'collection_ids' ? (error.message ?? error.summary) : null}
+            onChange={(collectionIds, collectionsOnly) => setFields((f) => ({ ...f, collectionIds, collectionsOnly }))}
+          />
+        )}
       </details>
       <button type="submit" disabled={busy} aria-busy={busy || undefined}>
         Start research

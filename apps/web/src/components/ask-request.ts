@@ -9,6 +9,10 @@ export interface AskFields {
   excludeDomains: string;
   /** `YYYY-MM-DD` from the date input, or empty. */
   publishedAfter: string;
+  /** The collections ticked, searched beside the web. */
+  collectionIds?: string[];
+  /** Search the ticked collections instead of the web (sent as `include_domains: []`). */
+  collectionsOnly?: boolean;
 }
 
 /** A list of hosts as typed: separated by commas, spaces or new lines. */
@@ -30,5 +34,10 @@ export function researchRequestOf(fields: AskFields): ResearchRequest {
   if (exclude.length > 0) request.exclude_domains = exclude;
   const publishedAfter = fields.publishedAfter.trim();
   if (publishedAfter) request.published_after = publishedAfter;
+  if (fields.collectionIds?.length) {
+    request.collection_ids = fields.collectionIds;
+    // With collections, an empty include_domains says "no web host": the run reads only the collections.
+    if (fields.collectionsOnly) request.include_domains = [];
+  }
   return request;
 }
