@@ -237,3 +237,58 @@ export async function searchCollectionDocuments(
     order by rank desc, id`.execute(db);
   return result.rows;
 }
+
+// First key of the lock of a service's collection (its system_key second): apart from the run locks' space.
+const SYSTEM_COLLECTION_LOCK_SPACE = 20261202;
+
+/**
+ * Takes the transaction's advisory lock of the service's collection `systemKey`, or answers false when another
+ * process holds it (that process is bringing the collection in step already).
+ */
+export async function tryLockSystemCollection(db: Db, systemKey: string): Promise<boolean> {
+  const result = await sql<{ locked: boolean }>`
+    select pg_try_advisory_xact_lock(${SYSTEM_COLLECTION_LOCK_SPACE}::int, hashtext(${systemKey})) as locked`.execute(
+    db,
+  );
+  return result.rows[0]?.locked === true;
+}
+
+/** The service's collection `systemKey`, stored first when it is not there yet (no owner: readable by every key). */
+export async function ensureSystemCollection(
+  db: Db,
+  row: Pick<CollectionRow, 'id' | 'name' | 'language' | 'text_search_config'> & { system_key: string },
+): Promise<CollectionRow> {
+  const inserted = await db
+    .insertInto('collections')
+    .values({ ...row, owner_user_id: null })
+    .onConflict((oc) => oc.column('system_key').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  return (
+    inserted ??
+    db.selectFrom('collections').selectAll().where('system_key', '=', row.system_key).executeTakeFirstOrThrow()
+  );
+}
+
+/** Every document of a collection by its file name, with its hash (no text): what a folder's sync compares. */
+export function listCollectionFiles(
+  db: Db,
+  collectionId: string,
+): Promise<Array<Pick<CollectionDocumentRow, 'id' | 'filename' | 'content_sha256'>>> {
+  return db
+    .selectFrom('collection_documents')
+    .select(['id', 'filename', 'content_sha256'])
+    .where('collection_id', '=', collectionId)
+    .execute();
+}
+
+/** Deletes documents of a collection by id. */
+export async function deleteCollectionDocuments(db: Db, collectionId: string, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db
+    .deleteFrom('collection_documents')
+    .where('collection_id', '=', collectionId)
+    .where('id', 'in', [...ids])
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
