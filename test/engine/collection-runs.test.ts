@@ -151,6 +151,8 @@ describe('research runs with collections', () => {
     expect(o.webPages).toBe(0);
     expect(o.sources.map((s) => s.url)).toEqual([documentUrl()]);
     expect(o.report.findings.length).toBeGreaterThan(0);
+    // The manifest says how the run was asked for, so that it can be asked again alike.
+    expect((await o.read('/manifest')).body.collections).toEqual({ ids: [collectionId], web: false });
   });
 
   it("keeps include_domains to the web's pages: the collection's documents are read beside the hosts it allows", async () => {

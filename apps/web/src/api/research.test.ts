@@ -1,7 +1,16 @@
 import http from 'node:http';
 import { listenOnLoopback, type LoopbackServer } from '../../../../test/support/loopback';
 import { ApiClient } from './client';
-import { deleteRun, listHiddenRuns, listRuns, protectRun, purgeRun, startResearch, unprotectRun } from './research';
+import {
+  deleteRun,
+  listHiddenRuns,
+  listRuns,
+  protectRun,
+  purgeRun,
+  retryRun,
+  startResearch,
+  unprotectRun,
+} from './research';
 
 // The calls go through the real ApiClient and fetch to a loopback server that records what arrives and answers
 // as the API does.
@@ -46,6 +55,29 @@ const api = () => new ApiClient('key-1', () => {}, server.origin);
 const ID = 'a1/b';
 
 describe('the calls of the Ask, Runs and Admin pages', () => {
+  it('asks a run again with its collections, instead of the web when it was asked so', async () => {
+    const asked = { query: 'q', depth: 'quick', language: 'en', extra_queries: null, source_controls: null };
+    answer = { status: 200, body: { ...asked, collections: { ids: ['c1'], web: false } } };
+    await retryRun(api(), 'r1');
+    expect(received.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /v1/research/r1/manifest', 'POST /v1/research']);
+    expect(JSON.parse(received[1]!.body)).toEqual({
+      query: 'q',
+      depth: 'quick',
+      language: 'en',
+      collection_ids: ['c1'],
+      include_domains: [],
+    });
+    received = [];
+    answer = { status: 200, body: { ...asked, collections: { ids: ['c1'], web: true } } };
+    await retryRun(api(), 'r1');
+    expect(JSON.parse(received[1]!.body)).toEqual({
+      query: 'q',
+      depth: 'quick',
+      language: 'en',
+      collection_ids: ['c1'],
+    });
+  });
+
   it('starts a run with the body as given', async () => {
     answer = {
       status: 200,

@@ -28,6 +28,8 @@ interface RunRequestOfManifest {
     published_after?: string | null;
     max_sources?: number | null;
   } | null;
+  /** The collections it searches, and whether the web beside them; absent from an older API. */
+  collections?: { ids: string[]; web: boolean } | null;
 }
 
 /** A new run asked for as `id` was (its manifest: question, depth, language, extra queries, source controls). */
@@ -43,6 +45,9 @@ export async function retryRun(api: ApiClient, id: string): Promise<CreatedRun> 
     ...(controls.exclude_domains?.length ? { exclude_domains: controls.exclude_domains } : {}),
     ...(controls.published_after ? { published_after: controls.published_after } : {}),
     ...(controls.max_sources ? { max_sources: controls.max_sources } : {}),
+    ...(asked.collections ? { collection_ids: asked.collections.ids } : {}),
+    // Collections instead of the web: said again as it was said, with an empty include_domains.
+    ...(asked.collections && !asked.collections.web ? { include_domains: [] } : {}),
   });
 }
 
