@@ -114,3 +114,44 @@ describe('collections on the embedded database', () => {
     expect(content.body.content_sha256).toBe(note.body.content_sha256);
   });
 });
+
+describe('the local folder as a collection on the embedded database', () => {
+  let dir: string;
+  let corpus: string;
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rs-embedded-local-'));
+    corpus = fs.mkdtempSync(path.join(os.tmpdir(), 'rs-embedded-corpus-'));
+    fs.writeFileSync(path.join(corpus, 'greenhouse.md'), `# Greenhouse\n\n${NOTE}\n`);
+  });
+  afterAll(async () => {
+    await killAllProcesses();
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(corpus, { recursive: true, force: true });
+  });
+
+  it('keeps LOCAL_CORPUS_DIR as a collection of the service that every key can search', async () => {
+    const port = await freePort();
+    const service = spawnNodeProcess('service-local', STANDALONE_MAIN, {
+      DATA_DIR: dir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SEARCH_PROVIDER: 'local',
+      LOCAL_CORPUS_DIR: corpus,
+    });
+    await waitForLogLine(service, 'local folder collection in step', 60_000);
+    const key = fs.readFileSync(path.join(dir, 'initial-admin-key'), 'utf8').trim();
+    const api = client(`http://127.0.0.1:${port}`, key);
+    const listed = await api<{ items: Array<{ collection_id: string; owner: string; document_count: number }> }>(
+      'GET',
+      '/v1/collections',
+    );
+    const local = listed.body.items.find((c) => c.owner === 'system')!;
+    expect(local.document_count).toBe(1);
+    const found = await api<{ results: Array<{ filename: string }> }>(
+      'GET',
+      `/v1/collections/${local.collection_id}/search?q=chlorophyll`,
+    );
+    expect(found.body.results.map((r) => r.filename)).toEqual(['greenhouse.md']);
+  });
+});
