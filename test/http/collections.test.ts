@@ -207,6 +207,26 @@ describe('/v1/collections', () => {
       await as(t.owner).del(`/v1/collections/${id}/documents/${res.body.document_id}`).expect(404);
     });
 
+    it('keeps a file name with control characters (RFC 5987 percent-escapes) as one line of text', async () => {
+      const body = [
+        '--b0undary',
+        'Content-Disposition: form-data; name="file"; filename*=UTF-8\'\'kelp%00%07notes.txt',
+        'Content-Type: text/plain',
+        '',
+        'Kelp forests grow fast.',
+        '--b0undary--',
+        '',
+      ].join('\r\n');
+      const res = await request(t.app)
+        .post(`/v1/collections/${id}/documents`)
+        .set('X-API-Key', t.owner.key)
+        .set('Content-Type', 'multipart/form-data; boundary=b0undary')
+        .send(body)
+        .expect(201);
+      expect(res.body.filename).toBe('kelp notes.txt');
+      await as(t.owner).del(`/v1/collections/${id}/documents/${res.body.document_id}`).expect(200);
+    });
+
     it('answers 404 for a malformed or unknown document id', async () => {
       for (const doc of [MALFORMED, UNKNOWN]) {
         const res = await as(t.owner).get(`/v1/collections/${id}/documents/${doc}`).expect(404);

@@ -147,9 +147,14 @@ const EXTRACTION: Readonly<Record<LocalContentType, { kind: 'html' | 'pdf' | 'te
   'text/plain': { kind: 'text' },
 };
 
+/** A name as a line of text: control characters (NUL, which Postgres refuses, among them) as spaces. */
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+}
+
 /** A document's title: what its text says, else its file name without the extension. */
 function titleOf(extracted: string | null, filename: string): string {
-  const title = extracted?.replace(/\s+/g, ' ').trim();
+  const title = extracted === null ? '' : oneLine(extracted).replace(/\s+/g, ' ');
   if (title) return title.slice(0, 500);
   return (
     filename
@@ -172,7 +177,7 @@ export async function uploadCollectionDocument(
   upload: { collectionId: string; file: UploadedFile },
   signal?: AbortSignal,
 ): Promise<Omit<CollectionDocumentRow, 'content' | 'search_vector'> & { chars: number }> {
-  const { file } = upload;
+  const file = { ...upload.file, filename: oneLine(upload.file.filename).slice(0, 500) };
   const collection = await managedCollection(ctx.db, scope.actor, upload.collectionId);
   if (file.body.length === 0) throw validationError('file', 'must not be empty');
   if (file.body.length > MAX_COLLECTION_UPLOAD_BYTES) {
@@ -198,7 +203,7 @@ export async function uploadCollectionDocument(
     {
       id: documentId,
       collection_id: collection.id,
-      filename: file.filename.slice(0, 500) || 'document',
+      filename: file.filename || 'document',
       title: titleOf(extracted.title, file.filename),
       content_type: contentType,
       bytes: file.body.length,
