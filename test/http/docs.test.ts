@@ -51,6 +51,11 @@ describe('API description (/docs, /redoc, /openapi.json)', () => {
           '/vision/analyze',
           '/audio/transcribe',
           '/mcp',
+          '/v1/collections',
+          '/v1/collections/{id}',
+          '/v1/collections/{id}/documents',
+          '/v1/collections/{id}/documents/{doc_id}',
+          '/v1/collections/{id}/search',
         ].sort(),
       );
       expect(res.body.components.securitySchemes.ApiKey).toEqual(

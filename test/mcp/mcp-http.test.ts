@@ -53,6 +53,8 @@ describe('POST /mcp (MCP over streamable HTTP)', () => {
       'edit_plan',
       'approve_plan',
       'list_research',
+      'list_collections',
+      'search_collection',
     ]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.start_research!.inputSchema).toMatchObject({
@@ -263,6 +265,52 @@ describe('POST /mcp (MCP over streamable HTTP)', () => {
     } finally {
       await own.close();
     }
+  });
+
+  it("lists the caller's collections and searches one, as the API answers, and keeps another user's unknown", async () => {
+    const key = api.m.t.owner.key;
+    const created = await fetch(`${api.origin}/v1/collections`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'MCP notes', language: 'en' }),
+    });
+    const collection = ((await created.json()) as { collection_id: string }).collection_id;
+    const form = new FormData();
+    form.append('file', new Blob(['Lighthouse keepers logged the storms of the winter.']), 'log.txt');
+    const uploaded = await fetch(`${api.origin}/v1/collections/${collection}/documents`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+
+    const listed = await call('list_collections', { limit: 100 });
+    expect(listed.isError).toBeFalsy();
+    expect(listed.structuredContent).toEqual(await apiGet(api.origin, '/v1/collections?limit=100', key));
+    expect(JSON.stringify(listed.structuredContent)).toContain(collection);
+
+    const found = await call('search_collection', { collection_id: collection, query: 'storm' });
+    expect(found.isError).toBeFalsy();
+    expect(found.structuredContent).toEqual(
+      await apiGet(api.origin, `/v1/collections/${collection}/search?q=storm`, key),
+    );
+    expect((found.structuredContent as { results: Array<{ title: string }> }).results).toEqual([
+      expect.objectContaining({ title: 'Lighthouse keepers logged the storms of the winter.', rank: 1 }),
+    ]);
+
+    const other = await connect({ Authorization: `Bearer ${api.m.t.other.key}` });
+    try {
+      const refused = await call('search_collection', { collection_id: collection, query: 'storm' }, other);
+      expect(refused).toMatchObject({
+        isError: true,
+        structuredContent: { status: 404, detail: `Collection ${collection} not found` },
+      });
+    } finally {
+      await other.close();
+    }
+    const escape = await call('search_collection', { collection_id: '../../health', query: 'x' });
+    expect(escape.isError).toBe(true);
+    expect(textOf(escape)).toContain('must be a collection id');
   });
 
   it('takes the key as X-API-Key too', async () => {

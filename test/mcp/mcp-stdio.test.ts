@@ -69,6 +69,8 @@ describe('npm run mcp (MCP over stdio)', () => {
       'edit_plan',
       'approve_plan',
       'list_research',
+      'list_collections',
+      'search_collection',
     ]);
     expect(tools.find((t) => t.name === 'get_report')!.inputSchema).toMatchObject({
       type: 'object',

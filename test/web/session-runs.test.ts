@@ -63,7 +63,7 @@ describeWithBrowser('the web page: sign in, runs, admin', () => {
     expect(await sessionValues(page)).toContain(stack.userKey);
     const nav = page.getByRole('navigation', { name: 'Main' });
     // A user who is not an administrator has no Admin link.
-    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Ask', 'Runs']);
+    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Ask', 'Runs', 'Collections']);
 
     await nav.getByRole('link', { name: 'Runs' }).click();
     await expectHeading(page, 'Runs');

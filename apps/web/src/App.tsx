@@ -4,6 +4,8 @@ import { listHiddenRuns } from './api/research';
 import { Layout } from './Layout';
 import { AdminPage } from './pages/AdminPage';
 import { AskPage } from './pages/AskPage';
+import { CollectionPage } from './pages/CollectionPage';
+import { CollectionsPage } from './pages/CollectionsPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { RunPage } from './pages/RunPage';
 import { RunsPage } from './pages/RunsPage';
@@ -22,6 +24,10 @@ function Page({ route }: { route: Route }) {
       return <RunPage id={route.id} />;
     case 'admin':
       return <AdminPage />;
+    case 'collections':
+      return <CollectionsPage />;
+    case 'collection':
+      return <CollectionPage id={route.id} />;
     case 'not-found':
       return <NotFoundPage />;
   }

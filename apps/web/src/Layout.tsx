@@ -6,11 +6,16 @@ import './styles.css';
 const PLACES: { label: string; route: Route; adminOnly?: true }[] = [
   { label: 'Ask', route: { name: 'ask' } },
   { label: 'Runs', route: { name: 'runs', page: 1 } },
+  { label: 'Collections', route: { name: 'collections' } },
   { label: 'Admin', route: { name: 'admin' }, adminOnly: true },
 ];
 
 function isCurrent(place: Route, route: Route): boolean {
-  return place.name === route.name || (place.name === 'runs' && route.name === 'run');
+  return (
+    place.name === route.name ||
+    (place.name === 'runs' && route.name === 'run') ||
+    (place.name === 'collections' && route.name === 'collection')
+  );
 }
 
 export function Layout({ route, children }: { route: Route; children: ReactNode }) {

@@ -11,6 +11,9 @@ describe('the page places in the URL hash', () => {
     expect(parseRoute('#/runs?q=%20%20')).toEqual({ name: 'runs', page: 1 });
     expect(parseRoute('#/runs/abc')).toEqual({ name: 'run', id: 'abc' });
     expect(parseRoute('#/admin')).toEqual({ name: 'admin' });
+    expect(parseRoute('#/collections')).toEqual({ name: 'collections' });
+    expect(parseRoute('#/collections/c1')).toEqual({ name: 'collection', id: 'c1' });
+    expect(parseRoute('#/collections/c1/x')).toEqual({ name: 'not-found' });
     expect(parseRoute('#/runs/a/b')).toEqual({ name: 'not-found' });
     expect(parseRoute('#/elsewhere')).toEqual({ name: 'not-found' });
   });
@@ -24,6 +27,8 @@ describe('the page places in the URL hash', () => {
       { name: 'runs', page: 3, q: 'Bambus' },
       { name: 'run', id: 'id with/slash' },
       { name: 'admin' },
+      { name: 'collections' },
+      { name: 'collection', id: 'id with/slash' },
     ];
     for (const place of places) expect(parseRoute(hrefOf(place))).toEqual(place);
   });

@@ -9,7 +9,15 @@ export type Route =
   | { name: 'runs'; page: number; q?: string }
   | { name: 'run'; id: string }
   | { name: 'admin' }
+  | { name: 'collections' }
+  | { name: 'collection'; id: string }
   | { name: 'not-found' };
+
+/** `#/collections` and `#/collections/<id>`. */
+function collectionsRoute(parts: string[]): Route {
+  if (parts.length === 1) return { name: 'collections' };
+  return parts.length === 2 && parts[1] ? { name: 'collection', id: parts[1] } : { name: 'not-found' };
+}
 
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
@@ -23,6 +31,7 @@ export function parseRoute(hash: string): Route {
   }
   if (parts[0] === 'runs' && parts.length === 2 && parts[1]) return { name: 'run', id: parts[1] };
   if (parts[0] === 'admin' && parts.length === 1) return { name: 'admin' };
+  if (parts[0] === 'collections') return collectionsRoute(parts);
   return { name: 'not-found' };
 }
 
@@ -41,6 +50,10 @@ export function hrefOf(route: Route): string {
       return `#/runs/${encodeURIComponent(route.id)}`;
     case 'admin':
       return '#/admin';
+    case 'collections':
+      return '#/collections';
+    case 'collection':
+      return `#/collections/${encodeURIComponent(route.id)}`;
     case 'not-found':
       return '#/';
   }

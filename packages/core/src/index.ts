@@ -20,3 +20,5 @@ export * from './finding-citation';
 export * from './ids';
 export * from './iso-time';
 export * from './run-cost';
+export * from './collections';
+export * from './markdown-text';

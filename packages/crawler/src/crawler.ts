@@ -103,6 +103,15 @@ export interface Crawler {
    * fetched page: Readability in the pool, the site's navigation, notices and footers left out.
    */
   extractPage(body: Uint8Array, url: string, signal?: AbortSignal): Promise<ExtractedDocument>;
+  /**
+   * The text of a file at hand (an upload to a collection) by the extraction a fetched page of its kind gets, in
+   * the pool: HTML's article, a PDF's text layer within the PDF limits, plain text decoded.
+   */
+  extractFile(
+    body: Uint8Array,
+    file: { kind: 'html' | 'pdf' | 'text'; contentType: string; url: string; format?: 'markdown' },
+    signal?: AbortSignal,
+  ): Promise<ExtractedDocument>;
   close(): Promise<void>;
 }
 
@@ -279,6 +288,7 @@ export function createCrawler(deps: CrawlerDeps): Crawler {
     fetchSources,
     extractPage: (body, url, signal) =>
       pool.extract({ body, contentType: htmlFileType(body), kind: 'html', url }, signal),
+    extractFile: (body, file, signal) => pool.extract({ body, ...file }, signal),
     async close() {
       agents.destroy();
       if (ownPool) await pool.close();

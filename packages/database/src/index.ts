@@ -20,3 +20,4 @@ export * from './repositories/evidence-graph.repository';
 export * from './repositories/run-cost.repository';
 export * from './repositories/plan-review.repository';
 export * from './repositories/follow-ups.repository';
+export * from './repositories/collections.repository';

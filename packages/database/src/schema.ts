@@ -79,6 +79,8 @@ export interface ResearchRunsTable {
   review_requested_at: NullableTimestamp;
   /** The run a follow-up started from (its evidence copied in at creation); null for others and once it is purged. */
   parent_id: NullableText;
+  /** The collections the run searches (core's RunCollections: `{ids, web}`), or null. */
+  collections: NullableJson<Record<string, unknown>>;
 }
 
 /** A search hit as the search step records it (core's SearchResultDraft), placed in its run. */
@@ -218,6 +220,8 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   run_search: RunSearchTable;
+  collections: CollectionsTable;
+  collection_documents: CollectionDocumentsTable;
 }
 
 /** A database handle or an open transaction: what every repository function takes first. */
@@ -239,3 +243,34 @@ export type RetentionRow = Selectable<RetentionRecordsTable>;
 export type AuditRow = Selectable<DeletionAuditTable>;
 export type RunEventRow = Selectable<RunEventsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+/** A named set of uploaded documents; owner null for the service's own (system_key set). */
+export interface CollectionsTable {
+  id: string;
+  owner_user_id: string | null;
+  name: string;
+  /** The language given at creation (null: none). */
+  language: string | null;
+  /** The Postgres text search configuration its documents are indexed and searched with. */
+  text_search_config: string;
+  system_key: NullableText;
+  created_at: GeneratedTimestamp;
+}
+
+/** One document of a collection: its extracted text, that text's hash and its full-text index. */
+export interface CollectionDocumentsTable {
+  id: string;
+  collection_id: string;
+  filename: string;
+  title: string;
+  content_type: string;
+  bytes: number;
+  content: string;
+  content_sha256: string;
+  /** A tsvector, written with to_tsvector (never read as a value). */
+  search_vector: ColumnType<string, string, string>;
+  created_at: GeneratedTimestamp;
+}
+
+export type CollectionRow = Selectable<CollectionsTable>;
+export type CollectionDocumentRow = Selectable<CollectionDocumentsTable>;

@@ -5,6 +5,7 @@ import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { createKeyQuotas } from './middleware/key-quotas';
 import { requestContext } from './middleware/request-context';
 import { createAdminRouter } from './routes/admin.routes';
+import { createCollectionsRouter } from './routes/collections.routes';
 import { createDocsRouter } from './routes/docs.routes';
 import { createMcpRouter } from './routes/mcp.routes';
 import { createMountedRouter } from './routes/mounted.routes';
@@ -32,6 +33,7 @@ export function createApp(ctx: AppContext): Express {
   const events = ctx.runEvents ?? new RunEventHub(ctx.db, { pollMs: ctx.config.http.eventsPollMs, logger: ctx.logger });
   app.use('/v1/research', createResearchRouter(ctx, quotas.runs, { events }));
   app.use('/v1/admin', createAdminRouter(ctx));
+  app.use('/v1/collections', createCollectionsRouter(ctx));
   // The research tools for assistants (MCP over streamable HTTP), calling this API with the caller's key.
   app.use('/mcp', createMcpRouter(ctx));
   // SPEC 1.8 / 4.14: search, crawler, planner, run analysis, vision and audio, each under its prefix.

@@ -37,6 +37,10 @@ export interface ResearchApi {
   approvePlan(researchId: string): Promise<ApiObject>;
   /** `GET /v1/research` with its query parameters (`q`, `parent_id`, `limit`, `offset`). */
   listResearch(params: ApiObject): Promise<ApiObject>;
+  /** `GET /v1/collections`. */
+  listCollections(params: { limit?: number; offset?: number }): Promise<ApiObject>;
+  /** `GET /v1/collections/{id}/search`. */
+  searchCollection(collectionId: string, params: { q: string; limit?: number }): Promise<ApiObject>;
 }
 
 /** An answer of the API other than 2xx (`status` and its `detail`), or no answer at all (`status` null). */
@@ -125,6 +129,9 @@ export function createResearchApiClient(options: ResearchApiOptions): ResearchAp
     editPlan: (researchId, body) => call(() => client.put<ApiObject>(`${run(researchId)}/plan`, body)),
     approvePlan: (researchId) => call(() => client.post<ApiObject>(`${run(researchId)}/approve`)),
     listResearch: (params) => call(() => client.get<ApiObject>('/v1/research', { params })),
+    listCollections: (params) => call(() => client.get<ApiObject>('/v1/collections', { params })),
+    searchCollection: (collectionId, params) =>
+      call(() => client.get<ApiObject>(`/v1/collections/${encodeURIComponent(collectionId)}/search`, { params })),
   };
 }
 

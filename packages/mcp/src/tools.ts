@@ -64,6 +64,12 @@ const startResearch = defineTool({
         'Ask a follow-up: the research_id of a finished run whose sources, claims and evidence the new run starts ' +
           'from (not fetched again, still cited); it then searches only for what the new question needs.',
       ),
+    collection_ids: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'Collections (list_collections) to search beside the web, at most 10; with include_domains: [] instead of the web.',
+      ),
   }),
   annotations: { readOnlyHint: false, openWorldHint: true },
   call: (api, input) => api.startResearch(input),
@@ -198,6 +204,43 @@ const listResearch = defineTool({
   call: (api, input) => api.listResearch(input),
 });
 
+const collectionId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be a collection id')
+  .describe('The collection_id list_collections gives (a UUID).');
+
+const listCollections = defineTool({
+  name: 'list_collections',
+  title: 'Collections of documents',
+  description:
+    "The collections of uploaded documents the key may read (its own and the service's), newest first, with " +
+    'their ids, names, languages and document counts. Search one with search_collection, or name them in ' +
+    "start_research's collection_ids.",
+  inputSchema: z.object({
+    limit: z.number().int().optional().describe('Collections wanted (1 to 100, default 10).'),
+    offset: z.number().int().optional().describe('Collections to skip (default 0).'),
+  }),
+  annotations: readOnly,
+  call: (api, input) => api.listCollections(input),
+});
+
+const searchCollection = defineTool({
+  name: 'search_collection',
+  title: 'Search a collection',
+  description:
+    'Full-text search of one collection\'s documents (every word; "a phrase", -word and or work as in a web ' +
+    'search), best first, each with its title, the passage that matched, its collection:// URL and the SHA-256 ' +
+    'of its text. No research run is started.',
+  inputSchema: z.object({
+    collection_id: collectionId,
+    query: z.string().describe('What to find (1 to 500 characters).'),
+    limit: z.number().int().optional().describe('Documents wanted (1 to 50, default 10).'),
+  }),
+  annotations: readOnly,
+  call: (api, input) =>
+    api.searchCollection(input.collection_id, { q: input.query, ...(input.limit ? { limit: input.limit } : {}) }),
+});
+
 /** The tools of the research MCP server, in the order an assistant would use them. */
 export const RESEARCH_TOOLS: readonly ResearchTool[] = Object.freeze([
   estimateResearch,
@@ -210,4 +253,6 @@ export const RESEARCH_TOOLS: readonly ResearchTool[] = Object.freeze([
   editPlan,
   approvePlan,
   listResearch,
+  listCollections,
+  searchCollection,
 ]);

@@ -43,3 +43,9 @@ export { type ProgressEvent } from './progress';
 export * from './webhook-delivery';
 export { awaitsReview, reviewEvent, stateAfterReview, type ReviewAction } from './plan-review';
 export { expireOverdueReviews, reviewExpired, type ReviewExpiry } from './review-expiry';
+export {
+  createCollectionLibrary,
+  type CollectionLibrary,
+  type CollectionDocumentText,
+  type CollectionHit,
+} from './collection-library';

@@ -5,6 +5,7 @@ import type { RunNote, StoredGraph } from '@research/engine';
 import type { Logger, Metrics } from '@research/observability';
 import type { SearchProvider } from '@research/search';
 import type { RunBudget } from './budget';
+import type { CollectionLibrary } from './collection-library';
 import type { ProgressEvent } from './progress';
 
 /** The outside world a run's steps reach, built once per process (packages/runtime/src/research-services.ts). */
@@ -16,6 +17,8 @@ export interface ResearchServices {
   readonly crawler: Pick<Crawler, 'fetchSources' | 'extractPage'>;
   /** Where `local:` hits are read from (LOCAL_CORPUS_DIR); undefined: none. */
   readonly localCorpusDir: string | undefined;
+  /** The collections a run created with `collection_ids` searches and reads; undefined: none (web only). */
+  readonly collections?: CollectionLibrary;
 }
 
 /** What every step sees of the run it works on. */

@@ -84,3 +84,18 @@ export { listWebhookDeliveries } from './webhooks.service';
 export { checkReadiness, type Readiness } from './readiness.service';
 export { estimateRun, ESTIMATE_RUNS, type EstimateInput, type RunEstimate } from './run-estimate.service';
 export { approveRunPlan, editRunPlan } from './plan-review.service';
+export {
+  createCollection,
+  getCollection,
+  getCollectionDocument,
+  listDocumentsOfCollection,
+  listReadableCollections,
+  MAX_COLLECTION_SEARCH_RESULTS,
+  MAX_COLLECTION_UPLOAD_BYTES,
+  removeCollection,
+  removeCollectionDocument,
+  searchCollection,
+  uploadCollectionDocument,
+  type CollectionSearchHit,
+  type UploadedFile,
+} from './collections.service';

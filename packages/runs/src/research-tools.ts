@@ -2,7 +2,7 @@ import { AppError, Semaphore, type AppConfig, type LlmClient } from '@research/c
 import { createCrawler, type Crawler } from '@research/crawler';
 import type { Database } from '@research/database';
 import type { Logger, Metrics } from '@research/observability';
-import type { ResearchServices } from '@research/pipeline';
+import { createCollectionLibrary, type ResearchServices } from '@research/pipeline';
 import {
   createSearchProvider,
   isSearchProviderConfigured,
@@ -158,6 +158,7 @@ export function createResearchTools(deps: ResearchToolsDeps): ResearchTools {
         return tools.crawler();
       },
       localCorpusDir: config.search.localCorpusDir,
+      ...(deps.db ? { collections: createCollectionLibrary(deps.db) } : {}),
     }),
     reserveOutbound,
     async limitOutbound(callerId, task) {

@@ -32,6 +32,7 @@ import { enqueueRun } from './enqueue-run';
 import { getVisibleRun } from './research-reads.service';
 import { checkedCallbackUrl } from './webhooks.service';
 import { checkFollowUpParent, lockFollowUpParent, seedFollowUp } from './follow-up.service';
+import { checkedRunCollections } from './collections.service';
 
 // A management call re-reads and retries when the protection changed between its checks and its commit.
 const MAX_ATTEMPTS = 3;
@@ -56,6 +57,10 @@ export interface CreateRunInput {
   review_plan?: boolean;
   /** The run this one follows up (follow-up.service.ts): its evidence is copied in. */
   parent_id?: string | null;
+  /** Collections the run searches (each one the caller may read: checkedRunCollections). */
+  collection_ids?: string[];
+  /** With collection_ids: search them instead of the web (created with `include_domains: []`). */
+  collections_only?: boolean;
 }
 
 /**
@@ -96,6 +101,7 @@ export async function createResearchRun(
   const callbackUrl = await checkedCallbackUrl(ctx.config, input.callback_url ?? null);
   const parentId = input.parent_id ?? null;
   if (parentId !== null) await checkFollowUpParent(ctx.db, parentId);
+  const collectionIds = await checkedRunCollections(ctx.db, scope.actor, input.collection_ids);
   await admit();
   const id = crypto.randomUUID();
   await ctx.db.transaction().execute(async (trx) => {
@@ -117,6 +123,9 @@ export async function createResearchRun(
       source_controls: controls === null ? null : JSON.stringify(controls),
       ...(input.review_plan ? { review_plan: true } : {}),
       ...(parentId !== null ? { parent_id: parentId } : {}),
+      ...(collectionIds === null
+        ? {}
+        : { collections: JSON.stringify({ ids: collectionIds, web: input.collections_only !== true }) }),
     });
     await insertRetentionRecord(trx, { research_id: id, owner_user_id: scope.actor.userId, query: input.query });
     if (parentId !== null) {

@@ -11,3 +11,4 @@ export * from './standalone';
 export * from './research-services';
 export * from './verify-run';
 export * from './welcome';
+export { startLocalCollectionSync, LOCAL_COLLECTION_KEY, type LocalCollectionSync } from './local-collection';

@@ -1,6 +1,7 @@
 import { deleteExpiredPages } from '@research/crawler';
-import type { ResearchServices } from '@research/pipeline';
-import { createSearchProvider } from '@research/search';
+import { createCollectionLibrary, type ResearchServices } from '@research/pipeline';
+import { createSearchProvider, LocalSearchProvider } from '@research/search';
+import { startLocalCollectionSync } from './local-collection';
 import type { Services } from './services';
 
 const PAGE_CACHE_SWEEP_MS = 60 * 60 * 1000;
@@ -27,6 +28,7 @@ export function createProcessResearchServices(services: Services): ProcessResear
     searchProvider,
     crawler: services.crawler(),
     localCorpusDir: config.search.localCorpusDir,
+    collections: createCollectionLibrary(db),
   };
   // Expired cached pages are never read again; drop them hourly so the cache table stays small.
   const sweep = () =>
@@ -36,6 +38,11 @@ export function createProcessResearchServices(services: Services): ProcessResear
     );
   const sweeper = setInterval(() => void sweep(), PAGE_CACHE_SWEEP_MS);
   sweeper.unref();
+  // The local provider's folder is also a collection of the service's, kept in step with its index.
+  const localCollection =
+    searchProvider instanceof LocalSearchProvider
+      ? startLocalCollectionSync({ db, provider: searchProvider, logger, intervalMs: config.search.localCorpusPollMs })
+      : null;
   return {
     services: research,
     sweepPageCache: async () => {
@@ -44,6 +51,7 @@ export function createProcessResearchServices(services: Services): ProcessResear
     async close() {
       // The crawler and the LLM client are the process's (Services), closed with it.
       clearInterval(sweeper);
+      await localCollection?.close();
       await searchProvider.close?.();
     },
   };

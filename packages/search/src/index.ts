@@ -33,7 +33,12 @@ export {
   type BraveProviderOptions,
 } from './providers/brave.provider';
 export { createTavilyProvider, TAVILY_API_URL, type TavilyProviderOptions } from './providers/tavily.provider';
-export { createLocalProvider, LocalSearchProvider, type LocalProviderOptions } from './providers/local.provider';
+export {
+  createLocalProvider,
+  LocalSearchProvider,
+  type LocalIndexedDocument,
+  type LocalProviderOptions,
+} from './providers/local.provider';
 export {
   readLocalDocument,
   isLocalUrl,
@@ -44,3 +49,4 @@ export {
   type LocalDocument,
 } from './local/local-url';
 export { PdfTextExtractor, type PdfText } from './local/pdf-text';
+export { localContentType, LOCAL_EXTENSIONS, type LocalContentType } from './local/local-documents';

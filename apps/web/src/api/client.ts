@@ -38,6 +38,8 @@ export interface RequestOptions {
   accept?: string;
   /** Further request headers (a stream's `Last-Event-ID`); they never replace the key or Accept. */
   headers?: Record<string, string>;
+  /** A multipart body (an upload) instead of JSON; the browser writes its Content-Type with the boundary. */
+  form?: FormData;
 }
 
 export class ApiClient {
@@ -59,7 +61,7 @@ export class ApiClient {
     const response = await fetch(this.baseUrl + path, {
       method,
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.form ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
       signal: options.signal,
       cache: 'no-store',
       credentials: 'omit',

@@ -56,6 +56,29 @@ const api = () => new ApiClient('key-1', () => {}, server.origin);
 const ID = 'a1/b';
 
 describe('the calls of the Ask, Runs and Admin pages', () => {
+  it('asks a run again with its collections, instead of the web when it was asked so', async () => {
+    const asked = { query: 'q', depth: 'quick', language: 'en', extra_queries: null, source_controls: null };
+    answer = { status: 200, body: { ...asked, collections: { ids: ['c1'], web: false } } };
+    await retryRun(api(), 'r1');
+    expect(received.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /v1/research/r1/manifest', 'POST /v1/research']);
+    expect(JSON.parse(received[1]!.body)).toEqual({
+      query: 'q',
+      depth: 'quick',
+      language: 'en',
+      collection_ids: ['c1'],
+      include_domains: [],
+    });
+    received = [];
+    answer = { status: 200, body: { ...asked, collections: { ids: ['c1'], web: true } } };
+    await retryRun(api(), 'r1');
+    expect(JSON.parse(received[1]!.body)).toEqual({
+      query: 'q',
+      depth: 'quick',
+      language: 'en',
+      collection_ids: ['c1'],
+    });
+  });
+
   it('starts a run with the body as given', async () => {
     answer = {
       status: 200,

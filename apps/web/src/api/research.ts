@@ -32,6 +32,8 @@ interface RunRequestOfManifest {
   } | null;
   /** The run's cap on LLM tokens is in its cost (absent from older services). */
   cost?: { max_llm_tokens: number | null };
+  /** The collections it searches, and whether the web beside them; absent from an older API. */
+  collections?: { ids: string[]; web: boolean } | null;
 }
 
 /**
@@ -51,6 +53,9 @@ export async function retryRun(api: ApiClient, id: string): Promise<CreatedRun> 
     ...(controls.published_after ? { published_after: controls.published_after } : {}),
     ...(controls.max_sources ? { max_sources: controls.max_sources } : {}),
     ...(asked.cost?.max_llm_tokens ? { max_llm_tokens: asked.cost.max_llm_tokens } : {}),
+    ...(asked.collections ? { collection_ids: asked.collections.ids } : {}),
+    // Collections instead of the web: said again as it was said, with an empty include_domains.
+    ...(asked.collections && !asked.collections.web ? { include_domains: [] } : {}),
   });
 }
 

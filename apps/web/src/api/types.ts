@@ -89,6 +89,7 @@ export interface ResearchRequest {
   review_plan?: boolean;
   /** A follow-up of this run (it starts from that run's sources and claims). */
   parent_id?: string;
+  collection_ids?: string[];
 }
 
 export interface HiddenResult {

@@ -3,11 +3,20 @@ import { ApiError, errorText } from '../api/client';
 import { fieldProblemOf } from '../api/field-problem';
 import type { Depth, ResearchRequest } from '../api/types';
 import { researchRequestOf, type AskFields } from './ask-request';
+import { CollectionsChoice, type CollectionChoice } from './CollectionsChoice';
 import { REPORT_LANGUAGES, SEARCH_LANGUAGES } from './languages';
 import './AskForm.css';
 
 /** The request fields the form has an input for, so a 422 naming one is shown beside it. */
-const FIELDS = ['query', 'depth', 'language', 'include_domains', 'exclude_domains', 'published_after'] as const;
+const FIELDS = [
+  'query',
+  'depth',
+  'language',
+  'include_domains',
+  'exclude_domains',
+  'published_after',
+  'collection_ids',
+] as const;
 type Field = (typeof FIELDS)[number];
 
 /** What went wrong with a submission: the whole text (at the top), and the field it concerns when there is one. */
@@ -34,7 +43,7 @@ export function askErrorOf(error: unknown): AskError {
 }
 
 /** The fields folded under "Advanced": the source controls. */
-const ADVANCED: readonly Field[] = ['include_domains', 'exclude_domains', 'published_after'];
+const ADVANCED: readonly Field[] = ['include_domains', 'exclude_domains', 'published_after', 'collection_ids'];
 
 const SUMMARY_ID = 'ask-error';
 const inputId = (field: Field) => `ask-${field.replaceAll('_', '-')}`;
@@ -100,7 +109,62 @@ function submitOnEnter(e: KeyboardEvent<HTMLTextAreaElement>) {
 
 /** How many source controls are set, to say on the folded "Advanced" that something inside is in force. */
 function advancedCount(fields: AskFields): number {
-  return [fields.includeDomains, fields.excludeDomains, fields.publishedAfter].filter((v) => v.trim()).length;
+  const controls = [fields.includeDomains, fields.excludeDomains, fields.publishedAfter].filter((v) => v.trim());
+  return controls.length + (fields.collectionIds?.length ? 1 : 0);
+}
+
+/** The run's language: the five the report is written in, then those only the search uses. */
+function LanguageField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (e: { target: { value: string } }) => void;
+  error: AskError | null;
+}) {
+  return (
+    <FormField
+      field="language"
+      label="Language"
+      hint="Reports are written in English, German, French, Spanish or Italian; with another language the search looks for pages in it and the report is in English."
+      error={error}
+    >
+      {(aria) => (
+        <select {...aria} value={value} onChange={onChange}>
+          <optgroup label="Search and report">
+            {REPORT_LANGUAGES.map((l) => (
+              <option key={l.code} value={l.code}>{`${l.name} – ${l.code}`}</option>
+            ))}
+          </optgroup>
+          <optgroup label="Search only (report in English)">
+            {SEARCH_LANGUAGES.map((l) => (
+              <option key={l.code} value={l.code}>{`${l.name} – ${l.code}`}</option>
+            ))}
+          </optgroup>
+        </select>
+      )}
+    </FormField>
+  );
+}
+
+/** The plan review's checkbox: the run then stops after planning until its queries are approved. */
+function ReviewPlanCheck({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <div className="ask-check">
+      <input
+        id="ask-review-plan"
+        type="checkbox"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        aria-describedby="ask-review-plan-hint"
+      />
+      <label htmlFor="ask-review-plan">Review the plan before searching</label>
+      <p id="ask-review-plan-hint" className="hint">
+        The run stops after planning and shows you its queries; it searches once you approve them.
+      </p>
+    </div>
+  );
 }
 
 /**
@@ -110,10 +174,13 @@ function advancedCount(fields: AskFields): number {
 export function AskForm({
   onStart,
   depthNote,
+  collections = [],
 }: {
   onStart: (request: ResearchRequest) => Promise<void>;
   /** Shown under the depth's choice, for the depth chosen (the page's estimate of what a run of it costs). */
   depthNote?: (depth: Depth) => ReactNode;
+  /** The collections the key may read, offered under "Advanced". */
+  collections?: readonly CollectionChoice[];
 }) {
   const [fields, setFields] = useState<AskFields>(EMPTY);
   const [error, setError] = useState<AskError | null>(null);
@@ -193,27 +260,7 @@ export function AskForm({
         )}
       </FormField>
       {depthNote?.(fields.depth)}
-      <FormField
-        field="language"
-        label="Language"
-        hint="Reports are written in English, German, French, Spanish or Italian; with another language the search looks for pages in it and the report is in English."
-        error={error}
-      >
-        {(aria) => (
-          <select {...aria} value={fields.language} onChange={set('language')}>
-            <optgroup label="Search and report">
-              {REPORT_LANGUAGES.map((l) => (
-                <option key={l.code} value={l.code}>{`${l.name} – ${l.code}`}</option>
-              ))}
-            </optgroup>
-            <optgroup label="Search only (report in English)">
-              {SEARCH_LANGUAGES.map((l) => (
-                <option key={l.code} value={l.code}>{`${l.name} – ${l.code}`}</option>
-              ))}
-            </optgroup>
-          </select>
-        )}
-      </FormField>
+      <LanguageField value={fields.language} onChange={set('language')} error={error} />
       <details className="ask-advanced" open={advancedOpen} onToggle={(e) => setAdvancedOpen(e.currentTarget.open)}>
         <summary>Advanced{advancedCount(fields) > 0 && ` (${advancedCount(fields)} set)`}</summary>
         <fieldset>
@@ -243,20 +290,21 @@ export function AskForm({
             {input('publishedAfter', 'date')}
           </FormField>
         </fieldset>
+        {collections.length > 0 && (
+          <CollectionsChoice
+            id={inputId('collection_ids')}
+            collections={collections}
+            chosen={fields.collectionIds ?? []}
+            only={fields.collectionsOnly ?? false}
+            problem={error?.field === 'collection_ids' ? (error.message ?? error.summary) : null}
+            onChange={(collectionIds, collectionsOnly) => setFields((f) => ({ ...f, collectionIds, collectionsOnly }))}
+          />
+        )}
       </details>
-      <div className="ask-check">
-        <input
-          id="ask-review-plan"
-          type="checkbox"
-          checked={fields.reviewPlan ?? false}
-          onChange={(e) => setFields((f) => ({ ...f, reviewPlan: e.target.checked }))}
-          aria-describedby="ask-review-plan-hint"
-        />
-        <label htmlFor="ask-review-plan">Review the plan before searching</label>
-        <p id="ask-review-plan-hint" className="hint">
-          The run stops after planning and shows you its queries; it searches once you approve them.
-        </p>
-      </div>
+      <ReviewPlanCheck
+        checked={fields.reviewPlan ?? false}
+        onChange={(reviewPlan) => setFields((f) => ({ ...f, reviewPlan }))}
+      />
       <button type="submit" disabled={busy} aria-busy={busy || undefined}>
         Start research
       </button>

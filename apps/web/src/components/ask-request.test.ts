@@ -54,4 +54,19 @@ describe('the Ask form as a POST /v1/research body', () => {
       published_after: '2024-01-01',
     });
   });
+
+  it('sends the collections ticked, and include_domains: [] for "only these collections"', () => {
+    expect(researchRequestOf({ ...typed, collectionIds: ['c1', 'c2'] })).toMatchObject({
+      collection_ids: ['c1', 'c2'],
+    });
+    expect(researchRequestOf({ ...typed, collectionIds: ['c1', 'c2'] })).not.toHaveProperty('include_domains');
+    expect(researchRequestOf({ ...typed, collectionIds: ['c1'], collectionsOnly: true })).toMatchObject({
+      collection_ids: ['c1'],
+      include_domains: [],
+    });
+    // Without a collection, "only" means nothing: no empty include_domains that would read as "every host".
+    const none = researchRequestOf({ ...typed, collectionIds: [], collectionsOnly: true });
+    expect(none).not.toHaveProperty('collection_ids');
+    expect(none).not.toHaveProperty('include_domains');
+  });
 });

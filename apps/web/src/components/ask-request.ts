@@ -11,6 +11,10 @@ export interface AskFields {
   publishedAfter: string;
   /** Stop after planning until the plan is approved (review_plan). */
   reviewPlan?: boolean;
+  /** The collections ticked, searched beside the web. */
+  collectionIds?: string[];
+  /** Search the ticked collections instead of the web (sent as `include_domains: []`). */
+  collectionsOnly?: boolean;
 }
 
 /** A list of hosts as typed: separated by commas, spaces or new lines. */
@@ -33,5 +37,10 @@ export function researchRequestOf(fields: AskFields): ResearchRequest {
   const publishedAfter = fields.publishedAfter.trim();
   if (publishedAfter) request.published_after = publishedAfter;
   if (fields.reviewPlan) request.review_plan = true;
+  if (fields.collectionIds?.length) {
+    request.collection_ids = fields.collectionIds;
+    // With collections, an empty include_domains says "no web host": the run reads only the collections.
+    if (fields.collectionsOnly) request.include_domains = [];
+  }
   return request;
 }

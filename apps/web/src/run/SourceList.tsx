@@ -1,6 +1,13 @@
 import type { DocumentSource } from '../api/report-types';
 import { ScoreBar } from './ScoreBar';
-import { evidenceKind, isLocalSource, sourcePlace, sourceTitle, type OpenSource } from './source-target';
+import {
+  evidenceKind,
+  isCollectionSource,
+  isLocalSource,
+  sourcePlace,
+  sourceTitle,
+  type OpenSource,
+} from './source-target';
 
 /**
  * A source's title as a way to it: a web page opens in a new tab; a local file, which no browser can open,
@@ -8,7 +15,8 @@ import { evidenceKind, isLocalSource, sourcePlace, sourceTitle, type OpenSource 
  */
 function SourceTitle({ source, onOpen }: { source: DocumentSource; onOpen: OpenSource }) {
   const title = sourceTitle(source);
-  if (isLocalSource(source)) {
+  // No browser opens a local file's or a collection document's URL: the source viewer shows its text.
+  if (isLocalSource(source) || isCollectionSource(source)) {
     return (
       <button type="button" className="link-button" onClick={(e) => onOpen({ source, quote: null }, e.currentTarget)}>
         {title}

@@ -1,7 +1,15 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SourceContent } from '../api/types';
 import { highlightSpan } from './highlight';
-import { isLocalSource, localFilePath, sourceTitle, type SourceTarget } from './source-target';
+import { hrefOf } from '../router';
+import {
+  collectionOfSource,
+  isCollectionSource,
+  isLocalSource,
+  localFilePath,
+  sourceTitle,
+  type SourceTarget,
+} from './source-target';
 
 type Check = 'checking' | 'verified' | 'mismatch' | 'unlisted';
 
@@ -104,6 +112,13 @@ export function SourceViewer({ target, content, error, onClose }: SourceViewerPr
               // No browser opens a local file's URL: the text below is all there is to show of it.
               <>
                 Local file <code>{localFilePath(target.source)}</code>
+              </>
+            ) : isCollectionSource(target.source) ? (
+              <>
+                Collection document{' '}
+                <a href={hrefOf({ name: 'collection', id: collectionOfSource(target.source) })}>
+                  <code>{target.source.url}</code>
+                </a>
               </>
             ) : (
               <a href={target.source.url} target="_blank" rel="noreferrer noopener">

@@ -29,6 +29,18 @@ export function isLocalSource(source: Pick<DocumentSource, 'url'>): boolean {
   return source.url.startsWith(LOCAL_PREFIX);
 }
 
+const COLLECTION_PREFIX = 'collection://';
+
+/** Whether a source is a document of a collection (`collection://<collection_id>/<document_id>`). */
+export function isCollectionSource(source: Pick<DocumentSource, 'url'>): boolean {
+  return source.url.startsWith(COLLECTION_PREFIX);
+}
+
+/** The collection a collection source's document belongs to. */
+export function collectionOfSource(source: Pick<DocumentSource, 'url'>): string {
+  return source.url.slice(COLLECTION_PREFIX.length).split('/', 1)[0] ?? '';
+}
+
 /** A local file's path in the corpus folder, as its URL names it (each segment percent-decoded where it can be). */
 export function localFilePath(source: Pick<DocumentSource, 'url'>): string {
   return source.url
@@ -50,6 +62,7 @@ export function localFilePath(source: Pick<DocumentSource, 'url'>): string {
  */
 export function sourcePlace(source: Pick<DocumentSource, 'url' | 'domain'>): string {
   if (isLocalSource(source)) return localFilePath(source).split('/').pop() || 'local file';
+  if (isCollectionSource(source)) return 'collection';
   try {
     return new URL(source.url).hostname.replace(/^www\./, '') || source.domain;
   } catch {

@@ -39,6 +39,8 @@ export interface ExtractionTask {
   contentType: string;
   kind: ContentKind;
   url: string;
+  /** A text file written in Markdown (a collection's upload): read as the local corpus reads one. */
+  format?: 'markdown';
 }
 
 export const EMPTY_HINTS: PageHints = { ogType: null, jsonLdTypes: [], generator: null, scholarly: false };

@@ -1,7 +1,7 @@
 import { CrawlError } from '../crawl-error';
 import { extractHtml } from './html';
 import { extractPdf } from './pdf';
-import { extractText } from './text';
+import { extractMarkdown, extractText } from './text';
 import type { ExtractedDocument, ExtractionTask } from './document';
 
 /** Turns a fetched body into an ExtractedDocument; runs in a pool thread (or on the main thread in the benchmark). */
@@ -12,7 +12,7 @@ export async function extractDocument(task: ExtractionTask): Promise<ExtractedDo
     case 'pdf':
       return extractPdf(task.body);
     case 'text':
-      return extractText(task.body, task.contentType);
+      return task.format === 'markdown' ? extractMarkdown(task.body) : extractText(task.body, task.contentType);
     case 'image':
     case 'audio':
       // Media is fetched for the vision and audio routes only; it is never a document.

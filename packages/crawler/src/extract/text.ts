@@ -1,4 +1,4 @@
-import { decodeText } from '@research/core';
+import { decodeText, markdownToText } from '@research/core';
 import { EMPTY_HINTS, type ExtractedDocument } from './document';
 import { tidyText } from './article-text';
 
@@ -20,4 +20,12 @@ export function extractText(body: Uint8Array, contentType: string): ExtractedDoc
     encoding,
     hints: EMPTY_HINTS,
   };
+}
+
+/** A Markdown file: its text without markup (the local corpus's reading), its title from front matter or heading. */
+export function extractMarkdown(body: Uint8Array): ExtractedDocument {
+  const { text, encoding } = decodeText(body, 'text/markdown');
+  const markdown = markdownToText(text);
+  const plain = extractText(new TextEncoder().encode(markdown.text), 'text/plain; charset=utf-8');
+  return { ...plain, title: markdown.title ?? plain.title, encoding };
 }

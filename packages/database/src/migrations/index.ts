@@ -11,6 +11,7 @@ import * as webhooks from './2026-11-28T0400-webhooks';
 import * as evidenceGraph from './2026-12-01T0000-evidence-graph';
 import * as followUps from './2026-12-02T0000-follow-ups';
 import * as planReview from './2026-12-02T0100-plan-review';
+import * as collections from './2026-12-02T0200-collections';
 import * as runCost from './2026-12-02T0300-run-cost';
 
 /** Every migration, by name; names sort in the order they apply. */
@@ -27,5 +28,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-01T0000-evidence-graph': evidenceGraph,
   '2026-12-02T0000-follow-ups': followUps,
   '2026-12-02T0100-plan-review': planReview,
+  '2026-12-02T0200-collections': collections,
   '2026-12-02T0300-run-cost': runCost,
 };

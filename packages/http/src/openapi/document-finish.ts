@@ -50,6 +50,15 @@ const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /vision/analyze': 'analyzeImage',
   'POST /audio/transcribe': 'transcribeAudio',
   'POST /mcp': 'mcp',
+  'POST /v1/collections': 'createCollection',
+  'GET /v1/collections': 'listCollections',
+  'GET /v1/collections/{id}': 'getCollection',
+  'DELETE /v1/collections/{id}': 'deleteCollection',
+  'POST /v1/collections/{id}/documents': 'uploadCollectionDocument',
+  'GET /v1/collections/{id}/documents': 'listCollectionDocuments',
+  'GET /v1/collections/{id}/documents/{doc_id}': 'getCollectionDocument',
+  'DELETE /v1/collections/{id}/documents/{doc_id}': 'deleteCollectionDocument',
+  'GET /v1/collections/{id}/search': 'searchCollection',
 };
 
 type Json = Record<string, unknown>;

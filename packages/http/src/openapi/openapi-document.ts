@@ -36,6 +36,7 @@ import { registerMountedRoutes } from './mounted-routes.openapi';
 import { registerEvidenceRoutes } from './research-evidence.openapi';
 import { registerRunCostRoutes } from './run-cost.openapi';
 import { registerPlanReviewRoutes } from './plan-review.openapi';
+import { registerCollectionRoutes } from './collections.openapi';
 
 type Responses = RouteConfig['responses'];
 type Security = RouteConfig['security'];
@@ -93,6 +94,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
   registerAdminRoutes(registry, secured);
   registerMountedRoutes(registry, secured);
   registerMcpRoutes(registry, secured);
+  registerCollectionRoutes(registry, secured);
 
   const generated = new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',
@@ -114,6 +116,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateD
       { name: 'analysis', description: 'Planner, claims, clustering, evidence and synthesis of runs (X-API-Key).' },
       { name: 'media', description: 'Vision and audio providers (X-API-Key).' },
       { name: 'mcp', description: 'The research tools for assistants over MCP (Bearer key or X-API-Key).' },
+      { name: 'collections', description: 'Collections of uploaded documents and their full-text search (X-API-Key).' },
     ],
   });
   return finishDocument(generated);

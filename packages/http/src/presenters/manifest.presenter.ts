@@ -1,4 +1,4 @@
-import { registrableDomain, runCostOf, VERSION, type AppConfig, type Budget } from '@research/core';
+import { readRunCollections, registrableDomain, runCostOf, VERSION, type AppConfig, type Budget } from '@research/core';
 import type { RunEventRow } from '@research/database';
 import type { ManifestConfiguration, RunManifestResponse, UrlAttempt } from '../routes/research-evidence.schemas';
 import type { RunRecord } from '@research/runs';
@@ -150,6 +150,7 @@ export function presentManifest(record: RunRecord, config: AppConfig, now: Date 
     state: run.state,
     extra_queries: run.extra_queries ?? null,
     source_controls: run.source_controls ?? null,
+    collections: readRunCollections(run.collections),
     created_at: run.created_at.toISOString(),
     started_at: iso(run.started_at),
     finished_at: iso(run.finished_at),

@@ -1,8 +1,7 @@
 import { Router, type RequestHandler } from 'express';
-import multer from 'multer';
-import { AppError, isAppError } from '@research/core';
 import type { AppContext } from '../context';
-import { jsonBody, refuseDeclaredOver } from '../middleware/body-parsing';
+import { jsonBody } from '../middleware/body-parsing';
+import { fileUpload } from '../middleware/file-upload';
 import { requireApiKey } from '../middleware/authenticate';
 import { reserveOutboundSlot } from '../middleware/outbound-slot';
 import { outboundOf, scopeOf } from '../request-scope';
@@ -12,46 +11,6 @@ import { validationError } from '@research/core';
 import { parseBody } from '../validation';
 import { audioUploadFieldsSchema, audioUrlBodySchema, type TranscriptionResponse } from './audio.schemas';
 
-/** Bytes of one text field of an upload (`language`, `prompt`). */
-const UPLOAD_FIELD_BYTES = 8 * 1024;
-const UPLOAD_LIMITS = { files: 1, fields: 10, fieldSize: UPLOAD_FIELD_BYTES, parts: 12 };
-// One part's framing: busboy reads at most 16 KiB of part headers, plus the boundary lines around them.
-const PART_FRAMING_BYTES = 17 * 1024;
-/** What an upload's body may hold beside the file itself: every text field and the framing of every part. */
-const UPLOAD_OVERHEAD_BYTES = UPLOAD_LIMITS.fields * UPLOAD_LIMITS.fieldSize + UPLOAD_LIMITS.parts * PART_FRAMING_BYTES;
-
-// busboy reports a body it cannot read as a plain Error (a missing boundary, a body that ends before its
-// closing boundary, a broken part header): the client's fault, answered with a fixed text.
-const MULTIPART_ERROR_DETAILS: Readonly<Record<string, string>> = {
-  'Multipart: Boundary not found': 'Malformed multipart body: the Content-Type has no boundary.',
-  'Malformed content type': 'Malformed multipart body: the Content-Type cannot be parsed.',
-  'Unexpected end of form': 'Malformed multipart body: it ends before its closing boundary.',
-  'Unexpected end of file': 'Malformed multipart body: it ends inside a file.',
-  'Malformed part header': 'Malformed multipart body: a part header cannot be parsed.',
-};
-
-/** The 4xx of an upload multer could not read. */
-function uploadError(error: unknown, maxBytes: number): unknown {
-  if (error instanceof multer.MulterError) {
-    if (error.code === 'LIMIT_FILE_SIZE')
-      return new AppError('payload_too_large', `file: the audio is larger than ${maxBytes} bytes`);
-    if (error.code === 'LIMIT_UNEXPECTED_FILE' || error.code === 'LIMIT_FILE_COUNT')
-      return validationError('file', 'only one audio file in the field `file` is read');
-    if (error.code === 'LIMIT_FIELD_VALUE' && (error.field === 'language' || error.field === 'prompt'))
-      return validationError(error.field, `must be at most ${UPLOAD_FIELD_BYTES} bytes`);
-    if (error.code === 'LIMIT_PART_COUNT' || error.code === 'LIMIT_FIELD_COUNT')
-      return new AppError(
-        'bad_request',
-        `Too many parts in the multipart body (at most ${UPLOAD_LIMITS.parts}, ${UPLOAD_LIMITS.fields} of them fields).`,
-      );
-    return new AppError('bad_request', `Malformed multipart body (${error.code}).`);
-  }
-  if (isAppError(error)) return error;
-  // Anything else out of the multipart reader is about the body it was sent (or a client gone mid-upload).
-  const message = error instanceof Error ? error.message : '';
-  return new AppError('bad_request', MULTIPART_ERROR_DETAILS[message] ?? 'Malformed multipart body.');
-}
-
 /**
  * `POST /audio/transcribe`: a multipart upload (`file`, optional `language`, `prompt`) held in memory up
  * to AUDIO_MAX_BYTES, or JSON `{audio_url}` fetched through the crawler's guard.
@@ -60,19 +19,11 @@ export function createAudioRouter(ctx: AppContext): Router {
   const { tools } = ctx;
   const router = Router();
   const maxBytes = ctx.config.audio.maxBytes;
-  const upload = multer({
-    storage: multer.memoryStorage(),
-    limits: { ...UPLOAD_LIMITS, fileSize: maxBytes },
-  }).single('file');
-  // A declared length no upload within the limits can have is refused before multer reads a byte.
-  const refuseOversizedUpload = refuseDeclaredOver(maxBytes + UPLOAD_OVERHEAD_BYTES);
+  const upload = fileUpload({ maxBytes, noun: 'audio', fields: ['language', 'prompt'] });
   const json = jsonBody();
   const parseEither: RequestHandler = (req, res, next) => {
     if (!req.is('multipart/form-data')) return json(req, res, next);
-    refuseOversizedUpload(req, res, (refused?: unknown) => {
-      if (refused !== undefined) return next(refused);
-      upload(req, res, (error?: unknown) => next(error === undefined ? undefined : uploadError(error, maxBytes)));
-    });
+    upload(req, res, next);
   };
   // Without a provider nothing is read: 503 before an upload is buffered.
   const configured: RequestHandler = (_req, _res, next) => {

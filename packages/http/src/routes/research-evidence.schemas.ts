@@ -88,6 +88,13 @@ export const runManifestResponseSchema = z
       .record(z.string(), z.unknown())
       .nullable()
       .meta({ description: 'The source controls the run was created with (include/exclude domains, …), or null.' }),
+    collections: z
+      .object({ ids: z.array(z.string()), web: z.boolean() })
+      .nullable()
+      .meta({
+        description:
+          'The collections the run searches (`collection_ids`) and whether it searches the web beside them (false: created with `include_domains: []`), or null.',
+      }),
     created_at: isoTimestamp('Creation time.'),
     started_at: isoTimestamp('When a worker first picked the run up.').nullable(),
     finished_at: isoTimestamp('When the run ended.').nullable(),

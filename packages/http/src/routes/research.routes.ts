@@ -31,6 +31,7 @@ import { runManifestHandler, sourceContentHandler } from './research-evidence.ro
 import { webhookDeliveriesHandler } from './webhook-deliveries.routes';
 import { estimateHandler } from './run-estimate.routes';
 import { approvePlanHandler, editPlanHandler } from './plan-review.routes';
+import { collectionsOnly } from './run-collections.schemas';
 import { reportDocumentHandler, reportHandler } from './report-export.routes';
 import type { CancelResponse } from './research-events.schemas';
 import { parseBody, parseQuery } from '../validation';
@@ -105,7 +106,10 @@ export function createResearchRouter(ctx: AppContext, runQuota: KeyQuota, parts:
     const input = parseBody(createResearchBodySchema, req.body, { required: true });
     // The quota counts valid requests only: a rejected body or depth creates no run and costs nothing.
     const scope = scopeOf(res);
-    const run = await createResearchRun(ctx, scope, input, () => runQuota.take(scope.actor.keyId));
+    const collections_only = collectionsOnly(req.body);
+    const run = await createResearchRun(ctx, scope, { ...input, collections_only }, () =>
+      runQuota.take(scope.actor.keyId),
+    );
     res.json(presentCreatedRun(run));
   });
 

@@ -5,6 +5,7 @@ import { isoTimestamp } from './common.schemas';
 import { queryListSchema } from './query-list.schemas';
 import { refuseOverlappingDomains, sourceControlFields } from './source-controls.schemas';
 import { maxLlmTokensField, runCostSchema } from './run-cost.schemas';
+import { runCollectionFields } from './run-collections.schemas';
 
 // ---- Requests ------------------------------------------------------------------------------------
 
@@ -50,6 +51,7 @@ export const createResearchBodySchema = z
         "Extension: ask a follow-up of this run (one the caller may read, completed or stopped). The follow-up starts from the parent's sources, claims and evidence (copied: they are not fetched again and keep their content_sha256, whatever becomes of the parent), then searches for what its own question needs. An unknown, hidden or failed parent is a 422, a parent still running a 409.",
       example: '0d9c1a52-6a0e-4c1e-9f1b-3f2a8d4c5e61',
     }),
+    ...runCollectionFields,
   })
   .superRefine(refuseOverlappingDomains)
   .meta({ id: 'CreateResearchRequest' });

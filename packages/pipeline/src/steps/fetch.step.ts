@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
-import { queryKey, type SearchResultDraft, type SourceDraft } from '@research/core';
+import { isCollectionUrl, queryKey, type SearchResultDraft, type SourceDraft } from '@research/core';
 import type { NewRunEvent, SearchResultRow, SourceRow } from '@research/database';
 import { hitUrlKey, isLocalUrl, readLocalDocument } from '@research/search';
 import { searchResultRows, sourceRows, writeSearchResults, writeSources } from '../step-records';
 import { defineStep, type SnapshotOf, type StepContext, type StepRecords, type StepRecordsInput } from '../steps';
 import { searchLinkingNames } from './bridge';
+import { readCollectionHits } from './collection-search';
 import { nextCandidates, queryRoles, rankPool, type Candidate as PoolCandidate } from './select';
 import { keepControlledSources } from './source-controls';
 
@@ -81,7 +82,7 @@ async function crawlHits(
   kept: readonly HeldSource[],
   maxSources: number,
 ): Promise<{ sources: SourceDraft[]; unread: string[] }> {
-  const urls = [...new Set(hits.filter((h) => !isLocalUrl(h.url)).map((h) => h.url))];
+  const urls = [...new Set(hits.filter((h) => !isLocalUrl(h.url) && !isCollectionUrl(h.url)).map((h) => h.url))];
   if (urls.length === 0 || kept.length >= maxSources) return { sources: [], unread: urls };
   const { budget } = ctx;
   const result = await ctx.services.crawler.fetchSources(
@@ -152,10 +153,12 @@ async function readHits(
     hits.filter((h) => isLocalUrl(h.url)),
     Math.max(0, maxSources - kept.length),
   );
-  const remote = await crawlHits(ctx, hits, [...kept, ...local.sources], maxSources);
-  const read = [...local.sources, ...remote.sources];
+  const stored = await readCollectionHits(ctx, hits, Math.max(0, maxSources - kept.length - local.sources.length));
+  const remote = await crawlHits(ctx, hits, [...kept, ...local.sources, ...stored.sources], maxSources);
+  const read = [...local.sources, ...stored.sources, ...remote.sources];
   const sources = keepControlledSources(ctx, read);
-  return { sources, unreadable: local.unreadable + read.length - sources.length, unread: remote.unread };
+  const unreadable = local.unreadable + stored.unreadable + read.length - sources.length;
+  return { sources, unreadable, unread: remote.unread };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { registrableDomain } from '@research/core';
+import { isCollectionUrl, registrableDomain } from '@research/core';
 import {
   queryRoles as rolesOfQueries,
   rankPool as rankHits,
@@ -51,8 +51,8 @@ export function nextCandidates(
   const out: Candidate[] = [];
   for (const candidate of pool) {
     if (out.length >= count) break;
-    // Documents of the local corpus are no site's pages.
-    if (!isLocalUrl(candidate.hit.url)) {
+    // Documents of the local corpus and of collections are no site's pages.
+    if (!isLocalUrl(candidate.hit.url) && !isCollectionUrl(candidate.hit.url)) {
       const site = registrableDomain(candidate.hit.url);
       if ((taken.get(site) ?? 0) >= pagesOfSite(candidate)) continue;
       taken.set(site, (taken.get(site) ?? 0) + 1);

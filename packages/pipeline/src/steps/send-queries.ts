@@ -2,6 +2,7 @@ import type { SearchResultDraft } from '@research/core';
 import { fusionWeight, type PlannedQuery } from '@research/engine';
 import { hitUrlKey, runSearches } from '@research/search';
 import type { StepContext } from '../steps';
+import { runSearchProvider } from './collection-search';
 import { controlsOf, keepControlled } from './source-controls';
 
 /**
@@ -26,7 +27,7 @@ export async function sendQueries(
 ): Promise<SearchResultDraft[]> {
   const controls = controlsOf(ctx);
   const result = await runSearches({
-    provider: ctx.services.searchProvider,
+    provider: runSearchProvider(ctx),
     queries: queries.map((q) => q.query),
     weights: queries.map((q) => fusionWeight(q, ctx.run.query)),
     maxQueries: ctx.budget.remaining('search_queries'),

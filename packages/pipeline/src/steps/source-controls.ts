@@ -1,4 +1,10 @@
-import { allowsUrl, publicationVerdict, readSourceControls, type SourceControls } from '@research/core';
+import {
+  allowsUrl,
+  isCollectionUrl,
+  publicationVerdict,
+  readSourceControls,
+  type SourceControls,
+} from '@research/core';
 import type { StepContext } from '../steps';
 
 // Where a run's source controls are enforced: on every hit as the provider gives it (before it is stored or
@@ -14,7 +20,8 @@ type Reason = 'domain' | 'date';
 
 /** Why the controls refuse an item at `url` dated `published_at`, or null when they keep it. */
 function refusal(controls: SourceControls, item: { url: string; published_at: string | null }): Reason | null {
-  if (!allowsUrl(controls, item.url)) return 'domain';
+  // The domains are the web's: a collection's documents were named by the run itself.
+  if (!isCollectionUrl(item.url) && !allowsUrl(controls, item.url)) return 'domain';
   return publicationVerdict(controls, item.published_at) === 'before' ? 'date' : null;
 }
 

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { decodeHtml, decodeText, htmlFileType } from '@research/core';
+import { decodeHtml, decodeText, htmlFileType, markdownToText } from '@research/core';
 import { htmlToText } from '../html-text';
 import { PdfTextExtractor } from './pdf-text';
 
@@ -38,36 +38,6 @@ export function localContentType(file: string): LocalContentType | undefined {
 
 function titleFromFileName(file: string): string {
   return path.basename(file, path.extname(file)).replace(/[-_]+/g, ' ').trim() || path.basename(file);
-}
-
-/** Markdown as readable text: front matter, link targets, image URLs and markup removed. */
-export function markdownToText(markdown: string): { title: string | null; text: string } {
-  let body = markdown.replace(/^\uFEFF/, '');
-  let title: string | null = null;
-  const frontMatter = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(body);
-  if (frontMatter) {
-    const match = /^title:\s*["']?(.+?)["']?\s*$/m.exec(frontMatter[1]!);
-    if (match) title = match[1]!.trim();
-    body = body.slice(frontMatter[0].length);
-  }
-  if (!title) {
-    const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(body);
-    if (heading) title = heading[1]!.trim();
-  }
-  const text = body
-    .replace(/^```.*$/gm, '')
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/^\s*\[[^\]]+\]:\s+\S+.*$/gm, '')
-    .replace(/<[^>\n]+>/g, '')
-    .replace(/^\s{0,3}#{1,6}\s+/gm, '')
-    .replace(/^\s{0,3}>\s?/gm, '')
-    .replace(/(\*\*|__|~~|`)/g, '')
-    .replace(/(^|\s)[*_](\S[^*_\n]*?)[*_](?=\s|[.,;:!?]|$)/g, '$1$2')
-    .replace(/[ \t]+/g, ' ')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-  return { title, text };
 }
 
 /** The searchable text and title of one corpus file. */

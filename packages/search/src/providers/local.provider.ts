@@ -31,6 +31,15 @@ interface IndexedFile {
   text: string;
 }
 
+/** One document of the local index (LocalSearchProvider.indexedDocuments). */
+export interface LocalIndexedDocument {
+  path: string;
+  title: string;
+  text: string;
+  stamp: string;
+  bytes: number;
+}
+
 interface FileStamp {
   abs: string;
   mtimeMs: number;
@@ -145,6 +154,20 @@ export class LocalSearchProvider implements SearchProvider {
   /** Number of documents in the index. */
   get documentCount(): number {
     return this.files.size;
+  }
+
+  /**
+   * The documents of the index as it stands (each file's path relative to the folder, title, text and a stamp that
+   * changes when the file does): what the folder's collection is kept in step with.
+   */
+  indexedDocuments(): LocalIndexedDocument[] {
+    return [...this.files].map(([path, file]) => ({
+      path,
+      title: file.title,
+      text: file.text,
+      stamp: `${file.mtimeMs}:${file.ctimeMs}:${file.size}`,
+      bytes: file.size,
+    }));
   }
 
   async search(query: string, options: SearchOptions): Promise<SearchHit[]> {
