@@ -77,7 +77,7 @@ describeWithBrowser('the web page: collections', () => {
     await page.getByLabel(/^File/).setInputFiles(path.join(dir, 'harbour-survey.txt'));
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.getByRole('status').getByText('“Harbour survey notes” added.').waitFor();
-    const documents = page.getByRole('region', { name: 'Documents' });
+    const documents = page.getByRole('region', { name: 'Files in this collection' });
     await documents.getByText('harbour-survey.txt').waitFor();
     const stored = (await stack.call('GET', `/v1/collections/${collectionId}/documents`)).body.items[0];
     expect(await documents.locator('code').getAttribute('title')).toBe(stored.content_sha256);

@@ -133,7 +133,7 @@ function DocumentsTable({
   if (documents.length === 0) return <p>No documents yet.</p>;
   return (
     <WideTable<CollectionDocument>
-      caption="Documents"
+      caption="Files in this collection"
       rows={documents}
       rowKey={(d) => d.document_id}
       columns={[
