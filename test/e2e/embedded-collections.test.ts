@@ -87,16 +87,18 @@ describe('collections on the embedded database', () => {
     });
     expect(run.status).toBe(200);
     const runId = run.body.research_id;
-    await waitFor(
+    const finished = await waitFor(
       'the run to complete',
       async () => {
-        const r = await api<{ state: string }>('GET', `/v1/research/${runId}/status`);
+        const r = await api<{ state: string; collections: unknown }>('GET', `/v1/research/${runId}/status`);
         if (r.body.state === 'failed') throw new Error(JSON.stringify(r.body));
         return r.body.state === 'completed' ? r.body : undefined;
       },
       45_000,
       200,
     );
+    // Its status shows the collection it read, and that it read no web.
+    expect(finished.collections).toEqual({ ids: [id], web: false });
     const sources = (
       await api<{ sources: Array<{ id: string; url: string; content_sha256: string }> }>(
         'GET',

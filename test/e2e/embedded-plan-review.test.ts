@@ -57,6 +57,8 @@ describe('plan review on the embedded defaults', () => {
     const id = created.body.research_id as string;
     await waitFor('the run to await review', async () => awaiting(id), 30_000);
     expect(await stateOf(id)).toBe('awaiting_review');
+    // Its status says it was asked with a review (PGlite's column, read by the keyed statement).
+    expect((await api('GET', `/v1/research/${id}`)).body).toMatchObject({ review_plan: true, collections: null });
 
     await stop();
     await start();

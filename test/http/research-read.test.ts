@@ -81,6 +81,9 @@ describe('reading research runs', () => {
         },
         // Extension: the run a follow-up started from.
         parent_id: null,
+        // Extensions: how it was asked for (plan review, collections); false and null for a run without them.
+        review_plan: false,
+        collections: null,
       });
     });
 

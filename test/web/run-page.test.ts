@@ -4,8 +4,16 @@ import fs from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { client } from '../e2e/support';
 import { waitFor } from '../support/wait';
-import { describeWithBrowser, launchBrowser, openPage, type PageWatch } from './browser';
-import { capture, expectAccessible, layoutShifts, observeLayoutShifts, resetLayoutShifts } from './checks';
+import { DESKTOP, PHONE_390, describeWithBrowser, launchBrowser, openPage, type PageWatch } from './browser';
+import {
+  capture,
+  expectAccessible,
+  expectNoHorizontalOverflow,
+  layoutShifts,
+  observeLayoutShifts,
+  resetLayoutShifts,
+  screenshot,
+} from './checks';
 import { hashOf, expectHeading, signIn, stateBadge, watchRunToEnd } from './flows';
 import { createRun, startWebStack, waitForRunEnd, type WebStack } from './stack';
 
@@ -141,6 +149,35 @@ describeWithBrowser('the web page: asking and a run', () => {
     expect(hashOf(page)).toBe('#/ask');
     expect((await stack.call('GET', '/v1/research')).body.total).toBe(0);
     await page.getByLabel('Include domains').fill('');
+  });
+
+  it('takes an LLM token cap under Advanced, and shows the API’s 422 for one out of range beside it', async () => {
+    const cap = page.getByLabel('LLM token cap');
+    expect(await cap.getAttribute('type')).toBe('number');
+    const refused = await stack.call('POST', '/v1/research', { query: QUESTION, max_llm_tokens: 0 });
+    expect(refused).toMatchObject({ status: 422, body: { detail: 'max_llm_tokens: must be at least 1' } });
+    await page.getByLabel('Question').fill(QUESTION);
+    await cap.fill('0');
+    await page.getByRole('button', { name: 'Start research' }).click();
+    await page.getByRole('alert').filter({ hasText: refused.body.detail }).waitFor();
+    expect(await cap.getAttribute('aria-invalid')).toBe('true');
+    const beside = await cap.evaluate((input) =>
+      (input.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent),
+    );
+    expect(beside).toContain('must be at least 1');
+    expect(await page.getByText('Advanced (1 set)').isVisible()).toBe(true);
+    await screenshot(page, 'ask-token-cap-refused');
+    await page.setViewportSize(PHONE_390);
+    try {
+      await expectNoHorizontalOverflow(page);
+      await screenshot(page, 'ask-token-cap-refused');
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
+    await expectAccessible(page, 'the ask page with a refused token cap');
+    expect(hashOf(page)).toBe('#/ask');
+    expect((await stack.call('GET', '/v1/research')).body.total).toBe(0);
+    await cap.fill('');
   });
 
   it('starts a run on Enter (Shift+Enter is a new line) and shows its step, time and events as they arrive, without moving what is read', async () => {

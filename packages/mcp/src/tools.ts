@@ -94,7 +94,8 @@ const getResearch = runRead('getResearch', {
   description:
     `The state of a research run (${RUN_STATES.join(', ')}), its progress and counts of sources and claims, ` +
     'and in `cost` what it spent so far: LLM calls, tokens in and out, search queries, pages and the estimated ' +
-    'price in USD (null when the service has no LLM prices).',
+    'price in USD (null when the service has no LLM prices), and how it was asked for: parent_id, review_plan and ' +
+    'collections (the collection ids, and whether the web is searched beside them).',
 });
 
 const getReport = defineTool({

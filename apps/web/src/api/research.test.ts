@@ -116,6 +116,17 @@ describe('the calls of the Ask, Runs and Admin pages', () => {
     expect(JSON.parse(received[1]!.body)).toEqual({ query: 'q', depth: 'quick', language: 'en', max_llm_tokens: 5000 });
   });
 
+  it('asks again for the plan to be reviewed when the run was asked so, and not otherwise', async () => {
+    const asked = { query: 'q', depth: 'quick', language: 'en', extra_queries: null, source_controls: null };
+    answer = { status: 200, body: { ...asked, review_plan: true } };
+    await retryRun(api(), 'r1');
+    expect(JSON.parse(received[1]!.body)).toEqual({ query: 'q', depth: 'quick', language: 'en', review_plan: true });
+    received = [];
+    answer = { status: 200, body: { ...asked, review_plan: false } };
+    await retryRun(api(), 'r1');
+    expect(JSON.parse(received[1]!.body)).toEqual({ query: 'q', depth: 'quick', language: 'en' });
+  });
+
   it('estimates a run of a depth with a question of its own, the figures depending on the depth alone', async () => {
     await estimateRun(api(), 'deep');
     expect(received).toEqual([

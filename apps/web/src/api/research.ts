@@ -34,11 +34,13 @@ interface RunRequestOfManifest {
   cost?: { max_llm_tokens: number | null };
   /** The collections it searches, and whether the web beside them; absent from an older API. */
   collections?: { ids: string[]; web: boolean } | null;
+  /** Whether it waited for its plan to be reviewed; absent from an older API. */
+  review_plan?: boolean;
 }
 
 /**
  * A new run asked for as `id` was (its manifest: question, depth, language, extra queries, source controls, its
- * cap on LLM tokens).
+ * cap on LLM tokens, its collections, its plan review).
  */
 export async function retryRun(api: ApiClient, id: string): Promise<CreatedRun> {
   const asked = await api.get<RunRequestOfManifest>(runPath(id, '/manifest'));
@@ -56,6 +58,7 @@ export async function retryRun(api: ApiClient, id: string): Promise<CreatedRun> 
     ...(asked.collections ? { collection_ids: asked.collections.ids } : {}),
     // Collections instead of the web: said again as it was said, with an empty include_domains.
     ...(asked.collections && !asked.collections.web ? { include_domains: [] } : {}),
+    ...(asked.review_plan ? { review_plan: true } : {}),
   });
 }
 

@@ -123,6 +123,36 @@ describe('the Ask form from the keyboard and folded', () => {
     expect(document.activeElement).toBe(screen.getByLabelText('Exclude domains'));
   });
 
+  it('sends the LLM token cap under Advanced, and shows its 422 beside it', async () => {
+    const sent: ResearchRequest[] = [];
+    const detail = 'max_llm_tokens: must be at least 1';
+    render(
+      <AskForm
+        onStart={async (request) => {
+          sent.push(request);
+          if (request.max_llm_tokens === 0) throw new ApiError(422, detail);
+        }}
+      />,
+    );
+    const advanced = screen.getByText('Advanced').closest('details')!;
+    const cap = screen.getByLabelText('LLM token cap');
+    expect(advanced.contains(cap)).toBe(true);
+    type('Question', 'Is coffee healthy?');
+    type('LLM token cap', '0');
+    expect(advanced.querySelector('summary')!.textContent).toBe('Advanced (1 set)');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Start research' })));
+    expect(sent[0]?.max_llm_tokens).toBe(0);
+    expect(screen.getByRole('alert').textContent).toBe(detail);
+    expect(advanced.open).toBe(true);
+    expect(cap.getAttribute('aria-invalid')).toBe('true');
+    const described = (cap.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id));
+    expect(described.map((element) => element?.textContent)).toContain('must be at least 1');
+    expect(document.activeElement).toBe(cap);
+    type('LLM token cap', '50000');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Start research' })));
+    expect(sent[1]).toEqual({ query: 'Is coffee healthy?', depth: 'normal', language: 'en', max_llm_tokens: 50_000 });
+  });
+
   it('offers the languages as a list of names with the codes the API takes', async () => {
     const sent: ResearchRequest[] = [];
     render(<AskForm onStart={async (request) => void sent.push(request)} />);

@@ -16,6 +16,7 @@ const FIELDS = [
   'exclude_domains',
   'published_after',
   'collection_ids',
+  'max_llm_tokens',
 ] as const;
 type Field = (typeof FIELDS)[number];
 
@@ -42,8 +43,14 @@ export function askErrorOf(error: unknown): AskError {
   return { summary: errorText(error), field: null, message: null };
 }
 
-/** The fields folded under "Advanced": the source controls. */
-const ADVANCED: readonly Field[] = ['include_domains', 'exclude_domains', 'published_after', 'collection_ids'];
+/** The fields folded under "Advanced": the source controls, the collections and the cap on LLM tokens. */
+const ADVANCED: readonly Field[] = [
+  'include_domains',
+  'exclude_domains',
+  'published_after',
+  'collection_ids',
+  'max_llm_tokens',
+];
 
 const SUMMARY_ID = 'ask-error';
 const inputId = (field: Field) => `ask-${field.replaceAll('_', '-')}`;
@@ -107,10 +114,10 @@ function submitOnEnter(e: KeyboardEvent<HTMLTextAreaElement>) {
   e.currentTarget.form?.requestSubmit();
 }
 
-/** How many source controls are set, to say on the folded "Advanced" that something inside is in force. */
+/** How many advanced settings are set, to say on the folded "Advanced" that something inside is in force. */
 function advancedCount(fields: AskFields): number {
-  const controls = [fields.includeDomains, fields.excludeDomains, fields.publishedAfter].filter((v) => v.trim());
-  return controls.length + (fields.collectionIds?.length ? 1 : 0);
+  const controls = [fields.includeDomains, fields.excludeDomains, fields.publishedAfter, fields.maxLlmTokens ?? ''];
+  return controls.filter((v) => v.trim()).length + (fields.collectionIds?.length ? 1 : 0);
 }
 
 /** The run's language: the five the report is written in, then those only the search uses. */
@@ -145,6 +152,33 @@ function LanguageField({
         </select>
       )}
     </FormField>
+  );
+}
+
+/** The cap on the run's LLM tokens (max_llm_tokens): empty for none. */
+function LlmTokenCapField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (e: { target: { value: string } }) => void;
+  error: AskError | null;
+}) {
+  return (
+    <fieldset>
+      <legend>Cost (optional)</legend>
+      <FormField
+        field="max_llm_tokens"
+        label="LLM token cap"
+        hint="The most LLM tokens (prompt and completion) the run may use; past it the run goes on without the language model and its report says so. Empty: no cap."
+        error={error}
+      >
+        {(aria) => (
+          <input {...aria} type="number" inputMode="numeric" min={1} step={1} value={value} onChange={onChange} />
+        )}
+      </FormField>
+    </fieldset>
   );
 }
 
@@ -300,6 +334,7 @@ export function AskForm({
             onChange={(collectionIds, collectionsOnly) => setFields((f) => ({ ...f, collectionIds, collectionsOnly }))}
           />
         )}
+        <LlmTokenCapField value={fields.maxLlmTokens ?? ''} onChange={set('maxLlmTokens')} error={error} />
       </details>
       <ReviewPlanCheck
         checked={fields.reviewPlan ?? false}

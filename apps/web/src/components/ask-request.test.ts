@@ -69,4 +69,12 @@ describe('the Ask form as a POST /v1/research body', () => {
     expect(none).not.toHaveProperty('collection_ids');
     expect(none).not.toHaveProperty('include_domains');
   });
+
+  it('sends the LLM token cap as a number when one is typed, and leaves it out when empty', () => {
+    expect(researchRequestOf({ ...typed, maxLlmTokens: ' 50000 ' })).toMatchObject({ max_llm_tokens: 50_000 });
+    // What the API refuses is sent as typed, so its 422 says why beside the field.
+    expect(researchRequestOf({ ...typed, maxLlmTokens: '0' })).toMatchObject({ max_llm_tokens: 0 });
+    expect(researchRequestOf({ ...typed, maxLlmTokens: '' })).not.toHaveProperty('max_llm_tokens');
+    expect(researchRequestOf({ ...typed, maxLlmTokens: '  ' })).not.toHaveProperty('max_llm_tokens');
+  });
 });

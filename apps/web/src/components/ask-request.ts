@@ -15,6 +15,8 @@ export interface AskFields {
   collectionIds?: string[];
   /** Search the ticked collections instead of the web (sent as `include_domains: []`). */
   collectionsOnly?: boolean;
+  /** The cap on the run's LLM tokens as typed in the number input (a number's text, or empty). */
+  maxLlmTokens?: string;
 }
 
 /** A list of hosts as typed: separated by commas, spaces or new lines. */
@@ -42,5 +44,8 @@ export function researchRequestOf(fields: AskFields): ResearchRequest {
     // With collections, an empty include_domains says "no web host": the run reads only the collections.
     if (fields.collectionsOnly) request.include_domains = [];
   }
+  // A number input's value is a number's text or empty; a cap out of range (0, 1.5) is the API's to refuse.
+  const maxLlmTokens = fields.maxLlmTokens?.trim();
+  if (maxLlmTokens) request.max_llm_tokens = Number(maxLlmTokens);
   return request;
 }

@@ -27,6 +27,8 @@ export type VisibleRunRead = Pick<
   | 'usage'
   | 'budget'
   | 'parent_id'
+  | 'review_plan'
+  | 'collections'
 >;
 
 // Key columns carry an `auth_` prefix so they cannot collide with the run's columns.
@@ -57,6 +59,8 @@ const RUN_COLUMNS: Record<Exclude<keyof VisibleRunRead, 'is_deletion_protected'>
   usage: true,
   budget: true,
   parent_id: true,
+  review_plan: true,
+  collections: true,
 };
 
 // The statement behind every keyed request: the key with its user and, for the reads of one run, the
@@ -120,6 +124,8 @@ export async function findApiKeyAndVisibleRun(
     usage: row.usage,
     budget: row.budget,
     parent_id: row.parent_id,
+    review_plan: row.review_plan,
+    collections: row.collections,
   };
   return { key, run };
 }

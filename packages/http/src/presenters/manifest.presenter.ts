@@ -167,5 +167,6 @@ export function presentManifest(record: RunRecord, config: AppConfig, now: Date 
     queries: queryLines(record),
     urls: urlAttempts(record),
     parent_id: run.parent_id ?? null,
+    review_plan: run.review_plan,
   };
 }

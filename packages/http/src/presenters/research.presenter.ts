@@ -1,4 +1,13 @@
-import { evidenceScoresOf, isRunning, iso, reportBodySchema, runCostOf, Details, type LlmPrices } from '@research/core';
+import {
+  evidenceScoresOf,
+  isRunning,
+  iso,
+  readRunCollections,
+  reportBodySchema,
+  runCostOf,
+  Details,
+  type LlmPrices,
+} from '@research/core';
 import type { ClaimRow, EvidenceRow, ReportRow, RunListItem, VisibleRunRead } from '@research/database';
 import type { SourceSummary } from '@research/runs';
 import type {
@@ -50,7 +59,10 @@ export function presentListItem(item: RunListItem): ResearchListItem {
   };
 }
 
-/** SPEC 4.4: the body of GET /v1/research/{id} and /status, with what the run spent so far (an extension). */
+/**
+ * SPEC 4.4: the body of GET /v1/research/{id} and /status, with what the run spent so far and how it was asked
+ * for beyond SPEC's fields (follow-up, plan review, collections: extensions).
+ */
 export function presentRunStatus(run: VisibleRunRead, prices: LlmPrices | null): ResearchStatusResponse {
   const error = run.metadata?.['error'];
   return {
@@ -69,6 +81,8 @@ export function presentRunStatus(run: VisibleRunRead, prices: LlmPrices | null):
     is_deletion_protected: Boolean(run.is_deletion_protected),
     cost: runCostOf({ usage: run.usage, budget: run.budget, pages: run.source_count ?? 0 }, prices),
     parent_id: run.parent_id ?? null,
+    review_plan: Boolean(run.review_plan),
+    collections: readRunCollections(run.collections),
   };
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isoTimestamp, runIdParamsSchema } from './common.schemas';
 import { contentSha256Field } from './research.schemas';
 import { runCostSchema } from './run-cost.schemas';
+import { reviewPlanShownField, runCollectionsSchema } from './run-collections.schemas';
 
 // GET /v1/research/{id}/sources/{source_id}/content and GET /v1/research/{id}/manifest: what a reader
 // needs to check a run's evidence and to audit or repeat the run.
@@ -88,13 +89,7 @@ export const runManifestResponseSchema = z
       .record(z.string(), z.unknown())
       .nullable()
       .meta({ description: 'The source controls the run was created with (include/exclude domains, …), or null.' }),
-    collections: z
-      .object({ ids: z.array(z.string()), web: z.boolean() })
-      .nullable()
-      .meta({
-        description:
-          'The collections the run searches (`collection_ids`) and whether it searches the web beside them (false: created with `include_domains: []`), or null.',
-      }),
+    collections: runCollectionsSchema,
     created_at: isoTimestamp('Creation time.'),
     started_at: isoTimestamp('When a worker first picked the run up.').nullable(),
     finished_at: isoTimestamp('When the run ended.').nullable(),
@@ -126,6 +121,7 @@ export const runManifestResponseSchema = z
       description:
         "Extension: the run a follow-up started from (null for any other run, or once that run is purged); the follow-up's `urls` of round 0 are its parent's sources, copied with their hashes, not fetched again.",
     }),
+    review_plan: reviewPlanShownField,
   })
   .meta({ id: 'RunManifestResponse' });
 export type RunManifestResponse = z.infer<typeof runManifestResponseSchema>;

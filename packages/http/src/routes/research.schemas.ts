@@ -5,7 +5,7 @@ import { isoTimestamp } from './common.schemas';
 import { queryListSchema } from './query-list.schemas';
 import { refuseOverlappingDomains, sourceControlFields } from './source-controls.schemas';
 import { maxLlmTokensField, runCostSchema } from './run-cost.schemas';
-import { runCollectionFields } from './run-collections.schemas';
+import { reviewPlanShownField, runCollectionFields, runCollectionsSchema } from './run-collections.schemas';
 
 // ---- Requests ------------------------------------------------------------------------------------
 
@@ -197,6 +197,8 @@ export const researchStatusResponseSchema = z
     is_deletion_protected: z.boolean(),
     cost: runCostSchema,
     parent_id: parentIdField,
+    review_plan: reviewPlanShownField,
+    collections: runCollectionsSchema,
   })
   .meta({
     id: 'ResearchStatusResponse',
@@ -224,6 +226,8 @@ export const researchStatusResponseSchema = z
         max_llm_tokens: null,
       },
       parent_id: null,
+      review_plan: false,
+      collections: null,
     },
   });
 export type ResearchStatusResponse = z.infer<typeof researchStatusResponseSchema>;

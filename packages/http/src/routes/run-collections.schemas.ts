@@ -27,3 +27,19 @@ export function collectionsOnly(body: unknown): boolean {
   const { include_domains: hosts, collection_ids: ids } = body as Record<string, unknown>;
   return Array.isArray(hosts) && hosts.length === 0 && Array.isArray(ids) && ids.length > 0;
 }
+
+/** A run's collections as its status and manifest show them (core's RunCollections), or null. */
+export const runCollectionsSchema = z
+  .object({ ids: z.array(z.string()), web: z.boolean() })
+  .nullable()
+  .meta({
+    description:
+      'Extension: the collections the run searches (`collection_ids`) and whether it searches the web beside them (false: created with `include_domains: []`), or null for a run created without collections.',
+    example: { ids: ['5b1e0c8e-2f7a-4d51-9a43-0c6f1d2e3a4b'], web: true },
+  });
+
+/** Whether a run was created with `review_plan: true`, as its status and manifest show it. */
+export const reviewPlanShownField = z.boolean().meta({
+  description:
+    'Extension: the run was created with `review_plan: true` (it stops after planning in `awaiting_review` until approved); false for any other run.',
+});
