@@ -136,6 +136,15 @@ describe('/v1/collections', () => {
       expect((await as(t.owner).get(`/v1/collections/${id}`).expect(200)).body.document_count).toBe(4);
     });
 
+    it('reads a Markdown file of megabytes of unclosed brackets and tags whole (it held a pool thread past its time limit)', async () => {
+      const hostile = `# Brackets\n\n${'['.repeat(1_500_000)}\n${'<'.repeat(1_500_000)}\n\nThe reader reached the end.\n`;
+      const res = await upload(Buffer.from(hostile), 'brackets.md');
+      expect(res.body).toMatchObject({ content_type: 'text/markdown', title: 'Brackets' });
+      const doc = await as(t.owner).get(`/v1/collections/${id}/documents/${res.body.document_id}`).expect(200);
+      expect(doc.body.content).toContain('The reader reached the end.');
+      await as(t.owner).del(`/v1/collections/${id}/documents/${res.body.document_id}`).expect(200);
+    });
+
     it('searches with the collection language (stemmed), ranked, with the passage that matched', async () => {
       const res = await as(t.owner)
         .get(`/v1/collections/${id}/search?q=${encodeURIComponent('turbine run')}`)
