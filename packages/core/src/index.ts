@@ -22,3 +22,4 @@ export * from './iso-time';
 export * from './run-cost';
 export * from './collections';
 export * from './markdown-text';
+export * from './periodic-pass';

@@ -1,3 +1,4 @@
+import { startPeriodicPass, type PeriodicPass } from '@research/core';
 import { cancelHiddenRunningRuns, listUnfinishedRunsAfter, markRunEnqueued, type Database } from '@research/database';
 import type { Logger } from '@research/observability';
 import type { ResearchQueue } from './research-job';
@@ -13,12 +14,8 @@ export interface ReconcileResult {
   ok: boolean;
 }
 
-export interface Reconciler {
-  /** One pass; never throws. Concurrent calls share the pass in flight. */
-  runOnce(): Promise<ReconcileResult>;
-  /** Stops the timer and waits for a pass in flight. */
-  stop(): Promise<void>;
-}
+/** The reconciler's timer: runOnce() is one pass, which never throws. */
+export type Reconciler = PeriodicPass<ReconcileResult>;
 
 /**
  * Makes the queue agree with Postgres, which is the truth: every unfinished, visible run has a live job.
@@ -37,10 +34,7 @@ export function startReconciler(params: {
 }): Reconciler {
   const { db, queue, logger } = params;
   const batchSize = params.batchSize ?? 200;
-  let inFlight: Promise<ReconcileResult> | undefined;
-  let stopped = false;
-
-  async function pass(): Promise<ReconcileResult> {
+  async function pass(stopping: () => boolean): Promise<ReconcileResult> {
     const result: ReconcileResult = { cancelled: 0, unfinished: 0, enqueued: 0, ok: true };
     try {
       const hidden = await cancelHiddenRunningRuns(db);
@@ -54,7 +48,7 @@ export function startReconciler(params: {
         cursor = { createdAt: last.created_at, id: last.id };
         const live = queue.liveJobIds ? await queue.liveJobIds(runs.map((r) => r.id)) : new Set<string>();
         for (const run of runs) {
-          if (stopped) return result;
+          if (stopping()) return result;
           if (live.has(run.id)) continue;
           await queue.enqueue({ research_id: run.id, ...(run.request_id ? { request_id: run.request_id } : {}) });
           await markRunEnqueued(db, run.id);
@@ -78,27 +72,5 @@ export function startReconciler(params: {
     return result;
   }
 
-  function runOnce(): Promise<ReconcileResult> {
-    if (!inFlight) {
-      inFlight = pass().finally(() => {
-        inFlight = undefined;
-      });
-    }
-    return inFlight;
-  }
-
-  const timer = setInterval(() => {
-    if (!stopped) void runOnce();
-  }, params.intervalMs);
-  timer.unref();
-  if (params.immediate !== false) void runOnce();
-
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await inFlight;
-    },
-  };
+  return startPeriodicPass(pass, { intervalMs: params.intervalMs, immediate: params.immediate !== false });
 }

@@ -1,3 +1,4 @@
+import { startPeriodicPass } from '@research/core';
 import { listDueWebhookDeliveries, type Database } from '@research/database';
 import type { Logger } from '@research/observability';
 import type { WebhookQueue } from './webhook-job';
@@ -19,14 +20,11 @@ export function startWebhookDispatcher(params: {
   batchSize?: number;
 }): { stop(): Promise<void> } {
   const { db, queue, logger } = params;
-  let inFlight: Promise<void> | undefined;
-  let stopped = false;
-
-  async function pass(): Promise<void> {
+  async function pass(stopping: () => boolean): Promise<void> {
     try {
       const due = await listDueWebhookDeliveries(db, params.batchSize ?? 100);
       for (const delivery of due) {
-        if (stopped) return;
+        if (stopping()) return;
         await queue.enqueue({ delivery_id: delivery.id });
       }
     } catch (error) {
@@ -34,17 +32,9 @@ export function startWebhookDispatcher(params: {
     }
   }
 
-  const tick = () => {
-    if (!stopped && !inFlight) inFlight = pass().finally(() => (inFlight = undefined));
-  };
-  const timer = setInterval(tick, params.intervalMs ?? WEBHOOK_DISPATCH_INTERVAL_MS);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await inFlight;
-    },
-  };
+  const dispatcher = startPeriodicPass(pass, {
+    intervalMs: params.intervalMs ?? WEBHOOK_DISPATCH_INTERVAL_MS,
+    immediate: true,
+  });
+  return { stop: () => dispatcher.stop() };
 }
