@@ -1,6 +1,7 @@
 import { AppError, planSchema, type Plan } from '@research/core';
 import {
   appendRunEvents,
+  findRunById,
   findRunForEdit,
   replaceReviewedPlan,
   resumeReviewedRun,
@@ -46,12 +47,14 @@ export async function editRunPlan(
 ): Promise<Awaited<ReturnType<typeof getVisibleRun>>> {
   const run = await managedRun(ctx, scope, id);
   if (!awaitsReview(run)) throw notAwaitingReview(id, run.state, EDIT_REFUSED);
-  const plan = revisePlan(storedPlan(run), revision);
   await ctx.db.transaction().execute(async (trx) => {
-    // The run's row lock: an approval, a cancel or an expiry of the run waits for this edit, or came first.
+    // The run's row lock: an approval, a cancel, an expiry or another edit of the run waits for this edit, or came
+    // first; the plan is revised as it stands under the lock, so a concurrent edit's lists are not lost.
     const locked = await findRunForEdit(trx, id, { lock: true });
     if (!locked || !awaitsReview(locked)) throw notAwaitingReview(id, locked?.state ?? run.state, EDIT_REFUSED);
-    await replaceReviewedPlan(trx, id, { ...(run.plan ?? {}), ...plan });
+    const current = (await findRunById(trx, id)) ?? run;
+    const plan = revisePlan(storedPlan(current), revision);
+    await replaceReviewedPlan(trx, id, { ...(current.plan ?? {}), ...plan });
     const shown = { queries: reviewedQueries(plan), sub_questions: plan.sub_questions };
     await appendRunEvents(trx, id, [reviewEvent('edited', shown)]);
   });
